@@ -1,0 +1,100 @@
+import { isRole, isScope, type Scope } from '../contract/access.ts';
+import { AppError } from '../contract/errors.ts';
+import { asIso, asJson } from '../db/values.ts';
+import type { Principal } from '../operations/context.ts';
+import type { Services } from '../services.ts';
+import { looksLikeApiKey, parseApiKey, secretMatches } from './api-key-format.ts';
+import { verifyOAuthToken } from './oauth.ts';
+
+export interface CredentialInput {
+  authorization: string | undefined;
+  organizationHeader: string | undefined;
+}
+
+/** A hash to compare against when the key is unknown, so unknown and wrong keys take the same time. */
+const DUMMY_HASH = '0'.repeat(64);
+const LAST_USED_RESOLUTION_MS = 60_000;
+
+function bearerToken(authorization: string | undefined): string {
+  const match = authorization ? /^Bearer\s+(\S+)\s*$/i.exec(authorization) : null;
+  if (!match?.[1]) {
+    throw new AppError(
+      'missing_credential',
+      'Send a credential as Authorization: Bearer <API key or OAuth token>.',
+    );
+  }
+  return match[1];
+}
+
+interface Membership {
+  organizationId: string;
+  memberId: string;
+}
+
+/** Credential -> organization header match -> active membership, in that order (401, then 403). */
+export async function authenticate(services: Services, input: CredentialInput): Promise<Principal> {
+  const token = bearerToken(input.authorization);
+  const credential = looksLikeApiKey(token)
+    ? await fromApiKey(services, token)
+    : await verifyOAuthToken(services, token, input.organizationHeader);
+
+  if (
+    input.organizationHeader !== undefined &&
+    input.organizationHeader.toLowerCase() !== credential.organizationId
+  ) {
+    throw new AppError(
+      'organization_mismatch',
+      "X-Accounting-Organization does not match the credential's organization.",
+    );
+  }
+  const member = await services.db.kysely
+    .selectFrom('members')
+    .select(['role', 'status'])
+    .where('id', '=', credential.memberId)
+    .where('organization_id', '=', credential.organizationId)
+    .executeTakeFirst();
+  if (member?.status !== 'active' || !isRole(member.role)) {
+    throw new AppError(
+      'membership_inactive',
+      'The member behind this credential is not active in the organization.',
+    );
+  }
+  return { ...credential, role: member.role };
+}
+
+async function fromApiKey(
+  services: Services,
+  token: string,
+): Promise<Membership & Omit<Principal, 'role' | keyof Membership>> {
+  const parsed = parseApiKey(token);
+  const row = parsed
+    ? await services.db.kysely
+        .selectFrom('api_keys')
+        .selectAll()
+        .where('lookup_id', '=', parsed.lookupId)
+        .executeTakeFirst()
+    : undefined;
+  const matches = secretMatches(parsed?.secret ?? '', row?.secret_hash ?? DUMMY_HASH);
+  if (!row || !matches || row.revoked_at !== null) {
+    throw new AppError('invalid_credential', 'The API key is not valid.');
+  }
+  const now = services.clock.now();
+  if (
+    !row.last_used_at ||
+    now.getTime() - new Date(asIso(row.last_used_at)).getTime() > LAST_USED_RESOLUTION_MS
+  ) {
+    await services.db.kysely
+      .updateTable('api_keys')
+      .set({ last_used_at: now.toISOString() })
+      .where('id', '=', row.id)
+      .execute();
+  }
+  const scopes = asJson<string[]>(row.scopes).filter(isScope) as Scope[];
+  return {
+    organizationId: row.organization_id,
+    memberId: row.member_id,
+    scopes: new Set(scopes),
+    credentialId: row.id,
+    credentialType: 'api_key',
+  };
+}

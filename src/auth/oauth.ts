@@ -1,0 +1,80 @@
+import { createRemoteJWKSet, errors as joseErrors, jwtVerify } from 'jose';
+import { isScope, type Scope } from '../contract/access.ts';
+import { AppError } from '../contract/errors.ts';
+import type { Principal } from '../operations/context.ts';
+import type { Services } from '../services.ts';
+
+type JwksGetter = ReturnType<typeof createRemoteJWKSet>;
+const jwksCache = new Map<string, JwksGetter>();
+
+function jwksFor(url: string): JwksGetter {
+  let getter = jwksCache.get(url);
+  if (!getter) {
+    getter = createRemoteJWKSet(new URL(url), { cooldownDuration: 30_000, cacheMaxAge: 10 * 60_000 });
+    jwksCache.set(url, getter);
+  }
+  return getter;
+}
+
+function scopesOf(payload: Record<string, unknown>): Scope[] {
+  const raw = payload.scope ?? payload.scp;
+  const list = typeof raw === 'string' ? raw.split(/\s+/) : Array.isArray(raw) ? raw.map(String) : [];
+  return list.filter(isScope);
+}
+
+/**
+ * OAuth access tokens: JWTs signed by the configured issuer (keys from its JWKS), mapped to a
+ * member by subject. A subject that is a member of several organizations picks one with
+ * X-Accounting-Organization (or an `org_id` claim).
+ */
+export async function verifyOAuthToken(
+  services: Services,
+  token: string,
+  organizationHeader: string | undefined,
+): Promise<Omit<Principal, 'role'>> {
+  const oauth = services.config.oauth;
+  if (!oauth) throw new AppError('invalid_credential', 'The credential is not a valid API key.');
+  let payload: Record<string, unknown>;
+  try {
+    const verified = await jwtVerify(token, jwksFor(oauth.jwksUrl), {
+      issuer: oauth.issuer,
+      ...(oauth.audience ? { audience: oauth.audience } : {}),
+      currentDate: services.clock.now(),
+      algorithms: ['RS256', 'PS256', 'ES256', 'EdDSA'],
+    });
+    payload = verified.payload as Record<string, unknown>;
+  } catch (error) {
+    const expired = error instanceof joseErrors.JWTExpired;
+    throw new AppError(
+      'invalid_credential',
+      expired ? 'The access token has expired.' : 'The access token is not valid.',
+    );
+  }
+  const subject = typeof payload.sub === 'string' ? payload.sub : undefined;
+  if (!subject) throw new AppError('invalid_credential', 'The access token has no subject.');
+  const wanted = (
+    organizationHeader ?? (typeof payload.org_id === 'string' ? payload.org_id : undefined)
+  )?.toLowerCase();
+  const memberships = await services.db.kysely
+    .selectFrom('members')
+    .select(['id', 'organization_id'])
+    .where('oauth_subject', '=', subject)
+    .execute();
+  const chosen = wanted
+    ? memberships.find((m) => m.organization_id === wanted)
+    : memberships.length === 1
+      ? memberships[0]
+      : undefined;
+  if (!chosen) {
+    if (memberships.length === 0)
+      throw new AppError('invalid_credential', "The token's subject is not a member of any organization.");
+    throw new AppError('organization_mismatch', 'Select the organization with X-Accounting-Organization.');
+  }
+  return {
+    organizationId: chosen.organization_id,
+    memberId: chosen.id,
+    scopes: new Set(scopesOf(payload)),
+    credentialId: `oauth:${subject}`,
+    credentialType: 'oauth',
+  };
+}

@@ -1,0 +1,85 @@
+import { parseArgs } from 'node:util';
+import { ConfigError, loadConfig } from '../config.ts';
+import { runAdminCommand } from './admin-commands.ts';
+import { runInit, runMigrate, runServe, runWorker } from './server-commands.ts';
+import { UsageError } from './usage-error.ts';
+
+const USAGE = `Usage: accounting <command> [options]
+
+Commands:
+  serve                      API and background workers in one process (PORT, HOST, DATABASE_URL, ACCOUNTING_DATA_DIR)
+  worker                     background workers only (scale out beside serve)
+  migrate                    bring the database schema up to date
+  init [--json]              on an empty database: organization, admin member and API key
+  orgs create --name N
+  members add --org ID --email E --role admin|finance [--name N] [--oauth-subject SUB]
+  members set-status --org ID --member ID --status active|suspended|removed
+  keys create --org ID --member ID --scopes a,b [--name N]
+  keys revoke --org ID --key ID
+  mcp                        MCP server over stdio (ACCOUNTING_API_KEY)
+
+Every admin command accepts --json for scripts.`;
+
+async function main(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    strict: true,
+    options: {
+      json: { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
+      name: { type: 'string' },
+      org: { type: 'string' },
+      email: { type: 'string' },
+      role: { type: 'string' },
+      member: { type: 'string' },
+      status: { type: 'string' },
+      scopes: { type: 'string' },
+      key: { type: 'string' },
+      'oauth-subject': { type: 'string' },
+      'org-name': { type: 'string' },
+    },
+  });
+  const [command, subcommand] = positionals;
+  if (values.help || !command) {
+    process.stdout.write(`${USAGE}\n`);
+    return command || values.help ? 0 : 2;
+  }
+  const config = loadConfig();
+  switch (command) {
+    case 'serve':
+      return runServe(config);
+    case 'worker':
+      return runWorker(config);
+    case 'migrate':
+      return runMigrate(config);
+    case 'init':
+      return runInit(config, {
+        json: values.json,
+        organizationName: values['org-name'],
+        email: values.email,
+      });
+    case 'mcp': {
+      const { runMcpStdio } = await import('./mcp-command.ts');
+      return runMcpStdio(config);
+    }
+    default:
+      return runAdminCommand(config, command, subcommand, values);
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    const known =
+      error instanceof UsageError ||
+      error instanceof ConfigError ||
+      (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS');
+    process.stderr.write(`accounting: ${error instanceof Error ? error.message : String(error)}\n`);
+    if (!known && error instanceof Error && error.stack) process.stderr.write(`${error.stack}\n`);
+    if (known) process.stderr.write(`Run 'accounting --help' for usage.\n`);
+    process.exitCode = known ? 2 : 1;
+  },
+);

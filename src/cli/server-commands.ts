@@ -1,0 +1,110 @@
+import { initialize, isEmpty } from '../admin/organizations.ts';
+import type { Config } from '../config.ts';
+import { migrateToLatest } from '../db/migrate.ts';
+import { JOBS } from '../jobs/catalog.ts';
+import { startJobs } from '../jobs/runner.ts';
+import { buildServer } from '../server.ts';
+import { createServices, type Services } from '../services.ts';
+
+function onShutdown(stop: () => Promise<void>): void {
+  let stopping = false;
+  const handler = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    process.stderr.write(`accounting: ${signal} received, shutting down\n`);
+    stop().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  };
+  process.once('SIGINT', () => handler('SIGINT'));
+  process.once('SIGTERM', () => handler('SIGTERM'));
+}
+
+async function prepared(config: Config): Promise<Services> {
+  const services = await createServices(config);
+  await migrateToLatest(services.db);
+  return services;
+}
+
+export async function runServe(config: Config): Promise<number> {
+  const services = await prepared(config);
+  // First run on an empty database: make an organization and print a working key, once.
+  if (await isEmpty(services.db.kysely)) {
+    const created = await initialize(services.db.kysely, services.clock);
+    process.stdout.write(
+      [
+        'First run: created an organization, an admin member and an API key.',
+        `  organization: ${created.organizationId}`,
+        `  member:       ${created.memberId}`,
+        `  API key:      ${created.apiKey}`,
+        'The key is shown only now; keep it somewhere safe.',
+        '',
+      ].join('\n'),
+    );
+  }
+  const app = await buildServer(services);
+  const jobs = startJobs(services, JOBS);
+  const address = await app.listen({ port: config.port, host: config.host });
+  services.logger.info({ address, database: services.db.location }, 'accounting service listening');
+  process.stdout.write(`Listening on ${address} (database: ${services.db.dialect})\n`);
+  onShutdown(async () => {
+    await app.close();
+    await jobs.stop();
+    await services.db.close();
+  });
+  return new Promise<number>(() => {});
+}
+
+export async function runWorker(config: Config): Promise<number> {
+  const services = await prepared(config);
+  const jobs = startJobs(services, JOBS);
+  services.logger.info(
+    { database: services.db.location, jobs: JOBS.map((job) => job.name) },
+    'worker started',
+  );
+  onShutdown(async () => {
+    await jobs.stop();
+    await services.db.close();
+  });
+  return new Promise<number>(() => {});
+}
+
+export async function runMigrate(config: Config): Promise<number> {
+  const services = await createServices(config);
+  try {
+    const result = await migrateToLatest(services.db);
+    const applied = result.results?.filter((r) => r.status === 'Success').map((r) => r.migrationName) ?? [];
+    process.stdout.write(applied.length ? `Applied: ${applied.join(', ')}\n` : 'Schema is up to date.\n');
+    return 0;
+  } finally {
+    await services.db.close();
+  }
+}
+
+export async function runInit(
+  config: Config,
+  options: { json: boolean; organizationName: string | undefined; email: string | undefined },
+): Promise<number> {
+  const services = await prepared(config);
+  try {
+    if (!(await isEmpty(services.db.kysely))) {
+      process.stderr.write(
+        'accounting: init runs only on an empty database; use orgs/members/keys commands instead.\n',
+      );
+      return 1;
+    }
+    const created = await initialize(services.db.kysely, services.clock, {
+      ...(options.organizationName ? { organizationName: options.organizationName } : {}),
+      ...(options.email ? { email: options.email } : {}),
+    });
+    process.stdout.write(
+      options.json
+        ? `${JSON.stringify(created)}\n`
+        : `organization ${created.organizationId}\nmember ${created.memberId}\nAPI key ${created.apiKey}\n(the key is shown only now)\n`,
+    );
+    return 0;
+  } finally {
+    await services.db.close();
+  }
+}

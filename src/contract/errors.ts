@@ -1,0 +1,184 @@
+/**
+ * The closed list of error codes. Each entry is the one place a code is declared:
+ * its HTTP status and what it means (this text is published in docs/errors.md).
+ * `keyof typeof ERROR_CODES` keeps every use exhaustive: a new code needs a status here.
+ */
+export const ERROR_CODES = {
+  invalid_json: { status: 400, description: 'The body is not valid JSON, or not a JSON object.' },
+  invalid_input: {
+    status: 400,
+    description: 'A field is missing, has the wrong type, or breaks a format or bound; `field` names it.',
+  },
+  unknown_field: {
+    status: 400,
+    description: 'The body has a field the operation does not accept; `field` names it.',
+  },
+  unknown_parameter: {
+    status: 400,
+    description: 'The query string has a parameter the operation does not accept; `field` names it.',
+  },
+  idempotency_key_required: {
+    status: 400,
+    description: 'A mutation was sent without `Idempotency-Key` header or body `idempotencyKey`.',
+  },
+  idempotency_key_mismatch: {
+    status: 400,
+    description: 'The `Idempotency-Key` header and the body `idempotencyKey` differ.',
+  },
+  idempotency_key_reused: {
+    status: 400,
+    description:
+      'The idempotency key was already used for a different request (other operation or other parameters).',
+  },
+  invalid_file: {
+    status: 400,
+    description: 'An uploaded file is empty, not valid base64, or its content does not match its media type.',
+  },
+  missing_credential: { status: 401, description: 'No `Authorization: Bearer` credential was sent.' },
+  invalid_credential: {
+    status: 401,
+    description: 'The credential is unknown, revoked, expired or malformed.',
+  },
+  organization_mismatch: {
+    status: 403,
+    description: "`X-Accounting-Organization` does not match the credential's organization.",
+  },
+  membership_inactive: {
+    status: 403,
+    description: "The credential's member is suspended or removed from the organization.",
+  },
+  insufficient_scope: { status: 403, description: 'The credential lacks a scope the operation requires.' },
+  role_not_allowed: {
+    status: 403,
+    description: "The member's role may not perform this operation (or change this field).",
+  },
+  dashboard_only: {
+    status: 403,
+    description:
+      'The operation is available only from the dashboard, never to API keys, OAuth tokens or MCP.',
+  },
+  unknown_operation: { status: 404, description: 'No operation has this name.' },
+  not_found: {
+    status: 404,
+    description:
+      "The record does not exist in the caller's organization; `field` names the id when it came from the input.",
+  },
+  method_not_allowed: {
+    status: 405,
+    description: 'GET on a mutation, or a method other than GET/POST. `Allow` lists the accepted methods.',
+  },
+  revision_conflict: {
+    status: 409,
+    description:
+      "`expectedRevision` no longer matches; `current_revision` carries the record's revision. Reload, check and retry.",
+  },
+  idempotency_in_progress: {
+    status: 409,
+    description: 'A request with the same idempotency key is still running; retry after it finishes.',
+  },
+  email_taken: { status: 409, description: 'Another contractor in the organization already has this email.' },
+  job_role_inactive: { status: 409, description: 'The job role exists but is not active.' },
+  unpaid_not_acknowledged: {
+    status: 409,
+    description: 'Deactivating a contractor with unpaid hours or payments needs `acknowledgeUnpaid: true`.',
+  },
+  contractor_joined: {
+    status: 409,
+    description: 'The contractor has already joined the portal; no invitation can be sent.',
+  },
+  contractor_inactive: {
+    status: 409,
+    description: "The contractor's portal access is off; turn it on before inviting.",
+  },
+  invitation_not_open: {
+    status: 409,
+    description: 'The invitation was already accepted, revoked, replaced or has expired.',
+  },
+  invalid_state: {
+    status: 409,
+    description: "The record's state does not allow this action; `details.state` tells the current state.",
+  },
+  payload_too_large: { status: 413, description: "The body exceeds the operation's size limit." },
+  unsupported_media_type: { status: 415, description: 'A POST body must be `application/json`.' },
+  rate_limited: {
+    status: 429,
+    description: 'Too many requests for this credential; retry after `Retry-After` seconds.',
+  },
+  invitation_limit_reached: {
+    status: 429,
+    description:
+      'Three invitations were already sent to this contractor in the last 24 hours; `Retry-After` tells when the next is allowed.',
+  },
+  internal_error: {
+    status: 500,
+    description: 'An unexpected failure; the request id identifies it in the logs. Nothing was changed.',
+  },
+  service_unavailable: { status: 503, description: 'The database is unavailable; retry later.' },
+} as const satisfies Record<
+  string,
+  { status: 400 | 401 | 403 | 404 | 405 | 409 | 413 | 415 | 429 | 500 | 503; description: string }
+>;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+export interface ErrorOptions {
+  /** The input field at fault, in the caller's spelling (camelCase, dotted for nested, e.g. `lines.0.quantity`). */
+  field?: string;
+  /** Extra machine-readable facts, snake_case keys (e.g. `current_revision`). */
+  details?: Record<string, unknown>;
+  /** Seconds for `Retry-After` (429 and some 409/503). */
+  retryAfterSeconds?: number;
+}
+
+/** A failure the caller can act on; anything else that is thrown becomes `internal_error`. */
+export class AppError extends Error {
+  readonly code: ErrorCode;
+  readonly field: string | undefined;
+  readonly details: Record<string, unknown> | undefined;
+  readonly retryAfterSeconds: number | undefined;
+
+  constructor(code: ErrorCode, message: string, options: ErrorOptions = {}) {
+    super(message);
+    this.name = 'AppError';
+    this.code = code;
+    this.field = options.field;
+    this.details = options.details;
+    this.retryAfterSeconds = options.retryAfterSeconds;
+  }
+
+  get status(): number {
+    return ERROR_CODES[this.code].status;
+  }
+}
+
+/** The one error body of every failure: `{ error: { code, message, field?, request_id, ...details } }`. */
+export interface ErrorBody {
+  error: { code: ErrorCode; message: string; field?: string; request_id: string; [detail: string]: unknown };
+}
+
+export function errorBody(error: AppError, requestId: string): ErrorBody {
+  return {
+    error: {
+      ...(error.details ?? {}),
+      code: error.code,
+      message: error.message,
+      ...(error.field === undefined ? {} : { field: error.field }),
+      request_id: requestId,
+    },
+  };
+}
+
+export function notFound(what: string, field?: string): AppError {
+  return new AppError('not_found', `${what} not found.`, field === undefined ? {} : { field });
+}
+
+export function revisionConflict(current: number): AppError {
+  return new AppError(
+    'revision_conflict',
+    `expectedRevision does not match the current revision ${current}.`,
+    {
+      field: 'expectedRevision',
+      details: { current_revision: current },
+    },
+  );
+}

@@ -1,0 +1,105 @@
+import type { Json, Timestamp } from './types.ts';
+
+export interface OrganizationsTable {
+  id: string;
+  name: string;
+  time_zone: string;
+  created_at: Timestamp;
+}
+
+export interface MembersTable {
+  id: string;
+  organization_id: string;
+  email: string;
+  name: string | null;
+  role: string;
+  status: string;
+  /** `iss|sub` of the OAuth identity mapped to this member, if any. */
+  oauth_subject: string | null;
+  revision: number;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface ApiKeysTable {
+  id: string;
+  organization_id: string;
+  member_id: string;
+  /** Public part of the key, used to find the row; the secret part is only stored hashed. */
+  lookup_id: string;
+  secret_hash: string;
+  scopes: Json;
+  name: string | null;
+  created_at: Timestamp;
+  last_used_at: Timestamp | null;
+  revoked_at: Timestamp | null;
+}
+
+export interface IdempotencyKeysTable {
+  organization_id: string;
+  key: string;
+  operation: string;
+  request_hash: string;
+  /** 'running' while the first request executes, then 'completed'. */
+  state: string;
+  locked_until: Timestamp;
+  response_status: number | null;
+  response_body: Json | null;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+}
+
+export interface AuditLogTable {
+  id: string;
+  organization_id: string;
+  actor_type: string;
+  actor_id: string;
+  credential_id: string | null;
+  operation: string;
+  request_id: string;
+  record_type: string;
+  record_id: string;
+  before_revision: number | null;
+  after_revision: number | null;
+  created_at: Timestamp;
+}
+
+export interface MailOutboxTable {
+  id: string;
+  organization_id: string | null;
+  recipients: Json;
+  subject: string;
+  text_body: string;
+  html_body: string | null;
+  attachments: Json | null;
+  kind: string | null;
+  /** 'pending' (to send), 'sending' (claimed), 'sent', 'kept' (no SMTP configured), 'failed' (gave up). */
+  status: string;
+  attempts: number;
+  last_error: string | null;
+  next_attempt_at: Timestamp;
+  locked_until: Timestamp | null;
+  created_at: Timestamp;
+  sent_at: Timestamp | null;
+}
+
+export interface EventsTable {
+  id: string;
+  organization_id: string;
+  type: string;
+  subject_type: string | null;
+  subject_id: string | null;
+  data: Json;
+  request_id: string | null;
+  created_at: Timestamp;
+}
+
+export interface CoreTables {
+  events: EventsTable;
+  organizations: OrganizationsTable;
+  members: MembersTable;
+  api_keys: ApiKeysTable;
+  idempotency_keys: IdempotencyKeysTable;
+  audit_log: AuditLogTable;
+  mail_outbox: MailOutboxTable;
+}

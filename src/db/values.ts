@@ -1,0 +1,41 @@
+/**
+ * The one place where column values are normalized as rows leave the data layer
+ * (and where JS values are made bindable on both drivers as they go in).
+ */
+
+export function asBool(value: unknown): boolean {
+  return value === true || value === 1 || value === 1n || value === '1' || value === 't';
+}
+
+/** SQLite cannot bind booleans; PostgreSQL accepts '1'/'0' for boolean parameters. */
+export function dbBool(value: boolean): number {
+  return value ? 1 : 0;
+}
+
+export function asJson<T>(value: unknown): T {
+  return (typeof value === 'string' ? JSON.parse(value) : value) as T;
+}
+
+export function dbJson(value: unknown): string {
+  return JSON.stringify(value);
+}
+
+/** pg returns int8 as string, better-sqlite3 as number; both become an exact bigint. */
+export function asMinor(value: unknown): bigint {
+  if (typeof value === 'bigint') return value;
+  if (typeof value === 'number' || typeof value === 'string') return BigInt(value);
+  throw new TypeError(`not an integer amount: ${String(value)}`);
+}
+
+export function asInt(value: unknown): number {
+  return typeof value === 'number' ? value : Number(value);
+}
+
+export function asIso(value: unknown): string {
+  if (value instanceof Date) return value.toISOString();
+  return new Date(String(value)).toISOString();
+}
+
+export function asIsoOrNull(value: unknown): string | null {
+  return value === null || value === undefined ? null : asIso(value);
+}

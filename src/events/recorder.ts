@@ -1,0 +1,52 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.ts';
+import { dbJson } from '../db/values.ts';
+import { newId } from '../lib/ids.ts';
+import type { EventInput } from '../operations/context.ts';
+
+export interface RecordedEvent extends EventInput {
+  id: string;
+  organizationId: string;
+  createdAt: string;
+}
+
+/** Hooks that react to a freshly recorded event inside the same transaction (webhook fan-out). */
+export type EventFanOut = (db: Kysely<Database>, event: RecordedEvent) => Promise<void>;
+
+export interface EventRecorder {
+  /** Writes the event with the caller's transaction, so it exists exactly when the change does. */
+  record(
+    db: Kysely<Database>,
+    organizationId: string,
+    event: EventInput,
+    meta: { requestId: string | null; now: Date },
+  ): Promise<RecordedEvent>;
+}
+
+export function createEventRecorder(fanOuts: readonly EventFanOut[] = []): EventRecorder {
+  return {
+    async record(db, organizationId, event, meta) {
+      const recorded: RecordedEvent = {
+        ...event,
+        id: newId(),
+        organizationId,
+        createdAt: meta.now.toISOString(),
+      };
+      await db
+        .insertInto('events')
+        .values({
+          id: recorded.id,
+          organization_id: organizationId,
+          type: event.type,
+          subject_type: event.subject?.type ?? null,
+          subject_id: event.subject?.id ?? null,
+          data: dbJson(event.data),
+          request_id: meta.requestId,
+          created_at: recorded.createdAt,
+        })
+        .execute();
+      for (const fanOut of fanOuts) await fanOut(db, recorded);
+      return recorded;
+    },
+  };
+}

@@ -1,0 +1,102 @@
+import Fastify, {
+  type FastifyBaseLogger,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  LogController,
+} from 'fastify';
+import { AppError, errorBody } from '../contract/errors.ts';
+import { API_VERSION } from '../contract/version.ts';
+import { newId } from '../lib/ids.ts';
+import { findOperation } from '../operations/catalog.ts';
+import type { Services } from '../services.ts';
+import { toAppError } from './error-mapping.ts';
+import { registerOperationRoutes } from './operation-route.ts';
+import { registerOpsRoutes } from './ops-routes.ts';
+
+/** Extra route groups (OpenAPI, docs, MCP, portal pages) plug in here without touching the pipeline. */
+export type HttpPlugin = (app: FastifyInstance, services: Services) => Promise<void> | void;
+
+/** The largest body any operation accepts; each operation checks its own, smaller limit. */
+export const GLOBAL_BODY_LIMIT = 16 * 1024 * 1024;
+
+export function sendError(reply: FastifyReply, requestId: string, error: AppError): FastifyReply {
+  if (error.retryAfterSeconds !== undefined) reply.header('Retry-After', String(error.retryAfterSeconds));
+  return reply.code(error.status).type('application/json').send(errorBody(error, requestId));
+}
+
+export async function buildHttpApp(
+  services: Services,
+  plugins: readonly HttpPlugin[] = [],
+): Promise<FastifyInstance> {
+  const app = Fastify({
+    // Fastify's logger type is narrower than pino's; the instance is pino either way.
+    loggerInstance: services.logger as FastifyBaseLogger,
+    logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: 'requestId' }),
+    bodyLimit: GLOBAL_BODY_LIMIT,
+    // Our own unique id for every request; a caller's X-Request-Id is kept in the log only.
+    genReqId: () => `req_${newId().replace(/-/g, '')}`,
+    trustProxy: false,
+    // Malformed HTTP never reaches a handler; it still gets our error body and headers.
+    clientErrorHandler: (error, socket) => {
+      if (!socket.writable) return;
+      const requestId = `req_${newId().replace(/-/g, '')}`;
+      const body = JSON.stringify(
+        errorBody(new AppError('invalid_input', 'The HTTP request is malformed.'), requestId),
+      );
+      socket.end(
+        `HTTP/1.1 400 Bad Request\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nX-Request-Id: ${requestId}\r\nX-Accounting-API-Version: ${API_VERSION}\r\nConnection: close\r\n\r\n${body}`,
+      );
+      void error;
+    },
+  });
+
+  // Every response, failures and unknown routes included, carries these two headers.
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('X-Request-Id', request.id);
+    reply.header('X-Accounting-API-Version', API_VERSION);
+  });
+
+  app.addHook('onResponse', async (request, reply) => {
+    const operation = (request.params as { operation?: string } | undefined)?.operation;
+    if (operation !== undefined && findOperation(operation)) {
+      services.metrics.httpRequests.inc({ operation, status: String(reply.statusCode) });
+      services.metrics.httpDuration.observe({ operation }, reply.elapsedTime / 1000);
+    }
+    const level = reply.statusCode >= 500 ? 'error' : 'info';
+    request.log[level](
+      {
+        method: request.method,
+        url: request.url.split('?')[0],
+        status: reply.statusCode,
+        durationMs: Math.round(reply.elapsedTime),
+        clientRequestId: request.headers['x-request-id'],
+      },
+      'request',
+    );
+  });
+
+  // Bodies are read raw and parsed by the operation route, after it knows the operation exists
+  // (404 before 415) and which size limit applies.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
+
+  app.setErrorHandler((error, request: FastifyRequest, reply) => {
+    const { appError, unexpected } = toAppError(error);
+    if (unexpected) request.log.error({ err: error }, 'request failed');
+    return sendError(reply, request.id, appError);
+  });
+
+  app.setNotFoundHandler((request, reply) =>
+    sendError(
+      reply,
+      request.id,
+      new AppError('not_found', `No route for ${request.method} ${request.url.split('?')[0]}.`),
+    ),
+  );
+
+  registerOpsRoutes(app, services);
+  registerOperationRoutes(app, services);
+  for (const plugin of plugins) await plugin(app, services);
+  return app;
+}

@@ -1,0 +1,104 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { authenticate } from '../auth/authenticate.ts';
+import { AppError } from '../contract/errors.ts';
+import { API_PREFIX } from '../contract/version.ts';
+import { findOperation } from '../operations/catalog.ts';
+import { type AnyOperation, isRead } from '../operations/define.ts';
+import { type InvocationMeta, invoke } from '../operations/execute.ts';
+import type { RateLimitState } from '../operations/rate-limit.ts';
+import type { Services } from '../services.ts';
+import { coerceQuery } from './query.ts';
+
+const DEFAULT_MAX_BODY = 1024 * 1024;
+
+function header(request: FastifyRequest, name: string): string | undefined {
+  const value = request.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+function lookup(request: FastifyRequest): AnyOperation {
+  const name = (request.params as { operation?: string }).operation ?? '';
+  const operation = findOperation(name);
+  if (!operation)
+    throw new AppError('unknown_operation', `There is no operation named ${name.slice(0, 100)}.`);
+  const allowed = isRead(operation) ? 'GET, POST' : 'POST';
+  if (request.method === 'POST' || (request.method === 'GET' && isRead(operation))) return operation;
+  throw new AppError('method_not_allowed', `${operation.name} accepts ${allowed}.`, {
+    details: { allowed_methods: allowed.split(', ') },
+  });
+}
+
+/** 415 and 413 come after the operation is known, as the pipeline prescribes. */
+function parseBody(request: FastifyRequest, operation: AnyOperation): unknown {
+  const contentType = header(request, 'content-type') ?? '';
+  if (!/^application\/json\s*(;\s*charset=utf-8\s*)?$/i.test(contentType.trim())) {
+    throw new AppError(
+      'unsupported_media_type',
+      'POST bodies must be sent as Content-Type: application/json.',
+    );
+  }
+  const body = request.body instanceof Buffer ? request.body : Buffer.alloc(0);
+  if (body.length > (operation.maxBodyBytes ?? DEFAULT_MAX_BODY)) {
+    throw new AppError(
+      'payload_too_large',
+      `The body exceeds ${operation.maxBodyBytes ?? DEFAULT_MAX_BODY} bytes.`,
+    );
+  }
+  const text = body.toString('utf8').trim();
+  if (text === '') return {};
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new AppError('invalid_json', 'The body is not valid JSON.');
+  }
+}
+
+function rateLimitHeaders(reply: FastifyReply, state: RateLimitState | undefined): void {
+  if (!state) return;
+  // IETF draft-ietf-httpapi-ratelimit-headers: the policy, and what is left of it.
+  reply.header('RateLimit-Policy', `"default";q=${state.limit};w=${state.windowSeconds}`);
+  reply.header('RateLimit', `"default";r=${state.remaining};t=${state.resetSeconds}`);
+}
+
+export function registerOperationRoutes(app: FastifyInstance, services: Services): void {
+  app.route({
+    method: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
+    url: `${API_PREFIX}/:operation`,
+    handler: async (request, reply) => {
+      const operation = lookup(request);
+      const body = request.method === 'GET' ? undefined : parseBody(request, operation);
+      const principal = await authenticate(services, {
+        authorization: header(request, 'authorization'),
+        organizationHeader: header(request, 'x-accounting-organization'),
+      });
+      const meta: InvocationMeta = {};
+      try {
+        // Query parameters are input: converted only after the caller is known (401 before 400).
+        const input =
+          body ??
+          coerceQuery(
+            operation.input as { properties?: Record<string, { type?: string }> },
+            request.query as Record<string, unknown>,
+          );
+        const result = await invoke(
+          services,
+          {
+            operation,
+            principal,
+            input,
+            idempotencyHeader: header(request, 'idempotency-key'),
+            requestId: request.id,
+            inputSource: request.method === 'GET' ? 'query' : 'body',
+          },
+          meta,
+        );
+        if (meta.replayed) reply.header('Idempotent-Replayed', 'true');
+        rateLimitHeaders(reply, meta.rateLimit);
+        return reply.code(200).type('application/json').send(result);
+      } catch (error) {
+        rateLimitHeaders(reply, meta.rateLimit);
+        throw error;
+      }
+    },
+  });
+}

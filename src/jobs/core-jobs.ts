@@ -1,0 +1,18 @@
+import { purgeExpiredIdempotencyKeys } from '../operations/idempotency.ts';
+import type { Job } from './runner.ts';
+
+export const mailDispatchJob: Job = {
+  name: 'mail.dispatch',
+  intervalMs: 5_000,
+  run: (services) => services.mail.dispatchPending(),
+};
+
+export const idempotencyPurgeJob: Job = {
+  name: 'idempotency.purge',
+  intervalMs: 10 * 60_000,
+  // Purging is housekeeping, not progress: report 0 so the loop sleeps between runs.
+  run: async (services) => {
+    await purgeExpiredIdempotencyKeys(services.db.kysely, services.clock.now());
+    return 0;
+  },
+};

@@ -1,0 +1,65 @@
+import type { Services } from '../services.ts';
+
+/** A recurring piece of background work. `run` returns how much it did (0 = idle). */
+export interface Job {
+  name: string;
+  /** Pause between runs when idle; a run that did work is followed at once by another. */
+  intervalMs: number;
+  run(services: Services): Promise<number>;
+}
+
+export interface RunningJobs {
+  stop(): Promise<void>;
+  /** Runs every job once right now (tests and after-commit nudges). */
+  tick(): Promise<void>;
+}
+
+/**
+ * Runs each job in its own loop. Jobs keep their state in the database (claims with leases), so
+ * any number of processes can run the same jobs side by side and a killed one loses nothing.
+ */
+export function startJobs(services: Services, jobs: readonly Job[]): RunningJobs {
+  let stopping = false;
+  const loops: Promise<void>[] = [];
+  const wakers = new Set<() => void>();
+
+  async function runOnce(job: Job): Promise<number> {
+    try {
+      return await job.run(services);
+    } catch (error) {
+      services.logger.error({ err: error, job: job.name }, 'job failed');
+      return 0;
+    }
+  }
+
+  for (const job of jobs) {
+    loops.push(
+      (async () => {
+        while (!stopping) {
+          const done = await runOnce(job);
+          if (done > 0 || stopping) continue;
+          await new Promise<void>((resolve) => {
+            const timer = setTimeout(finish, job.intervalMs);
+            function finish() {
+              clearTimeout(timer);
+              wakers.delete(finish);
+              resolve();
+            }
+            wakers.add(finish);
+          });
+        }
+      })(),
+    );
+  }
+
+  return {
+    async stop() {
+      stopping = true;
+      for (const wake of [...wakers]) wake();
+      await Promise.all(loops);
+    },
+    async tick() {
+      for (const job of jobs) await runOnce(job);
+    },
+  };
+}

@@ -1,0 +1,6 @@
+export { type ContractorInvitationInput, contractorInvitation } from './contractor-invitation.ts';
+export { type InvoiceDeadlineSoonInput, invoiceDeadlineSoon } from './invoice-deadline-soon.ts';
+export { type InvoiceSentInput, invoiceFilename, invoiceSent } from './invoice-sent.ts';
+export { escapeHtml, type RenderedMail } from './render.ts';
+export { type ScheduleUpcomingNoticeInput, scheduleUpcomingNotice } from './schedule-upcoming-notice.ts';
+export { type WebhookEndpointDisabledInput, webhookEndpointDisabled } from './webhook-endpoint-disabled.ts';

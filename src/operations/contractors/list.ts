@@ -1,0 +1,48 @@
+import { sql } from 'kysely';
+import { Type } from 'typebox';
+import { Limit, Offset } from '../../contract/formats.ts';
+import { defineOperation } from '../define.ts';
+import { OffsetPage, offsetPage } from '../pagination.ts';
+import { selectContractors } from './queries.ts';
+import { Contractor, toContractor } from './records.ts';
+
+export const listContractors = defineOperation({
+  name: 'contractors.list',
+  summary: 'List contractors, newest first',
+  description:
+    'Offset pagination. `query` filters by display or legal name (case-insensitive substring). Roles, rates, pay cadence, agreement on file and pending hours come from contractorOps.directory.list.',
+  access: { scopes: ['accounting:read'], roles: ['admin', 'finance'] },
+  input: Type.Object(
+    {
+      limit: Type.Optional(Limit),
+      offset: Type.Optional(Offset),
+      query: Type.Optional(
+        Type.String({
+          maxLength: 200,
+          description: 'Filter on display or legal name, up to 200 characters.',
+        }),
+      ),
+    },
+    { additionalProperties: false },
+  ),
+  output: OffsetPage(Contractor),
+  async run({ ctx, input }) {
+    const limit = input.limit ?? 30;
+    const offset = input.offset ?? 0;
+    let query = selectContractors(ctx.db, ctx.organizationId, ctx.clock.now());
+    if (input.query) {
+      const pattern = `%${input.query.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      // Explicit ESCAPE: SQLite has no default escape character, PostgreSQL uses backslash.
+      query = query.where(
+        sql<boolean>`(lower(c.display_name) like ${pattern} escape '\\' or lower(c.legal_name) like ${pattern} escape '\\')`,
+      );
+    }
+    const rows = await query
+      .orderBy('c.created_at', 'desc')
+      .orderBy('c.id', 'desc')
+      .limit(limit + 1)
+      .offset(offset)
+      .execute();
+    return offsetPage(rows.map(toContractor), limit, offset);
+  },
+});

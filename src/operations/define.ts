@@ -1,0 +1,63 @@
+import type { Static, TSchema } from 'typebox';
+import type { Role, Scope } from '../contract/access.ts';
+import type { OperationContext } from './context.ts';
+
+export interface OperationAccess {
+  scopes: readonly Scope[];
+  /** Roles allowed; 'dashboard' means no credential of the API, OAuth or MCP may ever call it. */
+  roles: readonly Role[] | 'dashboard';
+  /** Input fields that only some roles may set (e.g. contractors.update `active`: admin only). */
+  restrictedFields?: Readonly<Record<string, readonly Role[]>>;
+}
+
+export interface MutationRules {
+  /** Bounds of the body `idempotencyKey` (header is always 8-200). */
+  idempotencyKeyMax: 150 | 200;
+  /** 'required' when the operation changes an existing record and takes `expectedRevision`. */
+  revision: 'required' | 'none';
+  /** Irreversible or removing (drives the MCP destructive hint). */
+  destructive?: boolean;
+}
+
+export interface OperationDescriptor<I extends TSchema = TSchema, O extends TSchema = TSchema> {
+  /** Dotted name: the path segment after /api/v1/accounting/. */
+  name: string;
+  summary: string;
+  description?: string;
+  /** Docs/OpenAPI tag; defaults to the first segment of the name. */
+  tag?: string;
+  access: OperationAccess;
+  /** Omitted for reads: reads accept GET as well as POST. */
+  mutation?: MutationRules;
+  /** MCP tool name; `false` keeps the operation out of MCP. Derived from the name when omitted. */
+  mcpTool?: string | false;
+  /** Largest accepted body in bytes (default 1 MiB). */
+  maxBodyBytes?: number;
+  input: I;
+  output: O;
+  run(args: { ctx: OperationContext; input: Static<I> }): Promise<Static<O>>;
+}
+
+/** Identity function that keeps the input/output types tied to the schemas. */
+export function defineOperation<I extends TSchema, O extends TSchema>(
+  descriptor: OperationDescriptor<I, O>,
+): OperationDescriptor<I, O> {
+  return descriptor;
+}
+
+export type AnyOperation = OperationDescriptor<TSchema, TSchema>;
+
+export function isRead(operation: AnyOperation): boolean {
+  return operation.mutation === undefined;
+}
+
+/** `invoices.schedules.pause` -> `accounting_invoices_schedules_pause`; camelCase becomes snake_case. */
+export function mcpToolName(operation: AnyOperation): string | undefined {
+  if (operation.mcpTool === false || operation.access.roles === 'dashboard') return undefined;
+  if (operation.mcpTool !== undefined) return operation.mcpTool;
+  const snake = operation.name
+    .split('.')
+    .map((part) => part.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase())
+    .join('_');
+  return `accounting_${snake}`;
+}

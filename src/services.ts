@@ -1,0 +1,56 @@
+import { type Logger, pino } from 'pino';
+import type { Config } from './config.ts';
+import { type Db, openDatabase } from './db/database.ts';
+import { createEventRecorder, type EventFanOut, type EventRecorder } from './events/recorder.ts';
+import { type Clock, systemClock } from './lib/clock.ts';
+import { createMailQueue, type MailQueue, type MailTransport } from './mail/outbox-queue.ts';
+import { createMetrics, type Metrics } from './observability/metrics.ts';
+import { RateLimiter } from './operations/rate-limit.ts';
+
+/** Everything an operation, a transport or a worker may use; built once per process (or per test). */
+export interface Services {
+  config: Config;
+  db: Db;
+  clock: Clock;
+  logger: Logger;
+  events: EventRecorder;
+  mail: MailQueue;
+  rateLimiter: RateLimiter;
+  metrics: Metrics;
+}
+
+export interface ServiceOverrides {
+  db?: Db;
+  clock?: Clock;
+  logger?: Logger;
+  mailTransport?: MailTransport;
+  eventFanOuts?: readonly EventFanOut[];
+}
+
+export function createLogger(config: Config): Logger {
+  // Logs go to stderr so stdout stays free for command output (`init --json`, MCP over stdio).
+  return pino({ level: config.logLevel, base: { service: 'accounting' } }, pino.destination(2));
+}
+
+export async function createServices(config: Config, overrides: ServiceOverrides = {}): Promise<Services> {
+  const db = overrides.db ?? openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const clock = overrides.clock ?? systemClock;
+  const logger = overrides.logger ?? createLogger(config);
+  const transport = overrides.mailTransport ?? (await smtpTransportFromConfig(config));
+  return {
+    config,
+    db,
+    clock,
+    logger,
+    events: createEventRecorder(overrides.eventFanOuts ?? []),
+    mail: createMailQueue({ db, clock, logger, transport }),
+    rateLimiter: new RateLimiter(config.rateLimit),
+    metrics: createMetrics(),
+  };
+}
+
+async function smtpTransportFromConfig(config: Config): Promise<MailTransport | undefined> {
+  if (!config.smtpUrl) return undefined;
+  const { createSmtpMailer } = await import('./mail/mailer.ts');
+  return createSmtpMailer({ url: config.smtpUrl, from: config.mailFrom });
+}

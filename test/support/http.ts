@@ -1,0 +1,70 @@
+export interface ApiResponse<T = unknown> {
+  status: number;
+  headers: Headers;
+  body: T;
+  /** `body.data` of a success, for brevity in tests. */
+  data: T extends { data: infer D } ? D : Record<string, unknown> & { [key: string]: unknown };
+  error: { code: string; message: string; field?: string; request_id: string; [key: string]: unknown };
+}
+
+export interface CallOptions {
+  token?: string | null;
+  method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  headers?: Record<string, string>;
+  /** Raw body (string) instead of JSON-encoding `input`. */
+  rawBody?: string;
+  idempotencyKey?: string | null;
+}
+
+let counter = 0;
+/** A fresh idempotency key per call unless the test gives one. */
+export function freshKey(): string {
+  counter += 1;
+  return `test-key-${process.pid}-${Date.now()}-${counter}`;
+}
+
+/** Calls `/api/v1/accounting/<operation>` over real HTTP. Mutating POSTs get a fresh Idempotency-Key by default. */
+export async function call(
+  baseUrl: string,
+  operation: string,
+  input: Record<string, unknown> = {},
+  options: CallOptions = {},
+): Promise<ApiResponse> {
+  const method = options.method ?? 'POST';
+  const headers: Record<string, string> = { ...options.headers };
+  if (options.token) headers.authorization = `Bearer ${options.token}`;
+  let url = `${baseUrl}/api/v1/accounting/${operation}`;
+  let body: string | undefined;
+  if (method === 'GET') {
+    const query = new URLSearchParams(
+      Object.entries(input).map(([k, v]): [string, string] => [k, String(v)]),
+    );
+    if ([...query].length) url += `?${query}`;
+  } else {
+    body = options.rawBody ?? JSON.stringify(input);
+    if (!('content-type' in headers)) headers['content-type'] = 'application/json';
+    if (
+      options.idempotencyKey !== null &&
+      !('idempotency-key' in headers) &&
+      input.idempotencyKey === undefined
+    ) {
+      headers['idempotency-key'] = options.idempotencyKey ?? freshKey();
+    }
+  }
+  const response = await fetch(url, { method, headers, ...(body === undefined ? {} : { body }) });
+  const text = await response.text();
+  let parsed: unknown = text;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    // non-JSON bodies stay text
+  }
+  const record = (parsed ?? {}) as { data?: unknown; error?: unknown };
+  return {
+    status: response.status,
+    headers: response.headers,
+    body: parsed,
+    data: record.data as ApiResponse['data'],
+    error: record.error as ApiResponse['error'],
+  };
+}
