@@ -1,4 +1,5 @@
 import { DAY, HOUR, MINUTE, SECOND } from './lib/clock.ts';
+import { DEFAULT_MAIL_FROM } from './mail/sender.ts';
 
 /** Every setting, read once from the environment (documented in docs/configuration.md). */
 export interface Config {
@@ -68,7 +69,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       env.ACCOUNTING_PUBLIC_URL ?? `http://${host === '0.0.0.0' ? 'localhost' : host}:${port}`
     ).replace(/\/$/, ''),
     smtpUrl: env.SMTP_URL || undefined,
-    mailFrom: env.MAIL_FROM ?? 'Accounting <no-reply@localhost>',
+    mailFrom: env.MAIL_FROM || DEFAULT_MAIL_FROM,
     logLevel: env.LOG_LEVEL ?? 'info',
     rateLimit: parseRateLimit(env.ACCOUNTING_RATE_LIMIT ?? '600/1m'),
     idempotencyTtlMs: parseIdempotencyTtl(env.ACCOUNTING_IDEMPOTENCY_TTL ?? '24h'),

@@ -5,7 +5,8 @@ import type { Database } from '../db/schema.ts';
 import { asJson, dbJson } from '../db/values.ts';
 import type { Clock } from '../lib/clock.ts';
 import { newId } from '../lib/ids.ts';
-import type { MailMessage } from './message.ts';
+import { MailDeliveryError } from './errors.ts';
+import { assertValidMailMessage, type MailMessage } from './message.ts';
 
 /** What actually puts mail on the wire (nodemailer over SMTP in production). */
 export interface MailTransport {
@@ -94,6 +95,8 @@ export function createMailQueue(deps: {
 
   return {
     async enqueue(trx, organizationId, message) {
+      // A malformed message fails the caller's transaction now, not eight retries later.
+      assertValidMailMessage(message);
       const id = newId();
       const now = clock.now().toISOString();
       const attachments: StoredAttachment[] | null = message.attachments
@@ -158,7 +161,9 @@ export function createMailQueue(deps: {
           await finish(row.id, { status: 'sent', sent_at: clock.now().toISOString(), last_error: null });
         } catch (error) {
           const attempts = row.attempts + 1;
-          const gaveUp = attempts >= MAX_ATTEMPTS;
+          // A 5xx for the recipients or the message will not change by retrying.
+          const permanent = error instanceof MailDeliveryError && error.permanent;
+          const gaveUp = permanent || attempts >= MAX_ATTEMPTS;
           logger.warn(
             { mailId: row.id, attempts, err: error },
             gaveUp ? 'mail failed permanently' : 'mail send failed; will retry',
