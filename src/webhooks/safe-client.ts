@@ -1,0 +1,280 @@
+// The only HTTP client webhook deliveries use. It resolves the host name once, judges every answer
+// with address-policy, and connects to a vetted IP itself (original Host header and TLS server
+// name kept), so nothing between the check and the connection can swap in another address (DNS
+// rebinding). It uses a private undici Client: no global dispatcher, no proxy from the environment,
+// no redirects, a total deadline that also covers a slow body, and a cap on what it reads.
+import { lookup } from 'node:dns/promises';
+import { isIP } from 'node:net';
+import { buildConnector, Client } from 'undici';
+import { checkAddress } from './address-policy.ts';
+import { checkEndpointUrl, isLocalhostException } from './url-policy.ts';
+
+export type Resolver = (hostname: string) => Promise<string[]>;
+export type DeliveryRequest = { url: string; headers: Record<string, string>; body: string };
+
+export type DeliveryOptions = {
+  /** Deadline for the whole delivery: resolution, connection, headers and body. Default 10 000. */
+  timeoutMs?: number;
+  /** Response bytes read at most; the rest is never read and the socket is destroyed. Default 64 KiB. */
+  maxResponseBytes?: number;
+  /** Host name to addresses; defaults to the system resolver (all addresses). */
+  resolver?: Resolver;
+  /** Operator setting for `http://localhost[:port]`, which then goes to 127.0.0.1 or ::1 only. */
+  allowLocalhostHttp: boolean;
+};
+
+export type DeliveryErrorClass =
+  | 'timeout'
+  | 'connection_refused'
+  | 'connection_error'
+  | 'dns_error'
+  | 'unsafe_address' // the URL or every resolved address is refused by policy; nothing was sent
+  | 'redirect' // a 3xx answer; redirects are never followed
+  | 'http_status' // any other non-2xx answer except 410
+  | 'tls_error';
+
+export type DeliveryResult = {
+  outcome: 'success' | 'failure' | 'gone';
+  status?: number;
+  durationMs: number;
+  /** The first 1024 characters of the response body, decoded as UTF-8. */
+  responseExcerpt: string;
+  /** True when the body was longer than maxResponseBytes; the rest was not read. */
+  responseTruncated: boolean;
+  errorClass?: DeliveryErrorClass;
+  /** A short diagnostic for the delivery log (never the request's headers or body). */
+  errorMessage?: string;
+  /** The vetted IP address the request went to (or the connection attempt the error is about). */
+  address?: string;
+};
+
+export const DEFAULT_TIMEOUT_MS = 10_000;
+export const DEFAULT_MAX_RESPONSE_BYTES = 64 * 1024;
+const EXCERPT_CHARS = 1024;
+// A UTF-8 character takes at most 4 bytes, so this many bytes always hold the first 1024 characters.
+const EXCERPT_BYTES = EXCERPT_CHARS * 4;
+const LOCALHOST_ADDRESSES: readonly string[] = ['127.0.0.1', '::1'];
+// Framing and routing headers belong to the client; a caller's Host could also pick another vhost.
+const RESERVED_HEADERS = new Set(['host', 'connection', 'content-length', 'transfer-encoding', 'keep-alive']);
+// Errors that mean "this address does not answer", after which the next vetted address is tried.
+const FALLBACK_CODES = new Set(['ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL']);
+const TIMEOUT_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
+
+const systemResolver: Resolver = async (hostname) =>
+  (await lookup(hostname, { all: true, verbatim: true })).map((answer) => answer.address);
+
+type Failure = { errorClass: DeliveryErrorClass; errorMessage: string };
+type Target = [URL, string[]];
+class DeadlineExceeded extends Error {}
+
+async function resolveOnce(
+  host: string,
+  resolve: Resolver,
+  signal: AbortSignal,
+): Promise<string[] | Failure> {
+  const deadline = new Promise<never>((_, reject) => {
+    if (signal.aborted) reject(new DeadlineExceeded());
+    signal.addEventListener('abort', () => reject(new DeadlineExceeded()), { once: true });
+  });
+  try {
+    const answers = await Promise.race([resolve(host), deadline]);
+    if (answers.length > 0) return answers;
+    return { errorClass: 'dns_error', errorMessage: `${host} has no addresses` };
+  } catch (error) {
+    if (error instanceof DeadlineExceeded) throw error;
+    return { errorClass: 'dns_error', errorMessage: `${host} cannot be resolved: ${describe(error)}` };
+  }
+}
+
+/** The URL check, then one resolution whose public answers are the only addresses ever used. */
+async function vetTarget(raw: string, opts: DeliveryOptions, signal: AbortSignal): Promise<Failure | Target> {
+  const verdict = checkEndpointUrl(raw, { allowLocalhostHttp: opts.allowLocalhostHttp });
+  if (!verdict.ok) return { errorClass: 'unsafe_address', errorMessage: verdict.message };
+  const url = verdict.url;
+  if (isLocalhostException(url, opts)) return [url, [...LOCALHOST_ADDRESSES]];
+  const host = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
+  const resolver = opts.resolver ?? systemResolver;
+  const answers = isIP(host) === 0 ? await resolveOnce(host, resolver, signal) : [host];
+  if (!Array.isArray(answers)) return answers;
+  const verdicts = answers.map((answer) => ({ answer, verdict: checkAddress(answer) }));
+  const safe = verdicts.flatMap(({ verdict: v }) => (v.ok ? [v.address] : []));
+  if (safe.length > 0) return [url, safe];
+  const refused = verdicts.map(({ answer, verdict: v }) => `${answer} (${v.ok ? 'ok' : v.reason})`);
+  const errorMessage = `${host} has no public address: ${refused.join(', ')}`;
+  return { errorClass: 'unsafe_address', errorMessage };
+}
+
+export type PinnedOptions = {
+  timeoutMs: number;
+  maxResponseBytes: number;
+  signal: AbortSignal;
+  /** Trust anchors replacing the system ones (tests); certificates are always verified. */
+  ca?: string;
+  onAddress?: (address: string) => void;
+};
+
+export type PinnedResponse = { status: number; body: Buffer; truncated: boolean };
+
+function pinnedConnector(
+  addresses: readonly string[],
+  url: URL,
+  opts: PinnedOptions,
+): buildConnector.connector {
+  // Certificates are checked against the URL's own name; an IP-literal URL sends no server name.
+  const name = url.hostname.replace(/\.$/, '');
+  const servername = isIP(name) === 0 && !name.startsWith('[') ? name : undefined;
+  const base = buildConnector({
+    timeout: opts.timeoutMs,
+    rejectUnauthorized: true,
+    ...(opts.ca === undefined ? {} : { ca: opts.ca }),
+    // Only IP addresses reach the connector; a lookup here would be a second, unvetted resolution.
+    lookup: (hostname, _options, callback) => callback(new Error(`refused DNS lookup of ${hostname}`), '', 4),
+  });
+  return (options, callback) => {
+    const attempt = (index: number, first?: { error: Error; address: string }): void => {
+      const address = addresses[index] ?? '';
+      opts.onAddress?.(address);
+      base({ ...options, hostname: address, servername }, (...args) => {
+        if (args[0] === null) return callback(...args);
+        const firstFailure = first ?? { error: args[0], address };
+        if (FALLBACK_CODES.has(codeOf(args[0])) && index + 1 < addresses.length)
+          return attempt(index + 1, firstFailure);
+        // Report the first address's error: with localhost, 127.0.0.1's refusal says more than ::1's.
+        opts.onAddress?.(firstFailure.address);
+        callback(firstFailure.error, null);
+      });
+    };
+    attempt(0);
+  };
+}
+
+/**
+ * Sends one POST to `url` over a connection to one of `addresses` (tried in order while they refuse
+ * connections). The addresses MUST already be vetted: this is deliver()'s last step, exported so
+ * that tests can exercise TLS (server name, certificate checks) on loopback. Callers use deliver().
+ */
+export async function sendPinned(
+  url: URL,
+  addresses: readonly string[],
+  request: Omit<DeliveryRequest, 'url'>,
+  opts: PinnedOptions,
+): Promise<PinnedResponse> {
+  const connect = pinnedConnector(addresses, url, opts);
+  const timeouts = { headersTimeout: opts.timeoutMs, bodyTimeout: opts.timeoutMs };
+  const client = new Client(url.origin, { connect, ...timeouts });
+  try {
+    const headers = Object.fromEntries(
+      Object.entries(request.headers).filter(([key]) => !RESERVED_HEADERS.has(key.toLowerCase())),
+    );
+    const path = `${url.pathname}${url.search}`;
+    const { signal } = opts;
+    const { statusCode, body } = await client.request({
+      path,
+      method: 'POST',
+      headers,
+      body: request.body,
+      signal,
+    });
+    const kept: Buffer[] = [];
+    let keptBytes = 0;
+    let read = 0;
+    for await (const chunk of body) {
+      const bytes = Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk));
+      const take = Math.min(bytes.length, opts.maxResponseBytes - read);
+      read += take;
+      const piece = bytes.subarray(0, Math.min(take, EXCERPT_BYTES - keptBytes));
+      kept.push(piece);
+      keptBytes += piece.length;
+      // Leaving the loop destroys the body stream; the finally block destroys the socket.
+      if (take < bytes.length) return { status: statusCode, body: Buffer.concat(kept), truncated: true };
+    }
+    return { status: statusCode, body: Buffer.concat(kept), truncated: false };
+  } finally {
+    await client.destroy().catch(() => undefined);
+  }
+}
+
+function codeOf(error: unknown): string {
+  for (let current = error, depth = 0; current instanceof Error && depth < 4; depth++) {
+    if ('code' in current && typeof current.code === 'string') return current.code;
+    current = current.cause;
+  }
+  return '';
+}
+
+function describe(error: unknown): string {
+  const code = codeOf(error);
+  const message = error instanceof Error ? error.message : String(error);
+  return code === '' || message.includes(code) ? message : `${code}: ${message}`;
+}
+
+function classify(error: unknown): DeliveryErrorClass {
+  const code = codeOf(error);
+  if (TIMEOUT_CODES.has(code) || code === 'ETIMEDOUT') return 'timeout';
+  if (code === 'ECONNREFUSED') return 'connection_refused';
+  if (/^(ERR_TLS_|ERR_SSL_|CERT_|EPROTO$)|SELF_SIGNED|UNABLE_TO_|_CERT_/.test(code)) return 'tls_error';
+  return 'connection_error';
+}
+
+function statusResult(status: number): Pick<DeliveryResult, 'outcome' | 'errorClass' | 'errorMessage'> {
+  if (status >= 200 && status < 300) return { outcome: 'success' };
+  if (status === 410) return { outcome: 'gone' };
+  if (status >= 300 && status < 400) {
+    return {
+      outcome: 'failure',
+      errorClass: 'redirect',
+      errorMessage: `HTTP ${status}; redirects are not followed`,
+    };
+  }
+  return { outcome: 'failure', errorClass: 'http_status', errorMessage: `HTTP ${status}` };
+}
+
+/**
+ * Delivers one webhook request (POST). Never throws for receiver-side problems: every outcome,
+ * policy refusals included, comes back as a DeliveryResult. 2xx is success, 410 is 'gone',
+ * anything else (3xx included) is a failure.
+ */
+export async function deliver(request: DeliveryRequest, opts: DeliveryOptions): Promise<DeliveryResult> {
+  const started = performance.now();
+  const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const deadline = new AbortController();
+  const timer = setTimeout(() => deadline.abort(new DeadlineExceeded()), timeoutMs);
+  let address: string | undefined;
+  const finish = (result: Omit<DeliveryResult, 'durationMs'>): DeliveryResult => ({
+    ...result,
+    durationMs: Math.round(performance.now() - started),
+    ...(address === undefined ? {} : { address }),
+  });
+  try {
+    const target = await vetTarget(request.url, opts, deadline.signal);
+    if (!Array.isArray(target)) {
+      return finish({ outcome: 'failure', responseExcerpt: '', responseTruncated: false, ...target });
+    }
+    const [url, addresses] = target;
+    const { status, body, truncated } = await sendPinned(url, addresses, request, {
+      timeoutMs,
+      maxResponseBytes: opts.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
+      signal: deadline.signal,
+      onAddress: (tried) => {
+        address = tried;
+      },
+    });
+    // Slicing code points (not UTF-16 units) never leaves half a surrogate pair at the end.
+    const responseExcerpt = Array.from(new TextDecoder().decode(body)).slice(0, EXCERPT_CHARS).join('');
+    return finish({ ...statusResult(status), status, responseExcerpt, responseTruncated: truncated });
+  } catch (error) {
+    // Whatever undici reports once the deadline has fired (aborted request or body), it was the deadline.
+    const errorClass = deadline.signal.aborted ? 'timeout' : classify(error);
+    const errorMessage =
+      errorClass === 'timeout' ? `no complete answer within ${timeoutMs} ms` : describe(error);
+    return finish({
+      outcome: 'failure',
+      responseExcerpt: '',
+      responseTruncated: false,
+      errorClass,
+      errorMessage,
+    });
+  } finally {
+    clearTimeout(timer);
+  }
+}
