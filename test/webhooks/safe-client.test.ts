@@ -5,7 +5,8 @@ import { createServer as createHttpsServer } from 'node:https';
 import { createServer as createTcpServer, type Server as TcpServer } from 'node:net';
 import { after, describe, test } from 'node:test';
 import { getGlobalDispatcher, ProxyAgent, setGlobalDispatcher } from 'undici';
-import { deliver, type Resolver, sendPinned } from '../../src/webhooks/safe-client.ts';
+import { sendPinned } from '../../src/webhooks/pinned-request.ts';
+import { deliver, type Resolver } from '../../src/webhooks/safe-client.ts';
 
 // ---- Loopback servers -------------------------------------------------------------------------
 
