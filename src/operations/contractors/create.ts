@@ -33,6 +33,13 @@ export const createContractor = defineOperation({
     { additionalProperties: false },
   ),
   output: Contractor,
+  example: {
+    displayName: 'Ada',
+    legalName: 'Ada Lovelace',
+    email: 'ada@example.com',
+    country: 'GB',
+    idempotencyKey: 'contractor-create-0001',
+  },
   async run({ ctx, input }) {
     if (input.jobRoleId) {
       const role = await ctx.db

@@ -11,6 +11,7 @@ export const getContractor = defineOperation({
   access: { scopes: ['accounting:read'], roles: ['admin', 'finance'] },
   input: Type.Object({ id: Id('Contractor id.') }, { additionalProperties: false }),
   output: ContractorWithTaxProfile,
+  example: { id: '01927f3e-6a1c-7b2d-8e4f-0123456789ab' },
   async run({ ctx, input }) {
     const row = await selectContractors(ctx.db, ctx.organizationId, ctx.clock.now())
       .where('c.id', '=', input.id)

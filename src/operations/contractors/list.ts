@@ -1,9 +1,8 @@
-import { sql } from 'kysely';
 import { Type } from 'typebox';
 import { Limit, Offset } from '../../contract/formats.ts';
 import { defineOperation } from '../define.ts';
 import { OffsetPage, offsetPage } from '../pagination.ts';
-import { selectContractors } from './queries.ts';
+import { nameFilter, selectContractors } from './queries.ts';
 import { Contractor, toContractor } from './records.ts';
 
 export const listContractors = defineOperation({
@@ -26,16 +25,13 @@ export const listContractors = defineOperation({
     { additionalProperties: false },
   ),
   output: OffsetPage(Contractor),
+  example: { limit: 30, offset: 0, query: 'ada' },
   async run({ ctx, input }) {
     const limit = input.limit ?? 30;
     const offset = input.offset ?? 0;
     let query = selectContractors(ctx.db, ctx.organizationId, ctx.clock.now());
     if (input.query) {
-      const pattern = `%${input.query.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-      // Explicit ESCAPE: SQLite has no default escape character, PostgreSQL uses backslash.
-      query = query.where(
-        sql<boolean>`(lower(c.display_name) like ${pattern} escape '\\' or lower(c.legal_name) like ${pattern} escape '\\')`,
-      );
+      query = query.where(nameFilter(input.query));
     }
     const rows = await query
       .orderBy('c.created_at', 'desc')

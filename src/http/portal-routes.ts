@@ -1,0 +1,48 @@
+import type { FastifyReply } from 'fastify';
+import { type PortalPage, portalPage } from '../invitations/pages.ts';
+import { acceptInvitation, lookUpInvitation } from '../invitations/portal.ts';
+import type { HttpPlugin } from './app.ts';
+
+const PREFIX = '/portal/invitations/';
+
+/**
+ * Contractor portal pages reached from invitation emails: no API credential, the link token is
+ * the only secret. HTML answers still get X-Request-Id and the API version from the app's hook.
+ *
+ * GET  /portal/invitations/<token>         the invitation page (with an Accept form when open)
+ * POST /portal/invitations/<token>/accept  accepts
+ *
+ * Wildcard routes rather than `:token`: every path under the prefix (an overlong or mangled link
+ * included, which a `:param` route would answer with Fastify's own 414) gets an HTML page.
+ */
+export const portalRoutes: HttpPlugin = (app, services) => {
+  app.get<{ Params: { '*': string } }>(`${PREFIX}*`, async (request, reply) => {
+    const token = request.params['*'];
+    return sendPage(reply, portalPage(await lookUpInvitation(services, token), token));
+  });
+
+  // The form's body carries nothing we need; a small limit keeps junk out.
+  app.post<{ Params: { '*': string } }>(`${PREFIX}*`, { bodyLimit: 4096 }, async (request, reply) => {
+    const match = /^([^/]*)\/accept$/.exec(request.params['*']);
+    const token = match?.[1] ?? '';
+    return sendPage(reply, portalPage(await acceptInvitation(services, token, request.id), token));
+  });
+};
+
+function sendPage(reply: FastifyReply, page: PortalPage): FastifyReply {
+  return (
+    reply
+      .code(page.status)
+      .type('text/html; charset=utf-8')
+      // The URL holds a bearer token: never cached, never sent on as a Referer, never framed.
+      .header('Cache-Control', 'no-store')
+      .header('Referrer-Policy', 'no-referrer')
+      .header('X-Content-Type-Options', 'nosniff')
+      .header('X-Frame-Options', 'DENY')
+      .header(
+        'Content-Security-Policy',
+        "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+      )
+      .send(page.html)
+  );
+}

@@ -1,0 +1,97 @@
+import { escapeHtml } from '../mail/templates/render.ts';
+import type { AcceptResult } from './portal.ts';
+
+/** A rendered portal page: HTTP status and a self-contained HTML document (no external assets). */
+export interface PortalPage {
+  status: number;
+  html: string;
+}
+
+const STYLE =
+  'body{font-family:system-ui,sans-serif;max-width:32rem;margin:3rem auto;padding:0 1rem;line-height:1.5;color:#1a1a1a}' +
+  'button{font:inherit;padding:.6rem 1.4rem;border:0;border-radius:.3rem;background:#1f5fbf;color:#fff;cursor:pointer}';
+
+function page(status: number, title: string, body: string): PortalPage {
+  return {
+    status,
+    html: [
+      '<!doctype html>',
+      '<html lang="en"><head><meta charset="utf-8">',
+      '<meta name="viewport" content="width=device-width,initial-scale=1">',
+      '<meta name="robots" content="noindex">',
+      `<title>${escapeHtml(title)}</title><style>${STYLE}</style></head>`,
+      `<body><main><h1>${escapeHtml(title)}</h1>${body}</main></body></html>`,
+      '',
+    ].join('\n'),
+  };
+}
+
+const p = (text: string) => `<p>${escapeHtml(text)}</p>`;
+
+function when(iso: string): string {
+  return `${iso.slice(0, 16).replace('T', ' ')} UTC`;
+}
+
+/**
+ * The page for every state of a link. Unknown or malformed tokens are 404; links that existed but
+ * can no longer be used (accepted, revoked, replaced, expired) are 410 Gone; a contractor whose
+ * portal access is off is 403; the open invitation shows a form, because accepting changes state
+ * and must not happen on a GET (mail scanners and link previews fetch links).
+ */
+export function portalPage(result: AcceptResult, token: string): PortalPage {
+  switch (result.kind) {
+    case 'open':
+      return page(
+        200,
+        `Join ${result.organizationName}'s contractor portal`,
+        p(`Hello ${result.contractorName},`) +
+          p(
+            `${result.organizationName} invited you to its contractor portal, where you see your own hours, agreements and payments.`,
+          ) +
+          p(`This invitation expires on ${when(result.expiresAt)}.`) +
+          // Relative action: /portal/invitations/<token> -> /portal/invitations/<token>/accept,
+          // also behind a proxy that mounts the service under a path.
+          `<form method="post" action="${escapeHtml(token)}/accept"><button type="submit">Accept</button></form>`,
+      );
+    case 'accepted':
+      return page(
+        200,
+        'Invitation accepted',
+        p(
+          `Welcome, ${result.contractorName}. You have joined ${result.organizationName}'s contractor portal.`,
+        ),
+      );
+    case 'unknown':
+      return page(
+        404,
+        'Invitation not found',
+        p(
+          'This invitation link is not valid. Check that the whole link was copied, or ask for a new invitation.',
+        ),
+      );
+    case 'contractor_inactive':
+      return page(
+        403,
+        'Portal access is turned off',
+        p('Your portal access is currently turned off. Ask the organization that invited you to turn it on.'),
+      );
+    case 'contractor_joined':
+      return page(409, 'Already joined', p('You have already joined this contractor portal.'));
+    case 'closed':
+      return page(410, CLOSED_TITLES[result.status], p(CLOSED_TEXTS[result.status]));
+  }
+}
+
+const CLOSED_TITLES = {
+  accepted: 'Invitation already accepted',
+  revoked: 'Invitation withdrawn',
+  replaced: 'Invitation replaced',
+  expired: 'Invitation expired',
+} as const;
+
+const CLOSED_TEXTS = {
+  accepted: 'This invitation was already accepted; it cannot be used again.',
+  revoked: 'This invitation was withdrawn by the organization that sent it. Ask them for a new one.',
+  replaced: 'A newer invitation was sent to you. Use the link in the most recent email.',
+  expired: 'This invitation has expired (invitations last 7 days). Ask for a new one.',
+} as const;

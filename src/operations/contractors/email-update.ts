@@ -1,0 +1,64 @@
+import { Type } from 'typebox';
+import { AppError } from '../../contract/errors.ts';
+import { Email, Id, IdempotencyKey, Revision } from '../../contract/formats.ts';
+import { isUniqueViolation } from '../../db/errors.ts';
+import { defineOperation } from '../define.ts';
+import { applyChange, loadForChange, reloadContractor } from './change.ts';
+import { Contractor, toContractor } from './records.ts';
+
+export const updateContractorEmail = defineOperation({
+  name: 'contractors.email.update',
+  summary: "Change a contractor's email",
+  description:
+    'Sets a new email, unique within the organization (compared case-insensitively). Sending the current email unchanged returns the contractor as it is (same revision, no event); a change of letter case only is a change.',
+  access: { scopes: ['accounting:read', 'accounting:write'], roles: ['admin', 'finance'] },
+  mutation: { idempotencyKeyMax: 150, revision: 'required' },
+  input: Type.Object(
+    {
+      id: Id('Contractor id.'),
+      expectedRevision: Revision(),
+      email: Email('New email, up to 320 characters, unique within the organization (case-insensitive).'),
+      idempotencyKey: Type.Optional(IdempotencyKey(150)),
+    },
+    { additionalProperties: false },
+  ),
+  output: Contractor,
+  example: {
+    id: '01927f3e-6a1c-7b2d-8e4f-0123456789ab',
+    expectedRevision: 1,
+    email: 'ada@example.com',
+    idempotencyKey: 'contractor-email-0001',
+  },
+  async run({ ctx, input }) {
+    const row = await loadForChange(ctx, input.id, input.expectedRevision);
+    if (input.email === row.email) return toContractor(await reloadContractor(ctx, row.id));
+    const normalized = input.email.toLowerCase();
+    const other = await ctx.db
+      .selectFrom('contractors')
+      .select('id')
+      .where('organization_id', '=', ctx.organizationId)
+      .where('email_normalized', '=', normalized)
+      .where('id', '!=', row.id)
+      .executeTakeFirst();
+    if (other) throw emailTaken();
+    try {
+      await applyChange(ctx, row, { email: input.email, email_normalized: normalized });
+    } catch (error) {
+      // A concurrent create or change took the address after the check above.
+      if (isUniqueViolation(error)) throw emailTaken();
+      throw error;
+    }
+    await ctx.emit({
+      type: 'contractor.email_changed',
+      subject: { type: 'contractor', id: row.id },
+      data: { email: input.email, previousEmail: row.email },
+    });
+    return toContractor(await reloadContractor(ctx, row.id));
+  },
+});
+
+function emailTaken(): AppError {
+  return new AppError('email_taken', 'Another contractor in this organization has this email.', {
+    field: 'email',
+  });
+}

@@ -1,0 +1,107 @@
+import { Type } from 'typebox';
+import { AppError } from '../../contract/errors.ts';
+import { Country, Id, IdempotencyKey, Revision } from '../../contract/formats.ts';
+import { asBool, dbBool } from '../../db/values.ts';
+import { defineOperation } from '../define.ts';
+import { applyChange, loadForChange, reloadContractor } from './change.ts';
+import { formatHours, unpaidSummary } from './queries.ts';
+import { Contractor, toContractor } from './records.ts';
+
+export const updateContractor = defineOperation({
+  name: 'contractors.update',
+  summary: 'Update a contractor',
+  description:
+    'Changes display or legal name, country, or portal access (`active`, administrators only). Deactivating a contractor with pending hours or unpaid payments needs `acknowledgeUnpaid: true`. A request that changes nothing returns the contractor as it is (same revision, no event). Email: contractors.email.update; role: contractorOps.roles.assign.',
+  access: {
+    scopes: ['accounting:read', 'accounting:write'],
+    roles: ['admin', 'finance'],
+    restrictedFields: { active: ['admin'] },
+  },
+  mutation: { idempotencyKeyMax: 150, revision: 'required' },
+  input: Type.Object(
+    {
+      id: Id('Contractor id.'),
+      expectedRevision: Revision(),
+      displayName: Type.Optional(
+        Type.String({
+          minLength: 1,
+          maxLength: 200,
+          description: 'Name shown in the app, 1-200 characters.',
+        }),
+      ),
+      legalName: Type.Optional(
+        Type.String({ minLength: 1, maxLength: 300, description: 'Legal name, 1-300 characters.' }),
+      ),
+      country: Type.Optional(
+        Type.Union([Country, Type.Null()], {
+          description: 'Country, two uppercase letters, or null to clear it.',
+        }),
+      ),
+      active: Type.Optional(
+        Type.Boolean({ description: 'Portal access flag. Only administrators may send this field.' }),
+      ),
+      acknowledgeUnpaid: Type.Optional(
+        Type.Boolean({
+          description:
+            'Must be true to deactivate a contractor who still has pending hours or unpaid payments.',
+        }),
+      ),
+      idempotencyKey: Type.Optional(IdempotencyKey(150)),
+    },
+    { additionalProperties: false },
+  ),
+  output: Contractor,
+  example: {
+    id: '01927f3e-6a1c-7b2d-8e4f-0123456789ab',
+    expectedRevision: 1,
+    displayName: 'Ada L.',
+    idempotencyKey: 'contractor-update-0001',
+  },
+  async run({ ctx, input }) {
+    const row = await loadForChange(ctx, input.id, input.expectedRevision);
+    const changes: { displayName?: string; legalName?: string; country?: string | null; active?: boolean } =
+      {};
+    if (input.displayName !== undefined && input.displayName !== row.display_name)
+      changes.displayName = input.displayName;
+    if (input.legalName !== undefined && input.legalName !== row.legal_name)
+      changes.legalName = input.legalName;
+    if (input.country !== undefined && input.country !== row.country) changes.country = input.country;
+    if (input.active !== undefined && input.active !== asBool(row.active)) changes.active = input.active;
+    // Nothing differs: no new revision, no audit row, no event (documented in docs/contractors.md).
+    if (Object.keys(changes).length === 0) return toContractor(await reloadContractor(ctx, row.id));
+
+    let unpaidAcknowledged = false;
+    if (changes.active === false) {
+      const unpaid = await unpaidSummary(ctx.db, ctx.organizationId, row.id);
+      if (unpaid.pendingHoursHundredths > 0n || unpaid.unpaidPayments > 0) {
+        if (input.acknowledgeUnpaid !== true) {
+          throw new AppError(
+            'unpaid_not_acknowledged',
+            'The contractor still has pending hours or unpaid payments; send acknowledgeUnpaid: true to deactivate anyway.',
+            {
+              field: 'acknowledgeUnpaid',
+              details: {
+                pending_hours: formatHours(unpaid.pendingHoursHundredths),
+                unpaid_payments: unpaid.unpaidPayments,
+              },
+            },
+          );
+        }
+        unpaidAcknowledged = true;
+      }
+    }
+
+    await applyChange(ctx, row, {
+      ...(changes.displayName === undefined ? {} : { display_name: changes.displayName }),
+      ...(changes.legalName === undefined ? {} : { legal_name: changes.legalName }),
+      ...(changes.country === undefined ? {} : { country: changes.country }),
+      ...(changes.active === undefined ? {} : { active: dbBool(changes.active) }),
+    });
+    await ctx.emit({
+      type: 'contractor.updated',
+      subject: { type: 'contractor', id: row.id },
+      data: { ...changes, ...(unpaidAcknowledged ? { unpaidAcknowledged } : {}) },
+    });
+    return toContractor(await reloadContractor(ctx, row.id));
+  },
+});
