@@ -3,6 +3,7 @@ import type { Database } from '../db/schema.ts';
 import { dbJson } from '../db/values.ts';
 import { newId } from '../lib/ids.ts';
 import type { EventInput } from '../operations/context.ts';
+import { findEventType } from './catalog.ts';
 
 export interface RecordedEvent extends EventInput {
   id: string;
@@ -26,6 +27,13 @@ export interface EventRecorder {
 export function createEventRecorder(fanOuts: readonly EventFanOut[] = []): EventRecorder {
   return {
     async record(db, organizationId, event, meta) {
+      // Every recorded type is documented (docs/events.md is generated from the catalog): an unknown
+      // type is a programming error, so the change it belongs to fails and rolls back, loudly.
+      if (!findEventType(event.type)) {
+        throw new Error(
+          `event type ${event.type} is not in the event catalog; add it to src/events/types/<area>.ts`,
+        );
+      }
       const recorded: RecordedEvent = {
         ...event,
         id: newId(),

@@ -1,0 +1,71 @@
+// The body and headers of one delivery attempt (contract, Events and "Webhook event envelope").
+import type { Selectable } from 'kysely';
+import type { EventsTable } from '../../db/tables/core.ts';
+import { asJson } from '../../db/values.ts';
+import { SIGNATURE_HEADER, signPayload } from '../signature.ts';
+
+export const USER_AGENT = 'Service-Webhooks/1.0';
+
+export interface Envelope {
+  id: string;
+  type: string;
+  /** Unix seconds of the event. */
+  created: number;
+  organizationId: string;
+  subject: { type: string; id: string } | null;
+  data: Record<string, unknown>;
+}
+
+type EventRow = Pick<
+  Selectable<EventsTable>,
+  'id' | 'type' | 'organization_id' | 'subject_type' | 'subject_id' | 'data' | 'created_at'
+>;
+
+export function toEnvelope(row: EventRow): Envelope {
+  return {
+    id: row.id,
+    type: row.type,
+    created: Math.floor(new Date(String(row.created_at)).getTime() / 1000),
+    organizationId: row.organization_id,
+    subject:
+      row.subject_type !== null && row.subject_id !== null
+        ? { type: row.subject_type, id: row.subject_id }
+        : null,
+    data: asJson<Record<string, unknown>>(row.data),
+  };
+}
+
+/**
+ * The exact bytes sent. The event row never changes and this is a pure function of it (fixed
+ * envelope key order, `data` as the database returns it: PostgreSQL's jsonb order or SQLite's
+ * stored text), so every attempt of every endpoint carries the same body for one event.
+ */
+export function serializeEnvelope(envelope: Envelope): string {
+  const { id, type, created, organizationId, subject, data } = envelope;
+  return JSON.stringify({ id, type, created, organizationId, subject, data });
+}
+
+export interface AttemptHeaderInput {
+  body: string;
+  /** The endpoint's current plaintext secret, read at attempt time (rotation applies at once). */
+  secret: string;
+  /** Unix seconds of this attempt: the signature's `t`. */
+  timestamp: number;
+  eventId: string;
+  eventType: string;
+  deliveryId: string;
+  attemptNumber: number;
+}
+
+/** Exactly the contract's seven headers; the HTTP client adds Host and Content-Length. */
+export function attemptHeaders(input: AttemptHeaderInput): Record<string, string> {
+  return {
+    'Content-Type': 'application/json',
+    'User-Agent': USER_AGENT,
+    [SIGNATURE_HEADER]: signPayload(input.secret, input.timestamp, input.body),
+    'Service-Event-Id': input.eventId,
+    'Service-Event-Type': input.eventType,
+    'Service-Delivery-Id': input.deliveryId,
+    'Service-Delivery-Attempt': String(input.attemptNumber),
+  };
+}

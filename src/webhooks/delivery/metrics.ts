@@ -1,0 +1,66 @@
+// Webhook delivery metrics, registered once per service instance on its /metrics registry.
+import { Counter, Gauge, Histogram } from 'prom-client';
+import type { Services } from '../../services.ts';
+
+export interface WebhookMetrics {
+  attempts: Counter<'outcome' | 'error_class'>;
+  attemptDuration: Histogram<'outcome'>;
+  firstAttemptLatency: Histogram;
+}
+
+const SECONDS_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+const LATENCY_BUCKETS = [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300];
+
+const byServices = new WeakMap<Services, WebhookMetrics>();
+
+export function webhookMetrics(services: Services): WebhookMetrics {
+  const existing = byServices.get(services);
+  if (existing) return existing;
+  const registers = [services.metrics.registry];
+  const created: WebhookMetrics = {
+    attempts: new Counter({
+      name: 'accounting_webhook_attempts_total',
+      help: 'Webhook delivery attempts by outcome (success, failure, gone) and error class.',
+      labelNames: ['outcome', 'error_class'],
+      registers,
+    }),
+    attemptDuration: new Histogram({
+      name: 'accounting_webhook_attempt_duration_seconds',
+      help: 'Duration of one delivery attempt (resolution, connection, answer), by outcome.',
+      labelNames: ['outcome'],
+      buckets: SECONDS_BUCKETS,
+      registers,
+    }),
+    firstAttemptLatency: new Histogram({
+      name: 'accounting_webhook_first_attempt_latency_seconds',
+      help: "Time from an event's commit to the start of its first delivery attempt.",
+      buckets: LATENCY_BUCKETS,
+      registers,
+    }),
+  };
+  // Read at scrape time, so the serve process reports the queue even when only workers deliver.
+  new Gauge({
+    name: 'accounting_webhook_queue_depth',
+    help: 'Pending deliveries that are due now (first attempts and retries), leased or not.',
+    labelNames: ['kind'],
+    registers,
+    async collect() {
+      const now = services.clock.now().toISOString();
+      const rows = await services.db.kysely
+        .selectFrom('webhook_deliveries')
+        .select((eb) => [
+          eb.fn.countAll().as('total'),
+          eb.fn.sum<number>(eb.case().when('attempt_count', '=', 0).then(1).else(0).end()).as('first'),
+        ])
+        .where('status', '=', 'pending')
+        .where('next_attempt_at', '<=', now)
+        .executeTakeFirst();
+      const total = Number(rows?.total ?? 0);
+      const first = Number(rows?.first ?? 0);
+      this.set({ kind: 'first' }, first);
+      this.set({ kind: 'retry' }, total - first);
+    },
+  });
+  byServices.set(services, created);
+  return created;
+}

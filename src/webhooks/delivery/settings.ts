@@ -1,0 +1,103 @@
+// Operator settings of the delivery worker (docs/webhooks-delivery.md, "Settings"). Defaults fit the
+// contract (10 s answer time); tests and benchmarks shorten the lease and the timeout through env.
+import { DEFAULT_RETRY_SCHEDULE, parseRetrySchedule, type RetrySchedule } from '../retry-schedule.ts';
+
+export interface DeliverySettings {
+  /** How long a claim holds a delivery; a worker that dies lets it go after this. > timeoutMs. */
+  leaseMs: number;
+  /** Deadline of one HTTP attempt, everything included. The contract's answer time: 10 s, never more. */
+  timeoutMs: number;
+  /** First attempts in flight per worker process. */
+  concurrency: number;
+  /** Retries in flight per worker process: a separate budget, so first attempts never queue behind them. */
+  retryConcurrency: number;
+  /** Attempts in flight per endpoint across all workers; at most `endpointConcurrency - 1` of them retries. */
+  endpointConcurrency: number;
+}
+
+export const CONTRACT_TIMEOUT_MS = 10_000;
+/** Time a worker needs around the HTTP call (secret, outcome transaction) before its lease may lapse. */
+const LEASE_MARGIN_MS = 1_000;
+
+export const DEFAULT_DELIVERY_SETTINGS: DeliverySettings = Object.freeze({
+  leaseMs: 60_000,
+  timeoutMs: CONTRACT_TIMEOUT_MS,
+  concurrency: 16,
+  retryConcurrency: 8,
+  endpointConcurrency: 2,
+});
+
+export class DeliverySettingsError extends Error {}
+type ErrorClass = new (message: string) => Error;
+
+const UNIT_MS: Readonly<Record<string, number>> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+
+/** `500ms`, `2s`, `1m`, or a bare number of milliseconds. */
+function duration(name: string, text: string, Failure: ErrorClass): number {
+  const match = /^(\d{1,9})(ms|s|m|h)?$/.exec(text.trim());
+  if (!match) throw new Failure(`${name}: "${text}" is not a duration like 500ms, 10s or 1m`);
+  return Number(match[1]) * (UNIT_MS[match[2] ?? 'ms'] ?? 1);
+}
+
+function count(name: string, text: string, max: number, Failure: ErrorClass): number {
+  const value = Number(text.trim());
+  if (!/^\d+$/.test(text.trim()) || !Number.isSafeInteger(value) || value < 1 || value > max)
+    throw new Failure(`${name}: "${text}" is not a whole number from 1 to ${max}`);
+  return value;
+}
+
+/**
+ * Reads ACCOUNTING_WEBHOOK_LEASE, _TIMEOUT, _CONCURRENCY, _RETRY_CONCURRENCY, _ENDPOINT_CONCURRENCY.
+ * Refuses a timeout above the contract's 10 s and a lease that could lapse
+ * while its attempt is still running (which would let a second worker send the same delivery).
+ */
+export function parseDeliverySettings(
+  env: NodeJS.ProcessEnv,
+  Failure: ErrorClass = DeliverySettingsError,
+): DeliverySettings {
+  const d = DEFAULT_DELIVERY_SETTINGS;
+  const ms = (key: string, fallback: number): number => {
+    const text = env[key];
+    return text === undefined || text === '' ? fallback : duration(key, text, Failure);
+  };
+  const n = (key: string, max: number, fallback: number): number => {
+    const text = env[key];
+    return text === undefined || text === '' ? fallback : count(key, text, max, Failure);
+  };
+  const settings: DeliverySettings = {
+    leaseMs: ms('ACCOUNTING_WEBHOOK_LEASE', d.leaseMs),
+    timeoutMs: ms('ACCOUNTING_WEBHOOK_TIMEOUT', d.timeoutMs),
+    concurrency: n('ACCOUNTING_WEBHOOK_CONCURRENCY', 1000, d.concurrency),
+    retryConcurrency: n('ACCOUNTING_WEBHOOK_RETRY_CONCURRENCY', 1000, d.retryConcurrency),
+    endpointConcurrency: n('ACCOUNTING_WEBHOOK_ENDPOINT_CONCURRENCY', 100, d.endpointConcurrency),
+  };
+  if (settings.timeoutMs < 1 || settings.timeoutMs > CONTRACT_TIMEOUT_MS)
+    throw new Failure('ACCOUNTING_WEBHOOK_TIMEOUT: must be from 1ms to 10s (the contract)');
+  if (settings.leaseMs < settings.timeoutMs + LEASE_MARGIN_MS)
+    throw new Failure(
+      `ACCOUNTING_WEBHOOK_LEASE: must exceed ACCOUNTING_WEBHOOK_TIMEOUT by at least ${LEASE_MARGIN_MS} ms`,
+    );
+  // Checked here so a bad schedule stops the process at start, not every worker poll later.
+  const schedule = env.ACCOUNTING_WEBHOOK_RETRY_SCHEDULE;
+  if (schedule) {
+    try {
+      parseRetrySchedule(schedule);
+    } catch (error) {
+      throw new Failure(error instanceof Error ? error.message : String(error));
+    }
+  }
+  return settings;
+}
+
+const schedules = new Map<string, RetrySchedule>();
+
+/** The schedule in force: ACCOUNTING_WEBHOOK_RETRY_SCHEDULE (config.webhooks.retrySchedule) or the contract's. */
+export function retryScheduleOf(text: string | undefined): RetrySchedule {
+  if (text === undefined) return DEFAULT_RETRY_SCHEDULE;
+  let schedule = schedules.get(text);
+  if (!schedule) {
+    schedule = parseRetrySchedule(text);
+    schedules.set(text, schedule);
+  }
+  return schedule;
+}

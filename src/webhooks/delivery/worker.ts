@@ -1,0 +1,114 @@
+// The delivery pool of one process: claims due deliveries into two budgets (first attempts and
+// retries) and keeps up to that many attempts in flight. State that must survive lives in the
+// database (leases); this only tracks what this process is doing right now.
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
+import type { Services } from '../../services.ts';
+import { delayBeforeAttempt, type RetrySchedule } from '../retry-schedule.ts';
+import { type AttemptDeps, performAttempt } from './attempt.ts';
+import { type ClaimKind, claimDeliveries, failAbandoned } from './claim.ts';
+import { webhookMetrics } from './metrics.ts';
+import { retryScheduleOf } from './settings.ts';
+
+interface Pool {
+  deps: AttemptDeps;
+  schedule: RetrySchedule;
+  inFlight: Set<Promise<void>>;
+  /** Slots taken per budget, counted before the claim's await so concurrent runs never overfill. */
+  busy: Record<ClaimKind, number>;
+  finished: number;
+  lastSweep: number;
+}
+
+const SWEEP_INTERVAL_MS = 1_000;
+
+const pools = new WeakMap<Services, Pool>();
+
+function poolFor(services: Services): Pool {
+  const existing = pools.get(services);
+  if (existing) return existing;
+  const schedule = retryScheduleOf(services.config.webhooks.retrySchedule);
+  const pool: Pool = {
+    deps: {
+      services,
+      settings: services.config.webhooks.delivery,
+      workerId: `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`,
+      delayBefore: (attemptNumber) => delayBeforeAttempt(schedule, attemptNumber),
+    },
+    schedule,
+    inFlight: new Set(),
+    busy: { first: 0, retry: 0 },
+    finished: 0,
+    lastSweep: Number.NEGATIVE_INFINITY,
+  };
+  webhookMetrics(services);
+  pools.set(services, pool);
+  return pool;
+}
+
+async function claimInto(pool: Pool, kind: ClaimKind, budget: number): Promise<number> {
+  const free = budget - pool.busy[kind];
+  // Claims come in batches: a claim transaction for every single freed slot costs more than the
+  // attempt itself when receivers answer fast. An idle budget always claims at once.
+  if (free <= 0 || (pool.busy[kind] > 0 && free < Math.ceil(budget / 4))) return 0;
+  const { services, settings, workerId } = pool.deps;
+  pool.busy[kind] += free;
+  let claimed: Awaited<ReturnType<typeof claimDeliveries>> = [];
+  try {
+    claimed = await claimDeliveries(services.db, {
+      now: services.clock.now(),
+      workerId,
+      leaseMs: settings.leaseMs,
+      limit: free,
+      kind,
+      endpointConcurrency: settings.endpointConcurrency,
+      maxAttempts: pool.schedule.length,
+    });
+  } finally {
+    pool.busy[kind] -= free - claimed.length;
+  }
+  for (const delivery of claimed) {
+    const running: Promise<void> = performAttempt(pool.deps, delivery)
+      .catch((error: unknown) => {
+        // A database error mid-outcome: the lease lapses and the delivery is claimed again.
+        services.logger.error({ err: error, deliveryId: delivery.id }, 'webhook attempt failed to record');
+      })
+      .finally(() => {
+        pool.busy[kind] -= 1;
+        pool.finished += 1;
+        pool.inFlight.delete(running);
+      });
+    pool.inFlight.add(running);
+  }
+  return claimed.length;
+}
+
+/**
+ * One step of the delivery job: fills both budgets with due deliveries, then waits until at least
+ * one attempt in flight finishes. Returns how many attempts were started or finished (0 = idle:
+ * nothing due and nothing in flight), so the job loop polls again at once while there is work and
+ * `runJobs` in tests drains the queue at the current clock.
+ */
+export async function deliverDue(services: Services): Promise<number> {
+  const pool = poolFor(services);
+  const { settings } = pool.deps;
+  // Counted from the start: an attempt recording its outcome holds its endpoint's row, which makes
+  // a concurrent claim skip that endpoint; the attempt finishing is the signal to look again.
+  const before = pool.finished;
+  // Abandoned last attempts are rare (a worker died during attempt 8): look once a second at most.
+  if (performance.now() - pool.lastSweep >= SWEEP_INTERVAL_MS) {
+    pool.lastSweep = performance.now();
+    await failAbandoned(services.db, services.clock.now(), pool.schedule.length);
+  }
+  const started =
+    (await claimInto(pool, 'first', settings.concurrency)) +
+    (await claimInto(pool, 'retry', settings.retryConcurrency));
+  if (pool.inFlight.size > 0) await Promise.race(pool.inFlight);
+  return started + (pool.finished - before);
+}
+
+/** Waits for every attempt this process has in flight (graceful shutdown). */
+export async function drainDeliveries(services: Services): Promise<void> {
+  const pool = pools.get(services);
+  while (pool && pool.inFlight.size > 0) await Promise.allSettled([...pool.inFlight]);
+}

@@ -1,0 +1,95 @@
+import type { Kysely, Updateable } from 'kysely';
+import { AppError, notFound, revisionConflict } from '../contract/errors.ts';
+import type { Database } from '../db/schema.ts';
+import type { WebhookEndpointsTable } from '../db/tables/webhooks.ts';
+import type { UnitOfWork } from '../jobs/system-context.ts';
+import type { EndpointRow } from '../operations/webhooks/records.ts';
+
+/**
+ * The endpoint repository shared by the operations, the admin CLI and (later) the dashboard.
+ * Every query is scoped by organization: another organization's endpoint is "not found".
+ */
+
+export function selectEndpoint(db: Kysely<Database>, organizationId: string, id: string) {
+  return db
+    .selectFrom('webhook_endpoints')
+    .selectAll()
+    .where('organization_id', '=', organizationId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+}
+
+export async function requireEndpoint(
+  db: Kysely<Database>,
+  organizationId: string,
+  id: string,
+): Promise<EndpointRow> {
+  const row = await selectEndpoint(db, organizationId, id);
+  if (!row) throw notFound('Webhook endpoint', 'id');
+  return row;
+}
+
+/**
+ * Loads an endpoint about to change: 404 when absent, 409 `revision_conflict` when the caller's
+ * revision is stale (checked before the state, so a stale caller reloads first), 409
+ * `invalid_state` when `allowed` does not include its status.
+ */
+export async function loadForChange(
+  unit: Pick<UnitOfWork, 'db' | 'organizationId'>,
+  id: string,
+  expectedRevision: number,
+  allowed: readonly string[],
+  action: string,
+): Promise<EndpointRow> {
+  const row = await requireEndpoint(unit.db, unit.organizationId, id);
+  if (row.revision !== expectedRevision) throw revisionConflict(row.revision);
+  if (!allowed.includes(row.status)) {
+    throw new AppError('invalid_state', `A ${row.status} endpoint cannot be ${action}.`, {
+      details: { state: row.status },
+    });
+  }
+  return row;
+}
+
+/**
+ * Compare-and-set on the revision the row was read at: +1 revision, new updated_at, audit row.
+ * A concurrent change in between makes the update match nothing: 409 with the current revision.
+ */
+export async function changeEndpoint(
+  unit: UnitOfWork,
+  row: EndpointRow,
+  changes: Omit<Updateable<WebhookEndpointsTable>, 'id' | 'organization_id' | 'revision'>,
+): Promise<EndpointRow> {
+  const updated = await unit.db
+    .updateTable('webhook_endpoints')
+    .set({ ...changes, revision: row.revision + 1, updated_at: unit.clock.now().toISOString() })
+    .where('organization_id', '=', unit.organizationId)
+    .where('id', '=', row.id)
+    .where('revision', '=', row.revision)
+    .returningAll()
+    .executeTakeFirst();
+  if (!updated) {
+    const current = await requireEndpoint(unit.db, unit.organizationId, row.id);
+    throw revisionConflict(current.revision);
+  }
+  await unit.audit({
+    recordType: 'webhook_endpoint',
+    recordId: row.id,
+    beforeRevision: row.revision,
+    afterRevision: updated.revision,
+  });
+  return updated;
+}
+
+/** Cancels an endpoint's pending deliveries (including leased ones: the worker re-checks status). */
+export async function cancelPendingDeliveries(unit: UnitOfWork, endpointId: string, reason: string) {
+  const now = unit.clock.now().toISOString();
+  const result = await unit.db
+    .updateTable('webhook_deliveries')
+    .set({ status: 'cancelled', last_error: reason, completed_at: now, updated_at: now })
+    .where('organization_id', '=', unit.organizationId)
+    .where('endpoint_id', '=', endpointId)
+    .where('status', '=', 'pending')
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}

@@ -1,0 +1,60 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.ts';
+import { asJson, dbBool } from '../db/values.ts';
+import { matchesAny } from '../events/patterns.ts';
+import type { EventFanOut, RecordedEvent } from '../events/recorder.ts';
+import { WEBHOOK_TEST_EVENT } from '../events/types/webhooks.ts';
+import { newId } from '../lib/ids.ts';
+
+/**
+ * The webhook outbox write: runs inside the transaction that records the event, so an event and
+ * its deliveries commit (or roll back) together with the change that caused them. One `pending`
+ * delivery per active, non-archived endpoint of the event's organization whose patterns match,
+ * due at the event's time (attempt 1 is "immediately after the event").
+ *
+ * A concurrent archive or auto-disable may commit between this read and our commit; the delivery
+ * worker therefore re-checks the endpoint's status when it claims a delivery.
+ */
+export const webhookFanOut: EventFanOut = async (db, event) => {
+  await insertDeliveries(db, event);
+};
+
+/** Returns the ids of the endpoints that received a delivery row. */
+export async function insertDeliveries(db: Kysely<Database>, event: RecordedEvent): Promise<string[]> {
+  // webhooks.endpoints.test writes its own single delivery; a test event is never broadcast.
+  if (event.type === WEBHOOK_TEST_EVENT) return [];
+  const endpoints = await db
+    .selectFrom('webhook_endpoints')
+    .select(['id', 'events'])
+    .where('organization_id', '=', event.organizationId)
+    .where('status', '=', 'active')
+    .where('active', '=', dbBool(true))
+    .where('archived_at', 'is', null)
+    .orderBy('id')
+    .execute();
+  const matching = endpoints.filter((endpoint) => matchesAny(asJson<string[]>(endpoint.events), event.type));
+  if (matching.length === 0) return [];
+  await db
+    .insertInto('webhook_deliveries')
+    .values(
+      matching.map((endpoint) => ({
+        id: newId(),
+        organization_id: event.organizationId,
+        endpoint_id: endpoint.id,
+        event_id: event.id,
+        status: 'pending',
+        attempt_count: 0,
+        attempt_limit: null,
+        next_attempt_at: event.createdAt,
+        locked_until: null,
+        locked_by: null,
+        last_status_code: null,
+        last_error: null,
+        created_at: event.createdAt,
+        updated_at: event.createdAt,
+        completed_at: null,
+      })),
+    )
+    .execute();
+  return matching.map((endpoint) => endpoint.id);
+}
