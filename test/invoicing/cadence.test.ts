@@ -12,7 +12,6 @@ import {
   occurrences,
   quarterly,
   type Schedule,
-  validateSchedule,
   weekly,
   yearly,
 } from '../../src/invoicing/cadence.ts';

@@ -1,0 +1,143 @@
+import { AppError, revisionConflict } from '../../contract/errors.ts';
+import type { UnitOfWork } from '../../jobs/system-context.ts';
+import { scheduleEventData } from './events.ts';
+import type { ScheduleRow } from './records.ts';
+import { domainSchedule, requireSchedule, scheduleToday, updateSchedule } from './repository.ts';
+import { nextRunFrom } from './timing.ts';
+
+/**
+ * State changes shared by recurring schedules and payment plans:
+ *
+ *   active --pause--> paused --resume--> active
+ *   active|paused --cancel--> cancelled            (final)
+ *   active --end reached / invoice paid--> completed (final)
+ *
+ * Each is a compare-and-set on the revision with an audit row and an event in the same transaction.
+ */
+
+export type ScheduleStatus = 'active' | 'paused' | 'cancelled' | 'completed';
+
+export function invalidState(row: ScheduleRow, action: string): AppError {
+  return new AppError('invalid_state', `A ${row.status} schedule cannot be ${action}.`, {
+    details: { state: row.status },
+  });
+}
+
+/** Loads the schedule and checks the caller's revision before anything else (contract: 409 on mismatch). */
+export async function loadForChange(
+  unit: UnitOfWork,
+  id: string,
+  expectedRevision: number,
+): Promise<ScheduleRow> {
+  const row = await requireSchedule(unit.db, unit.organizationId, id);
+  if (row.revision !== expectedRevision) throw revisionConflict(row.revision);
+  return row;
+}
+
+export async function recordChange(unit: UnitOfWork, before: ScheduleRow, after: ScheduleRow, event: string) {
+  await unit.audit({
+    recordType: 'invoice_schedule',
+    recordId: after.id,
+    beforeRevision: before.revision,
+    afterRevision: after.revision,
+  });
+  await unit.emit({
+    type: event,
+    subject: { type: 'invoice_schedule', id: after.id },
+    data: scheduleEventData(after),
+  });
+}
+
+/** While paused nothing new is prepared or sent: no invoices, no notices, no installment reminders. */
+export async function pauseSchedule(
+  unit: UnitOfWork,
+  id: string,
+  expectedRevision: number,
+): Promise<ScheduleRow> {
+  const row = await loadForChange(unit, id, expectedRevision);
+  if (row.status !== 'active') throw invalidState(row, 'paused');
+  const now = unit.clock.now();
+  const after = await updateSchedule(
+    unit.db,
+    row,
+    { status: 'paused', paused_at: now.toISOString(), next_run_date: null },
+    now,
+  );
+  await recordChange(unit, row, after, 'invoice.schedule.paused');
+  return after;
+}
+
+/**
+ * Resuming skips what was missed: a recurring schedule's next run is the first slot on or after
+ * the resume day (and after its last run); a plan sends no overdue notice for installments that
+ * fell due while paused (active_since). A schedule whose end passed while paused completes.
+ */
+export async function resumeSchedule(
+  unit: UnitOfWork,
+  id: string,
+  expectedRevision: number,
+): Promise<ScheduleRow> {
+  const row = await loadForChange(unit, id, expectedRevision);
+  if (row.status !== 'paused') throw invalidState(row, 'resumed');
+  const now = unit.clock.now();
+  const today = scheduleToday(row, now);
+  let nextRunDate: string | null = null;
+  // What the schedule becomes instead of active: its end passed, or its invoice was settled.
+  let final: 'completed' | 'cancelled' | null = null;
+  if (row.kind === 'recurring') {
+    const next = nextRunFrom(domainSchedule(row), today, {
+      issuedCount: row.occurrences_created,
+      lastRunDate: row.last_run_date,
+    });
+    nextRunDate = next?.date ?? null;
+    if (next === null) final = 'completed';
+  } else {
+    const invoiceStatus = await planInvoiceStatus(unit, row);
+    if (invoiceStatus === 'paid') final = 'completed';
+    if (invoiceStatus === 'void') final = 'cancelled';
+  }
+  const at = now.toISOString();
+  const after = await updateSchedule(
+    unit.db,
+    row,
+    final === 'completed'
+      ? { status: final, completed_at: at, next_run_date: null, paused_at: null }
+      : final === 'cancelled'
+        ? { status: final, cancelled_at: at, next_run_date: null, paused_at: null }
+        : { status: 'active', next_run_date: nextRunDate, paused_at: null, active_since: today },
+    now,
+  );
+  await recordChange(unit, row, after, 'invoice.schedule.resumed');
+  if (final !== null) await recordChange(unit, after, after, `invoice.schedule.${final}`);
+  return after;
+}
+
+export async function cancelSchedule(
+  unit: UnitOfWork,
+  id: string,
+  expectedRevision: number,
+): Promise<ScheduleRow> {
+  const row = await loadForChange(unit, id, expectedRevision);
+  if (row.status !== 'active' && row.status !== 'paused') throw invalidState(row, 'cancelled');
+  const now = unit.clock.now();
+  const after = await updateSchedule(
+    unit.db,
+    row,
+    { status: 'cancelled', cancelled_at: now.toISOString(), next_run_date: null },
+    now,
+  );
+  await recordChange(unit, row, after, 'invoice.schedule.cancelled');
+  return after;
+}
+
+/** The status of a plan's invoice ('paid' and 'void' end the plan). */
+async function planInvoiceStatus(unit: UnitOfWork, row: ScheduleRow): Promise<string | undefined> {
+  if (row.invoice_id === null) return undefined;
+  const invoice = await unit.db
+    .selectFrom('invoices')
+    .select('status')
+    .where('organization_id', '=', unit.organizationId)
+    .where('id', '=', row.invoice_id)
+    .executeTakeFirst();
+  return invoice?.status;
+}

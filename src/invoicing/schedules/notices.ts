@@ -1,0 +1,137 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.ts';
+import { asBool, asJson } from '../../db/values.ts';
+import type { UnitOfWork } from '../../jobs/system-context.ts';
+import { newId } from '../../lib/ids.ts';
+import { scheduleUpcomingNotice } from '../../mail/templates/index.ts';
+import type { Services } from '../../services.ts';
+import { addDays, localDateIn } from '../calendar.ts';
+import { formatMoneyForDisplay, parseCurrency } from '../money.ts';
+import { loadOrganization, loadParty } from '../service/index.ts';
+import { scheduleEventData } from './events.ts';
+import { type StoredTemplate, templateTotal } from './records.ts';
+import { findSchedule } from './repository.ts';
+import { inNoticeWindow } from './timing.ts';
+import { activeZones, eachItem } from './work.ts';
+
+export const NOTICE_JOB = 'invoices.schedules.notify';
+
+/**
+ * Records that a notice went out; false when it already had. The unique key
+ * (target_type, target_id, kind, target_date) is what makes every notice and reminder happen
+ * once, whatever the number of workers: a racing insert waits for the first and then does nothing.
+ */
+export async function claimNotice(
+  unit: UnitOfWork,
+  target: { type: string; id: string; kind: string; date: string },
+): Promise<boolean> {
+  const result = await unit.db
+    .insertInto('invoicing_notices')
+    .values({
+      id: newId(),
+      organization_id: unit.organizationId,
+      target_type: target.type,
+      target_id: target.id,
+      kind: target.kind,
+      target_date: target.date,
+      created_at: unit.clock.now().toISOString(),
+    })
+    .onConflict((oc) => oc.columns(['target_type', 'target_id', 'kind', 'target_date']).doNothing())
+    .executeTakeFirst();
+  return Number(result.numInsertedOrUpdatedRows ?? 0n) === 1;
+}
+
+/** Members who can act on a schedule (pause it): active admins and finance members. */
+export async function staffEmails(db: Kysely<Database>, organizationId: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom('members')
+    .select('email')
+    .where('organization_id', '=', organizationId)
+    .where('status', '=', 'active')
+    .where('role', 'in', ['admin', 'finance'])
+    .orderBy('email')
+    .execute();
+  return rows.map((row) => row.email);
+}
+
+/**
+ * The organization is told ACCOUNTING_SCHEDULE_NOTICE_DAYS before each recurring invoice
+ * (invoice.schedule.upcoming + an email to its admin and finance members), once per run date.
+ * Paused, cancelled and completed schedules are never noticed.
+ */
+export async function noticeUpcomingRuns(services: Services, limit = 50): Promise<number> {
+  const noticeDays = services.config.schedules.noticeDays;
+  if (noticeDays === 0) return 0;
+  const now = services.clock.now();
+  let handled = 0;
+  for (const zone of await activeZones(services, 'recurring')) {
+    const today = localDateIn(zone, now);
+    const rows = await services.db.kysely
+      .selectFrom('invoice_schedules as s')
+      .select(['s.id', 's.organization_id'])
+      .where('s.kind', '=', 'recurring')
+      .where('s.status', '=', 'active')
+      .where('s.time_zone', '=', zone)
+      .where('s.next_run_date', '>', today)
+      .where('s.next_run_date', '<=', addDays(today, noticeDays))
+      .where(({ not, exists, selectFrom }) =>
+        not(
+          exists(
+            selectFrom('invoicing_notices as n')
+              .select('n.id')
+              .whereRef('n.target_id', '=', 's.id')
+              .where('n.kind', '=', 'invoice.schedule.upcoming')
+              .whereRef('n.target_date', '=', 's.next_run_date'),
+          ),
+        ),
+      )
+      .orderBy('s.next_run_date')
+      .limit(limit)
+      .execute();
+    for (const row of rows) {
+      handled += await eachItem(
+        services,
+        NOTICE_JOB,
+        { organizationId: row.organization_id, id: row.id },
+        (unit) => noticeOne(unit, row.id),
+      );
+    }
+  }
+  return handled;
+}
+
+async function noticeOne(unit: UnitOfWork, id: string): Promise<number> {
+  const row = await findSchedule(unit.db, unit.organizationId, id);
+  if (row?.status !== 'active' || row.kind !== 'recurring' || row.next_run_date === null) return 0;
+  const today = localDateIn(row.time_zone, unit.clock.now());
+  const runDate = row.next_run_date;
+  if (!inNoticeWindow(runDate, today, unit.services.config.schedules.noticeDays)) return 0;
+  const target = { type: 'invoice_schedule', id: row.id, kind: 'invoice.schedule.upcoming', date: runDate };
+  if (!(await claimNotice(unit, target))) return 0;
+  const total = templateTotal(asJson<StoredTemplate>(row.template));
+  await unit.emit({
+    type: 'invoice.schedule.upcoming',
+    subject: { type: 'invoice_schedule', id: row.id },
+    data: {
+      ...scheduleEventData(row),
+      runDate,
+      amountMinor: total.toString(),
+      autoSend: asBool(row.auto_send),
+    },
+  });
+  const recipients = await staffEmails(unit.db, unit.organizationId);
+  const party = await loadParty(unit.db, unit.organizationId, row.party_id);
+  if (recipients.length > 0) {
+    const organization = await loadOrganization(unit.db, unit.organizationId);
+    const mail = scheduleUpcomingNotice({
+      organizationName: organization.name,
+      scheduleType: 'recurring-invoice',
+      scheduleName: row.name,
+      partyName: party?.name ?? 'the party',
+      amountFormatted: formatMoneyForDisplay(parseCurrency(row.currency), total),
+      nextRunDate: runDate,
+    });
+    await unit.sendMail({ to: recipients, ...mail });
+  }
+  return 1;
+}

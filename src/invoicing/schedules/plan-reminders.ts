@@ -1,0 +1,115 @@
+import type { UnitOfWork } from '../../jobs/system-context.ts';
+import type { Services } from '../../services.ts';
+import { addDays, compareDates, localDateIn } from '../calendar.ts';
+import { formatMoneyForDisplay, parseCurrency } from '../money.ts';
+import { loadOrganization, loadParty } from '../service/index.ts';
+import { installmentDueSoon } from './mail.ts';
+import { claimNotice } from './notices.ts';
+import { installmentData, isPaid, loadContext, stillDue } from './plan-context.ts';
+import { PLANS_JOB } from './plan-sweep.ts';
+import { activeZones, eachItem } from './work.ts';
+
+/**
+ * Installment deadlines of ACTIVE plans only (paused plans send nothing), in the plan's zone:
+ * installment.due_soon (+ an email to the party) once when an unpaid installment is due within
+ * ACCOUNTING_DUE_SOON_DAYS; installment.overdue once the day after its due date. An installment
+ * that fell due while the plan was paused gets no overdue notice after the resume.
+ */
+export async function remindInstallments(services: Services, limit = 50): Promise<number> {
+  const now = services.clock.now();
+  let handled = 0;
+  for (const zone of await activeZones(services, 'payment_plan')) {
+    const today = localDateIn(zone, now);
+    const open = (kind: string) =>
+      services.db.kysely
+        .selectFrom('payment_plan_installments as i')
+        .innerJoin('invoice_schedules as s', 's.id', 'i.schedule_id')
+        .innerJoin('invoices as v', 'v.id', 'i.invoice_id')
+        .select(['i.id', 'i.organization_id'])
+        .where('s.kind', '=', 'payment_plan')
+        .where('s.status', '=', 'active')
+        .where('s.time_zone', '=', zone)
+        .where('v.status', '=', 'sent')
+        .where('i.paid_at', 'is', null)
+        .whereRef('v.amount_paid_minor', '<', 'i.paid_threshold_minor')
+        .where(({ not, exists, selectFrom }) =>
+          not(
+            exists(
+              selectFrom('invoicing_notices as n')
+                .select('n.id')
+                .whereRef('n.target_id', '=', 'i.id')
+                .where('n.kind', '=', kind),
+            ),
+          ),
+        )
+        .orderBy('i.due_date')
+        .limit(limit);
+    const soon = await open('installment.due_soon')
+      .where('i.due_date', '>=', today)
+      .where('i.due_date', '<=', addDays(today, services.config.schedules.dueSoonDays))
+      .execute();
+    for (const row of soon) {
+      handled += await eachItem(
+        services,
+        PLANS_JOB,
+        { organizationId: row.organization_id, id: row.id },
+        (unit) => installmentNotice(unit, row.id, 'installment.due_soon'),
+      );
+    }
+    const overdue = await open('installment.overdue').where('i.due_date', '<', today).execute();
+    for (const row of overdue) {
+      handled += await eachItem(
+        services,
+        PLANS_JOB,
+        { organizationId: row.organization_id, id: row.id },
+        (unit) => installmentNotice(unit, row.id, 'installment.overdue'),
+      );
+    }
+  }
+  return handled;
+}
+
+async function installmentNotice(
+  unit: UnitOfWork,
+  id: string,
+  kind: 'installment.due_soon' | 'installment.overdue',
+): Promise<number> {
+  const context = await loadContext(unit, id);
+  if (context?.plan.status !== 'active' || context.invoice.status !== 'sent' || isPaid(context)) return 0;
+  const { installment, plan } = context;
+  const today = localDateIn(plan.time_zone, unit.clock.now());
+  const due = installment.due_date;
+  const window = addDays(today, unit.services.config.schedules.dueSoonDays);
+  if (kind === 'installment.due_soon' && (compareDates(due, today) < 0 || compareDates(due, window) > 0))
+    return 0;
+  if (kind === 'installment.overdue' && compareDates(due, today) >= 0) return 0;
+  if (!(await claimNotice(unit, { type: 'installment', id, kind, date: due }))) return 0;
+  // It became overdue (the day after `due`) before the last resume: consumed, never announced.
+  if (kind === 'installment.overdue' && compareDates(addDays(due, 1), plan.active_since) < 0) return 1;
+  await unit.emit({ type: kind, subject: { type: 'installment', id }, data: installmentData(context) });
+  if (kind === 'installment.overdue') return 1;
+  const now = unit.clock.now().toISOString();
+  await unit.db
+    .updateTable('payment_plan_installments')
+    .set({ reminded_at: now })
+    .where('id', '=', id)
+    .execute();
+  const party = await loadParty(unit.db, unit.organizationId, plan.party_id);
+  if (party?.email) {
+    const organization = await loadOrganization(unit.db, unit.organizationId);
+    const currency = parseCurrency(plan.currency);
+    const data = installmentData(context);
+    const mail = installmentDueSoon({
+      organizationName: organization.name,
+      partyName: party.name,
+      invoiceNumber: context.invoice.number ?? '',
+      sequence: installment.sequence,
+      installmentCount: data.installmentCount,
+      amountFormatted: formatMoneyForDisplay(currency, stillDue(context)),
+      balanceFormatted: formatMoneyForDisplay(currency, context.invoice.balance),
+      dueDate: due,
+    });
+    await unit.sendMail({ to: [party.email], ...mail });
+  }
+  return 1;
+}

@@ -1,0 +1,33 @@
+import { type UnitOfWork, withSystemUnit } from '../../jobs/system-context.ts';
+import type { Services } from '../../services.ts';
+
+/**
+ * One item of an invoicing job, in its own transaction as the system actor `job:<job>`. An
+ * unexpected failure is logged and the item skipped for this run (it is still due, so the next
+ * run tries it again): one broken record must not starve every record queued behind it.
+ */
+export async function eachItem(
+  services: Services,
+  job: string,
+  item: { organizationId: string; id: string },
+  work: (unit: UnitOfWork) => Promise<number>,
+): Promise<number> {
+  try {
+    return await withSystemUnit(services, item.organizationId, job, work);
+  } catch (error) {
+    services.logger.error({ err: error, job, itemId: item.id }, 'invoicing job item failed');
+    return 0;
+  }
+}
+
+/** Distinct zones of active schedules of a kind, so "today" is computed once per zone. */
+export async function activeZones(services: Services, kind: 'recurring' | 'payment_plan'): Promise<string[]> {
+  const rows = await services.db.kysely
+    .selectFrom('invoice_schedules')
+    .select('time_zone')
+    .distinct()
+    .where('kind', '=', kind)
+    .where('status', '=', 'active')
+    .execute();
+  return rows.map((row) => row.time_zone);
+}

@@ -1,0 +1,35 @@
+import { Type } from 'typebox';
+import { AppError, notFound } from '../../contract/errors.ts';
+import { Id } from '../../contract/formats.ts';
+import { currentBillingSnapshot, loadInvoice, renderInvoiceDocument } from '../../invoicing/service/index.ts';
+import { defineOperation } from '../define.ts';
+
+export const invoicePdf = defineOperation({
+  name: 'invoices.pdf',
+  summary: 'Download the PDF of a sent invoice',
+  description:
+    'For invoices that have a number (sent, paid, or voided after sending); a draft answers 404. The document prints the party details frozen at sending and the current amount paid and balance.',
+  access: { scopes: ['accounting:read'], roles: ['admin', 'finance'] },
+  input: Type.Object({ id: Id('Invoice id.') }, { additionalProperties: false }),
+  output: Type.Object(
+    {
+      filename: Type.String({ description: '`invoice-<number>.pdf`.' }),
+      media_type: Type.Literal('application/pdf'),
+      content_base64: Type.String({ description: 'The PDF, base64.' }),
+    },
+    { additionalProperties: false },
+  ),
+  example: { id: '00000000-0000-0000-0000-000000000000' },
+  async run({ ctx, input }) {
+    const invoice = await loadInvoice(ctx.db, ctx.organizationId, input.id);
+    if (!invoice) throw notFound('Invoice', 'id');
+    if (invoice.number === null) {
+      // A read answers no 409: the document does not exist until the invoice is sent.
+      throw new AppError('not_found', 'This invoice has no PDF until it is sent.', { field: 'id' });
+    }
+    const snapshot =
+      invoice.billingSnapshot ?? (await currentBillingSnapshot(ctx.db, ctx.organizationId, invoice.partyId));
+    const { filename, pdf } = await renderInvoiceDocument(invoice, snapshot);
+    return { filename, media_type: 'application/pdf' as const, content_base64: pdf.toString('base64') };
+  },
+});

@@ -1,0 +1,7 @@
+import type { AnyOperation } from '../define.ts';
+import { createParty } from './create.ts';
+import { getParty } from './get.ts';
+import { listParties } from './list.ts';
+import { updateParty } from './update.ts';
+
+export const partyOperations: readonly AnyOperation[] = [listParties, getParty, createParty, updateParty];

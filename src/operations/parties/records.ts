@@ -1,0 +1,64 @@
+import { type Static, Type } from 'typebox';
+import { AppError } from '../../contract/errors.ts';
+import { Country, Id } from '../../contract/formats.ts';
+import type { Party as PartyModel } from '../../invoicing/service/index.ts';
+
+/** The party (a customer invoiced) as returned on the wire, snake_case. */
+export const Party = Type.Object(
+  {
+    id: Id('Party id.'),
+    name: Type.String(),
+    email: Type.Union([Type.String(), Type.Null()], { description: 'Where invoices are emailed.' }),
+    address_lines: Type.Array(Type.String(), { description: 'Postal address, one entry per line.' }),
+    country: Type.Union([Type.String(), Type.Null()]),
+    tax_id: Type.Union([Type.String(), Type.Null()]),
+    default_currency: Type.Union([Type.String(), Type.Null()], {
+      description: 'Currency suggested for new invoices to this party.',
+    }),
+    revision: Type.Integer({ minimum: 1 }),
+    created_at: Type.String({ format: 'date-time' }),
+    updated_at: Type.String({ format: 'date-time' }),
+  },
+  { additionalProperties: false },
+);
+export type Party = Static<typeof Party>;
+
+export function toPartyRecord(party: PartyModel): Party {
+  return {
+    id: party.id,
+    name: party.name,
+    email: party.email,
+    address_lines: party.addressLines,
+    country: party.country,
+    tax_id: party.taxId,
+    default_currency: party.defaultCurrency,
+    revision: party.revision,
+    created_at: party.createdAt,
+    updated_at: party.updatedAt,
+  };
+}
+
+/** Input fields shared by parties.create and parties.update. */
+export const PartyName = Type.String({
+  minLength: 1,
+  maxLength: 200,
+  description: 'Name, 1-200 characters.',
+});
+export const AddressLines = Type.Array(
+  Type.String({ minLength: 1, maxLength: 200, description: 'One address line, 1-200 characters.' }),
+  { maxItems: 6, description: 'Postal address, up to 6 lines of 1-200 characters.' },
+);
+export const TaxId = Type.String({
+  minLength: 1,
+  maxLength: 50,
+  description: 'Tax or VAT number, 1-50 characters.',
+});
+export const CurrencyCode = (description: string) =>
+  Type.String({ pattern: '^[A-Z]{3}$', description: `${description} Uppercase ISO 4217 code.` });
+export { Country };
+
+export function partyEmailTaken(): AppError {
+  return new AppError('party_email_taken', 'Another party in this organization has this email.', {
+    field: 'email',
+  });
+}
