@@ -1,0 +1,140 @@
+import { Readable } from 'node:stream';
+import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
+import { createMcpHandler } from '@modelcontextprotocol/server';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { authenticate } from '../auth/authenticate.ts';
+import { ACCOUNTING_SCOPES } from '../contract/access.ts';
+import { AppError } from '../contract/errors.ts';
+import { createMcpServer } from '../mcp/server.ts';
+import type { Principal } from '../operations/context.ts';
+import type { Services } from '../services.ts';
+
+export const MCP_PATH = '/mcp';
+export const RESOURCE_METADATA_PATH = '/.well-known/oauth-protected-resource';
+
+function header(request: FastifyRequest, name: string): string | undefined {
+  const value = request.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/**
+ * The address clients use for this server. The configured public URL wins when the request came
+ * to its host (so an https proxy in front is reported correctly); otherwise the request's own Host.
+ */
+function baseUrl(services: Services, request: FastifyRequest): string {
+  const configured = new URL(services.config.publicUrl);
+  if (configured.host === request.host) return services.config.publicUrl;
+  return `${request.protocol}://${request.host}`;
+}
+
+/** RFC 9728 protected-resource metadata for the MCP endpoint. */
+function resourceMetadata(services: Services, base: string): Record<string, unknown> {
+  const issuer = services.config.oauth?.issuer;
+  return {
+    resource: `${base}${MCP_PATH}`,
+    ...(issuer ? { authorization_servers: [issuer] } : {}),
+    scopes_supported: [...ACCOUNTING_SCOPES],
+    bearer_methods_supported: ['header'],
+    resource_name: 'Accounting Service (MCP)',
+    resource_documentation: `${base}/docs`,
+  };
+}
+
+/**
+ * A browser page that reaches this server (for example through DNS rebinding) sends an Origin;
+ * only our own origin and local development origins are served. Clients outside a browser send none.
+ */
+function checkOrigin(request: FastifyRequest, base: string): void {
+  const origin = header(request, 'origin');
+  if (origin === undefined) return;
+  let hostname: string;
+  try {
+    hostname = new URL(origin).hostname;
+  } catch {
+    hostname = '';
+  }
+  const allowed = new Set(['localhost', '127.0.0.1', '[::1]', new URL(base).hostname]);
+  if (!allowed.has(hostname)) {
+    throw new AppError('origin_not_allowed', 'Requests from this web origin are not accepted.');
+  }
+}
+
+function toWebRequest(request: FastifyRequest, base: string): Request {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(request.headers)) {
+    if (value === undefined || ['host', 'content-length', 'connection'].includes(name)) continue;
+    for (const item of Array.isArray(value) ? value : [value]) headers.append(name, item);
+  }
+  const body = request.method === 'POST' && request.body instanceof Buffer ? request.body : undefined;
+  return new Request(`${base}${request.url}`, {
+    method: request.method,
+    headers,
+    ...(body === undefined ? {} : { body }),
+  });
+}
+
+async function sendWebResponse(reply: FastifyReply, response: Response): Promise<FastifyReply> {
+  reply.code(response.status);
+  response.headers.forEach((value, name) => {
+    reply.header(name, value);
+  });
+  if (!response.body) return reply.send();
+  return reply.send(Readable.fromWeb(response.body as NodeReadableStream<Uint8Array>));
+}
+
+/**
+ * MCP over Streamable HTTP at /mcp, authenticated with the API's own credentials. A request without
+ * a valid credential gets 401 with a `WWW-Authenticate` challenge naming the RFC 9728 metadata.
+ */
+export async function mcpRoutes(app: FastifyInstance, services: Services): Promise<void> {
+  const handler = createMcpHandler(
+    (context) => {
+      const principal = context.authInfo?.extra?.principal as Principal | undefined;
+      if (!principal) throw new Error('MCP request reached the server without an authenticated principal');
+      return createMcpServer(services, { transport: 'http', principal: async () => principal });
+    },
+    { onerror: (error) => services.logger.debug({ err: error }, 'mcp http exchange failed') },
+  );
+  app.addHook('onClose', async () => handler.close());
+
+  const metadata = async (request: FastifyRequest, reply: FastifyReply) =>
+    reply
+      .header('Cache-Control', 'public, max-age=3600')
+      .send(resourceMetadata(services, baseUrl(services, request)));
+  app.get(RESOURCE_METADATA_PATH, metadata);
+  app.get(`${RESOURCE_METADATA_PATH}${MCP_PATH}`, metadata);
+
+  app.route({
+    method: ['GET', 'POST', 'DELETE'],
+    url: MCP_PATH,
+    handler: async (request, reply) => {
+      const base = baseUrl(services, request);
+      checkOrigin(request, base);
+      let principal: Principal;
+      try {
+        principal = await authenticate(services, {
+          authorization: header(request, 'authorization'),
+          organizationHeader: header(request, 'x-accounting-organization'),
+        });
+      } catch (error) {
+        if (error instanceof AppError && error.status === 401) {
+          const invalid = error.code === 'invalid_credential' ? ', error="invalid_token"' : '';
+          reply.header(
+            'WWW-Authenticate',
+            `Bearer resource_metadata="${base}${RESOURCE_METADATA_PATH}"${invalid}`,
+          );
+        }
+        throw error;
+      }
+      const response = await handler.fetch(toWebRequest(request, base), {
+        authInfo: {
+          token: 'redacted',
+          clientId: principal.credentialId,
+          scopes: [...principal.scopes],
+          extra: { principal },
+        },
+      });
+      return sendWebResponse(reply, response);
+    },
+  });
+}
