@@ -2,7 +2,7 @@
 // Runs the whole suite with Node's test runner through tsx, on both databases unless
 // TEST_DIALECTS narrows it. Extra arguments are passed on (e.g. a file or --test-name-pattern).
 import { spawnSync } from 'node:child_process';
-import { readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 
 function testFiles(dir) {
@@ -13,11 +13,29 @@ function testFiles(dir) {
   });
 }
 
-const args = process.argv.slice(2);
-const files = args.some((a) => a.endsWith('.ts')) ? [] : testFiles('test').sort();
+// Directories given as arguments stand for the test files under them (Node 20's runner does
+// not search a directory it is given); with no file or directory, the whole suite runs.
+const isDir = (a) => !a.startsWith('-') && existsSync(a) && statSync(a).isDirectory();
+const given = process.argv.slice(2);
+const args = given.flatMap((a) => (isDir(a) ? testFiles(a).sort() : [a]));
+const files = given.some((a) => a.endsWith('.ts') || isDir(a)) ? [] : testFiles('test').sort();
+if (files.length === 0 && !args.some((a) => a.endsWith('.ts'))) {
+  process.stderr.write('no test files under the given directories\n');
+  process.exit(1);
+}
 const result = spawnSync(
   process.execPath,
-  ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-timeout=120000', ...files, ...args],
+  [
+    '--import',
+    'tsx',
+    '--test',
+    '--test-concurrency=2',
+    '--test-timeout=120000',
+    // Node 20 reads everything after the first file as a file, so flags go first.
+    ...args.filter((a) => a.startsWith('-')),
+    ...files,
+    ...args.filter((a) => !a.startsWith('-')),
+  ],
   { stdio: 'inherit', env: { ...process.env, NODE_ENV: 'test' } },
 );
 process.exit(result.status ?? 1);

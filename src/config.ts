@@ -1,5 +1,6 @@
 import { DAY, HOUR, MINUTE, SECOND } from './lib/clock.ts';
 import { DEFAULT_MAIL_FROM } from './mail/sender.ts';
+import { type DeliverySettings, parseDeliverySettings } from './webhooks/delivery/settings.ts';
 
 /** Every setting, read once from the environment (documented in docs/configuration.md). */
 export interface Config {
@@ -17,7 +18,23 @@ export interface Config {
   /** A request still "running" after this long is presumed dead and its key can be taken over. */
   idempotencyLockMs: number;
   oauth: { issuer: string; jwksUrl: string; audience: string | undefined } | undefined;
-  webhooks: { allowLocalhostHttp: boolean; retrySchedule: string | undefined };
+  /** Recurring invoices, payment plans and deadlines (docs/invoicing.md, "Schedules"). */
+  schedules: {
+    /** ACCOUNTING_SCHEDULE_NOTICE_DAYS: days before a recurring run that the organization is told. */
+    noticeDays: number;
+    /** ACCOUNTING_SCHEDULE_CATCHUP_DAYS: missed runs at most this old are still made after downtime. */
+    catchUpDays: number;
+    /** ACCOUNTING_DUE_SOON_DAYS: days before a due date that "due soon" reminders go out. */
+    dueSoonDays: number;
+  };
+  webhooks: {
+    allowLocalhostHttp: boolean;
+    retrySchedule: string | undefined;
+    /** ACCOUNTING_SECRET_KEY: seals endpoint signing secrets; unset = instance key in the DB (docs/webhooks.md). */
+    secretKey: string | undefined;
+    /** The delivery worker: lease, timeout, concurrency budgets (docs/webhooks-delivery.md, "Settings"). */
+    delivery: DeliverySettings;
+  };
 }
 
 export class ConfigError extends Error {}
@@ -49,9 +66,46 @@ function parseIdempotencyTtl(text: string): number {
   return ms;
 }
 
-function parseBool(text: string | undefined, fallback: boolean): boolean {
+function parseBool(text: string | undefined, name: string, fallback: boolean): boolean {
   if (text === undefined || text === '') return fallback;
-  return ['1', 'true', 'yes', 'on'].includes(text.toLowerCase());
+  const value = text.trim().toLowerCase();
+  if (['1', 'true', 'yes', 'on'].includes(value)) return true;
+  if (['0', 'false', 'no', 'off'].includes(value)) return false;
+  // A typo must not silently flip a security setting.
+  throw new ConfigError(`${name}: "${text}" is not true/false`);
+}
+
+/** Links in mail and the portal are built from it, so it must be an absolute http(s) URL. */
+function parsePublicUrl(text: string | undefined, fallback: string): string {
+  const value = text === undefined || text === '' ? fallback : text.trim();
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new ConfigError(`ACCOUNTING_PUBLIC_URL: "${value}" is not a URL`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new ConfigError(`ACCOUNTING_PUBLIC_URL: "${value}" must start with http:// or https://`);
+  if (url.search || url.hash || url.username || url.password)
+    throw new ConfigError(
+      `ACCOUNTING_PUBLIC_URL: "${value}" must not carry credentials, a query or a fragment`,
+    );
+  return value.replace(/\/+$/, '');
+}
+
+/** Any string of 32+ characters (HKDF derives the AES key); shorter ones are too easy to guess. */
+function parseSecretKey(text: string | undefined): string | undefined {
+  if (text === undefined || text === '') return undefined;
+  if (text.length < 32) throw new ConfigError('ACCOUNTING_SECRET_KEY: must be at least 32 characters');
+  return text;
+}
+
+/** A whole number of days, 0 to 365. */
+function parseDays(text: string | undefined, name: string, fallback: number): number {
+  if (text === undefined || text === '') return fallback;
+  const days = Number(text);
+  if (!/^\d+$/.test(text.trim()) || days > 365) throw new ConfigError(`${name}: "${text}" is not 0-365 days`);
+  return days;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -65,9 +119,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host,
     dataDir: env.ACCOUNTING_DATA_DIR ?? './data',
     databaseUrl: env.DATABASE_URL || undefined,
-    publicUrl: (
-      env.ACCOUNTING_PUBLIC_URL ?? `http://${host === '0.0.0.0' ? 'localhost' : host}:${port}`
-    ).replace(/\/$/, ''),
+    publicUrl: parsePublicUrl(
+      env.ACCOUNTING_PUBLIC_URL,
+      `http://${host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host}:${port}`,
+    ),
     smtpUrl: env.SMTP_URL || undefined,
     mailFrom: env.MAIL_FROM || DEFAULT_MAIL_FROM,
     logLevel: env.LOG_LEVEL ?? 'info',
@@ -81,9 +136,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
           audience: env.ACCOUNTING_OAUTH_AUDIENCE || undefined,
         }
       : undefined,
+    schedules: {
+      noticeDays: parseDays(env.ACCOUNTING_SCHEDULE_NOTICE_DAYS, 'ACCOUNTING_SCHEDULE_NOTICE_DAYS', 3),
+      catchUpDays: parseDays(env.ACCOUNTING_SCHEDULE_CATCHUP_DAYS, 'ACCOUNTING_SCHEDULE_CATCHUP_DAYS', 31),
+      dueSoonDays: parseDays(env.ACCOUNTING_DUE_SOON_DAYS, 'ACCOUNTING_DUE_SOON_DAYS', 3),
+    },
     webhooks: {
-      allowLocalhostHttp: parseBool(env.ACCOUNTING_WEBHOOK_ALLOW_LOCALHOST, true),
+      allowLocalhostHttp: parseBool(
+        env.ACCOUNTING_WEBHOOK_ALLOW_LOCALHOST,
+        'ACCOUNTING_WEBHOOK_ALLOW_LOCALHOST',
+        true,
+      ),
       retrySchedule: env.ACCOUNTING_WEBHOOK_RETRY_SCHEDULE || undefined,
+      secretKey: parseSecretKey(env.ACCOUNTING_SECRET_KEY),
+      delivery: parseDeliverySettings(env, ConfigError),
     },
   };
 }

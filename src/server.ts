@@ -1,9 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import { buildHttpApp, type HttpPlugin } from './http/app.ts';
+import { docsRoutes } from './http/docs-routes.ts';
+import { mcpRoutes } from './http/mcp-routes.ts';
+import { openApiRoutes } from './http/openapi-routes.ts';
+import { portalRoutes } from './http/portal-routes.ts';
 import type { Services } from './services.ts';
 
 /** Route groups beyond the operation API (OpenAPI document, docs page, MCP endpoint, portal). */
-export const HTTP_PLUGINS: readonly HttpPlugin[] = [];
+export const HTTP_PLUGINS: readonly HttpPlugin[] = [portalRoutes, openApiRoutes, docsRoutes, mcpRoutes];
 
 export function buildServer(services: Services): Promise<FastifyInstance> {
   return buildHttpApp(services, HTTP_PLUGINS);

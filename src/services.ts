@@ -6,6 +6,7 @@ import { type Clock, systemClock } from './lib/clock.ts';
 import { createMailQueue, type MailQueue, type MailTransport } from './mail/outbox-queue.ts';
 import { createMetrics, type Metrics } from './observability/metrics.ts';
 import { RateLimiter } from './operations/rate-limit.ts';
+import { webhookFanOut } from './webhooks/fan-out.ts';
 
 /** Everything an operation, a transport or a worker may use; built once per process (or per test). */
 export interface Services {
@@ -42,7 +43,8 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     db,
     clock,
     logger,
-    events: createEventRecorder(overrides.eventFanOuts ?? []),
+    // Default fan-out: one webhook delivery row per matching endpoint, in the event's transaction.
+    events: createEventRecorder(overrides.eventFanOuts ?? [webhookFanOut]),
     mail: createMailQueue({ db, clock, logger, transport }),
     rateLimiter: new RateLimiter(config.rateLimit),
     metrics: createMetrics(),

@@ -17,8 +17,11 @@ import { isId } from '../contract/formats.ts';
 import { migrateToLatest } from '../db/migrate.ts';
 import { createServices } from '../services.ts';
 import { UsageError } from './usage-error.ts';
+import { runWebhookEnable } from './webhook-commands.ts';
 
 type Options = Record<string, string | boolean | undefined>;
+
+const ADMIN_COMMANDS = ['orgs create', 'members add', 'members set-status', 'keys create', 'keys revoke'];
 
 function required(options: Options, name: string): string {
   const value = options[name];
@@ -43,12 +46,15 @@ export async function runAdminCommand(
   subcommand: string | undefined,
   options: Options,
 ): Promise<number> {
+  const name = `${command} ${subcommand ?? ''}`.trim();
+  // A typo should not open (or create) a database.
+  if (!ADMIN_COMMANDS.includes(name)) throw new UsageError(`unknown command: ${name}`);
   const services = await createServices(config);
   const { kysely } = services.db;
   const { clock } = services;
   try {
     await migrateToLatest(services.db);
-    switch (`${command} ${subcommand ?? ''}`.trim()) {
+    switch (name) {
       case 'orgs create': {
         const org = await createOrganization(kysely, clock, { name: required(options, 'name') });
         print(options, { organizationId: org.id, name: org.name }, `organization ${org.id}`);
@@ -122,6 +128,11 @@ export async function runAdminCommand(
         });
         if (!revoked) throw new UsageError('no such active key in that organization');
         print(options, { keyId: options.key, revoked: true }, `key ${String(options.key)} revoked`);
+        return 0;
+      }
+      case 'webhooks enable': {
+        const result = await runWebhookEnable(services, options);
+        print(options, result, `endpoint ${result.endpointId} is active again (revision ${result.revision})`);
         return 0;
       }
       default:

@@ -1,7 +1,5 @@
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../config.ts';
-import { runAdminCommand } from './admin-commands.ts';
-import { runInit, runMigrate, runServe, runWorker } from './server-commands.ts';
 import { UsageError } from './usage-error.ts';
 
 const USAGE = `Usage: accounting <command> [options]
@@ -16,6 +14,7 @@ Commands:
   members set-status --org ID --member ID --status active|suspended|removed
   keys create --org ID --member ID --scopes a,b [--name N]
   keys revoke --org ID --key ID
+  webhooks enable --org ID --endpoint ID [--revision N]   turn an auto-disabled endpoint back on
   mcp                        MCP server over stdio (ACCOUNTING_API_KEY)
 
 Every admin command accepts --json for scripts.`;
@@ -36,6 +35,8 @@ async function main(argv: string[]): Promise<number> {
       status: { type: 'string' },
       scopes: { type: 'string' },
       key: { type: 'string' },
+      endpoint: { type: 'string' },
+      revision: { type: 'string' },
       'oauth-subject': { type: 'string' },
       'org-name': { type: 'string' },
     },
@@ -46,15 +47,18 @@ async function main(argv: string[]): Promise<number> {
     return command || values.help ? 0 : 2;
   }
   const config = loadConfig();
+  // Loaded on demand: the server graph takes a second or two to load, which usage errors,
+  // --help and admin commands should not pay.
+  const server = () => import('./server-commands.ts');
   switch (command) {
     case 'serve':
-      return runServe(config);
+      return (await server()).runServe(config);
     case 'worker':
-      return runWorker(config);
+      return (await server()).runWorker(config);
     case 'migrate':
-      return runMigrate(config);
+      return (await server()).runMigrate(config);
     case 'init':
-      return runInit(config, {
+      return (await server()).runInit(config, {
         json: values.json,
         organizationName: values['org-name'],
         email: values.email,
@@ -63,8 +67,10 @@ async function main(argv: string[]): Promise<number> {
       const { runMcpStdio } = await import('./mcp-command.ts');
       return runMcpStdio(config);
     }
-    default:
+    default: {
+      const { runAdminCommand } = await import('./admin-commands.ts');
       return runAdminCommand(config, command, subcommand, values);
+    }
   }
 }
 

@@ -5,6 +5,7 @@ import { JOBS } from '../jobs/catalog.ts';
 import { startJobs } from '../jobs/runner.ts';
 import { buildServer } from '../server.ts';
 import { createServices, type Services } from '../services.ts';
+import { drainDeliveries } from '../webhooks/delivery/worker.ts';
 
 function onShutdown(stop: () => Promise<void>): void {
   let stopping = false;
@@ -51,6 +52,8 @@ export async function runServe(config: Config): Promise<number> {
   onShutdown(async () => {
     await app.close();
     await jobs.stop();
+    // Attempts already sent get their outcome recorded (otherwise their lease lapses and they repeat).
+    await drainDeliveries(services);
     await services.db.close();
   });
   return new Promise<number>(() => {});
@@ -65,6 +68,8 @@ export async function runWorker(config: Config): Promise<number> {
   );
   onShutdown(async () => {
     await jobs.stop();
+    // Attempts already sent get their outcome recorded (otherwise their lease lapses and they repeat).
+    await drainDeliveries(services);
     await services.db.close();
   });
   return new Promise<number>(() => {});

@@ -98,6 +98,79 @@ export const ERROR_CODES = {
     status: 409,
     description: "The record's state does not allow this action; `details.state` tells the current state.",
   },
+  // invoicing
+  party_email_taken: {
+    status: 409,
+    description: 'Another party in the organization already has this email (compared case-insensitively).',
+  },
+  party_email_missing: {
+    status: 409,
+    description: 'The party has no email address, so the invoice cannot be sent; add one to the party first.',
+  },
+  unsupported_currency: {
+    status: 400,
+    description: 'The currency is not a supported ISO 4217 code (uppercase, e.g. `CAD`); `field` names it.',
+  },
+  invalid_quantity: {
+    status: 400,
+    description: 'A line quantity is zero or not a decimal with at most 9 integer and 4 fraction digits.',
+  },
+  invalid_tax_rate: {
+    status: 400,
+    description: 'A tax rate is not a percentage from 0 to 100 with at most 4 fraction digits.',
+  },
+  amount_overflow: {
+    status: 400,
+    description: 'A computed line or invoice amount would exceed 9007199254740991 minor units.',
+  },
+  payment_exceeds_balance: {
+    status: 409,
+    description:
+      "The payment is larger than the invoice's open balance; `details.balance_minor` tells the balance.",
+  },
+  payment_not_allowed: {
+    status: 409,
+    description: 'Payments are recorded on sent invoices only; `details.state` tells the current status.',
+  },
+  // contractors (roles, templates)
+  job_role_name_taken: {
+    status: 409,
+    description: 'Another job role in the organization already has this name.',
+  },
+  // invitations
+  no_open_invitation: {
+    status: 404,
+    description:
+      'The contractor has no open invitation (none sent, or the last one was accepted, revoked or expired); `latest_status` tells which.',
+  },
+  // webhooks
+  webhook_url_not_allowed: {
+    status: 400,
+    description:
+      'The webhook URL is refused: it must be https on port 443 or 8443 to a public host (`http://localhost` only where the operator allows it), without user name or password; `details.reason` says which rule failed.',
+  },
+  unknown_event_type: {
+    status: 400,
+    description:
+      'An `events` pattern names no event type of the catalog (or a group no type belongs to); `field` names it (`events.2`).',
+  },
+  // mcp
+  origin_not_allowed: {
+    status: 403,
+    description:
+      'A browser request to `/mcp` came from a web origin other than this service or a local development origin.',
+  },
+  // schedules (recurring invoices, payment plans)
+  installments_sum_mismatch: {
+    status: 400,
+    description:
+      "Custom installments must sum exactly to the invoice's balance; `details.balance_minor` and `details.sum_minor` tell both.",
+  },
+  payment_plan_exists: {
+    status: 409,
+    description:
+      'The invoice already has an active or paused payment plan (`details.plan_id`); cancel it before creating another.',
+  },
   payload_too_large: { status: 413, description: "The body exceeds the operation's size limit." },
   unsupported_media_type: { status: 415, description: 'A POST body must be `application/json`.' },
   rate_limited: {

@@ -15,8 +15,10 @@ export function isDatabaseUnavailable(error: unknown): boolean {
       ].includes(code)
     )
       return true;
-    // PostgreSQL classes 08 (connection exception), 53 (insufficient resources), 57P (operator intervention)
-    if (/^(08|53|57P)/.test(code)) return true;
+    // PostgreSQL classes 08 (connection exception), 53 (insufficient resources), 57P (operator
+    // intervention), 28 (the server refuses our login) and 3D000 (our database is gone): none is
+    // the caller's fault, and all may pass once an operator acts.
+    if (/^(08|53|57P|28)/.test(code) || code === '3D000') return true;
   }
   return /timeout exceeded when trying to connect|Connection terminated|the database connection is not open|Cannot use a pool after calling end/i.test(
     error.message,

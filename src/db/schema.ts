@@ -1,5 +1,15 @@
 import type { ContractorTables } from './tables/contractors.ts';
 import type { CoreTables } from './tables/core.ts';
+import type { InvitationTables } from './tables/invitations.ts';
+import type { InvoicingTables } from './tables/invoicing.ts';
+import type { ScheduleTables } from './tables/schedules.ts';
+import type { WebhookTables } from './tables/webhooks.ts';
 
 /** Every table, one interface per area (src/db/tables/<area>.ts). */
-export interface Database extends CoreTables, ContractorTables {}
+export interface Database
+  extends CoreTables,
+    ContractorTables,
+    InvitationTables,
+    WebhookTables,
+    InvoicingTables,
+    ScheduleTables {}

@@ -37,6 +37,9 @@ export async function buildHttpApp(
     // Our own unique id for every request; a caller's X-Request-Id is kept in the log only.
     genReqId: () => `req_${newId().replace(/-/g, '')}`,
     trustProxy: false,
+    // Fastify answers a longer path segment with its own bare 414; the request line is already
+    // capped by Node's header limit, so every operation name reaches our 404 with our headers.
+    routerOptions: { maxParamLength: 16 * 1024 },
     // Malformed HTTP never reaches a handler; it still gets our error body and headers.
     clientErrorHandler: (error, socket) => {
       if (!socket.writable) return;

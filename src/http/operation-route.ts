@@ -3,7 +3,7 @@ import { authenticate } from '../auth/authenticate.ts';
 import { AppError } from '../contract/errors.ts';
 import { API_PREFIX } from '../contract/version.ts';
 import { findOperation } from '../operations/catalog.ts';
-import { type AnyOperation, isRead } from '../operations/define.ts';
+import { type AnyOperation, acceptsGet } from '../operations/define.ts';
 import { type InvocationMeta, invoke } from '../operations/execute.ts';
 import type { RateLimitState } from '../operations/rate-limit.ts';
 import type { Services } from '../services.ts';
@@ -21,8 +21,8 @@ function lookup(request: FastifyRequest): AnyOperation {
   const operation = findOperation(name);
   if (!operation)
     throw new AppError('unknown_operation', `There is no operation named ${name.slice(0, 100)}.`);
-  const allowed = isRead(operation) ? 'GET, POST' : 'POST';
-  if (request.method === 'POST' || (request.method === 'GET' && isRead(operation))) return operation;
+  const allowed = acceptsGet(operation) ? 'GET, POST' : 'POST';
+  if (request.method === 'POST' || (request.method === 'GET' && acceptsGet(operation))) return operation;
   throw new AppError('method_not_allowed', `${operation.name} accepts ${allowed}.`, {
     details: { allowed_methods: allowed.split(', ') },
   });
@@ -67,6 +67,17 @@ export function registerOperationRoutes(app: FastifyInstance, services: Services
     handler: async (request, reply) => {
       const operation = lookup(request);
       const body = request.method === 'GET' ? undefined : parseBody(request, operation);
+      // A POST takes its input from the body only; a query string beside it would be silently ignored.
+      const stray = body === undefined ? undefined : Object.keys(request.query as object)[0];
+      if (stray !== undefined) {
+        throw new AppError(
+          'unknown_parameter',
+          `POST takes its input from the body; ${stray.slice(0, 100)} is not read from the query string.`,
+          {
+            field: stray.slice(0, 100),
+          },
+        );
+      }
       const principal = await authenticate(services, {
         authorization: header(request, 'authorization'),
         organizationHeader: header(request, 'x-accounting-organization'),
@@ -74,12 +85,14 @@ export function registerOperationRoutes(app: FastifyInstance, services: Services
       const meta: InvocationMeta = {};
       try {
         // Query parameters are input: converted only after the caller is known (401 before 400).
+        // `undefined` only for GET: a JSON `null` body must reach validation (and be refused).
         const input =
-          body ??
-          coerceQuery(
-            operation.input as { properties?: Record<string, { type?: string }> },
-            request.query as Record<string, unknown>,
-          );
+          body !== undefined
+            ? body
+            : coerceQuery(
+                operation.input as { properties?: Record<string, { type?: string }> },
+                request.query as Record<string, unknown>,
+              );
         const result = await invoke(
           services,
           {

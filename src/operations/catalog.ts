@@ -1,11 +1,30 @@
+import { contractorOpsOperations } from './contractor-ops/index.ts';
 import { contractorOperations } from './contractors/index.ts';
 import type { AnyOperation } from './define.ts';
+import { invitationOperations } from './invitations/index.ts';
+import { invoiceOperations } from './invoices/index.ts';
+import { matchingOperations } from './matching/index.ts';
+import { partyOperations } from './parties/index.ts';
+import { scheduleOperations } from './schedules/index.ts';
+import { templateOperations } from './templates/index.ts';
+import { webhookOperations } from './webhooks/index.ts';
 
 /**
  * Every operation. HTTP routes, the OpenAPI document, MCP tools, the docs table and the shared
- * security tests are all derived from this list.
+ * security tests are all derived from this list. Each area keeps its own list in
+ * `src/operations/<area>/index.ts`.
  */
-export const OPERATIONS: readonly AnyOperation[] = [...contractorOperations];
+export const OPERATIONS: readonly AnyOperation[] = [
+  ...contractorOperations,
+  ...contractorOpsOperations,
+  ...invitationOperations,
+  ...templateOperations,
+  ...webhookOperations,
+  ...partyOperations,
+  ...invoiceOperations,
+  ...scheduleOperations,
+  ...matchingOperations,
+];
 
 const byName = new Map(OPERATIONS.map((operation) => [operation.name, operation]));
 

@@ -29,12 +29,22 @@ export interface OperationDescriptor<I extends TSchema = TSchema, O extends TSch
   access: OperationAccess;
   /** Omitted for reads: reads accept GET as well as POST. */
   mutation?: MutationRules;
+  /**
+   * `false` for a read the contract lists as POST only (contractors.templates.list): GET gets
+   * 405 like a mutation. Reads accept GET by default.
+   */
+  get?: false;
   /** MCP tool name; `false` keeps the operation out of MCP. Derived from the name when omitted. */
   mcpTool?: string | false;
   /** Largest accepted body in bytes (default 1 MiB). */
   maxBodyBytes?: number;
   input: I;
   output: O;
+  /**
+   * A valid sample input (ids may be placeholders). It feeds OpenAPI and MCP examples, and the
+   * catalog-wide security tests send it to check that access is refused before anything else.
+   */
+  example?: Static<I>;
   run(args: { ctx: OperationContext; input: Static<I> }): Promise<Static<O>>;
 }
 
@@ -49,6 +59,11 @@ export type AnyOperation = OperationDescriptor<TSchema, TSchema>;
 
 export function isRead(operation: AnyOperation): boolean {
   return operation.mutation === undefined;
+}
+
+/** The HTTP methods an operation answers: POST always, GET for reads not marked POST only. */
+export function acceptsGet(operation: AnyOperation): boolean {
+  return isRead(operation) && operation.get !== false;
 }
 
 /** `invoices.schedules.pause` -> `accounting_invoices_schedules_pause`; camelCase becomes snake_case. */

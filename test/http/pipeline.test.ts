@@ -33,6 +33,27 @@ for (const dialect of DIALECTS) {
       assert.equal(res.headers.get('x-accounting-api-version'), API_VERSION);
     });
 
+    it('answers an overlong operation name with the same 404 body and headers', async () => {
+      const res = await call(app.baseUrl, `x${'y'.repeat(400)}`, {}, { token: admin.token });
+      assert.equal(res.status, 404);
+      assert.equal(res.error.code, 'unknown_operation');
+      assert.equal(res.headers.get('x-accounting-api-version'), API_VERSION);
+      assert.match(res.headers.get('x-request-id') ?? '', /^req_[0-9a-f]{32}$/);
+    });
+
+    it('refuses GET on a read the contract lists as POST only (contractors.templates.list)', async () => {
+      const res = await call(
+        app.baseUrl,
+        'contractors.templates.list',
+        {},
+        { token: admin.token, method: 'GET' },
+      );
+      assert.equal(res.status, 405);
+      assert.equal(res.error.code, 'method_not_allowed');
+      const post = await call(app.baseUrl, 'contractors.templates.list', {}, { token: admin.token });
+      assert.equal(post.status, 200);
+    });
+
     it('refuses GET on a mutation with 405', async () => {
       const res = await call(app.baseUrl, 'contractors.create', {}, { token: admin.token, method: 'GET' });
       assert.equal(res.status, 405);

@@ -1,3 +1,5 @@
+import { assertMatchesOpenApi } from './openapi-validator.ts';
+
 export interface ApiResponse<T = unknown> {
   status: number;
   headers: Headers;
@@ -59,6 +61,14 @@ export async function call(
   } catch {
     // non-JSON bodies stay text
   }
+  // Every response the integration suite sees must match the published OpenAPI document.
+  assertMatchesOpenApi({
+    method,
+    path: new URL(url).pathname,
+    status: response.status,
+    headers: response.headers,
+    body: parsed,
+  });
   const record = (parsed ?? {}) as { data?: unknown; error?: unknown };
   return {
     status: response.status,

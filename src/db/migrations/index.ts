@@ -1,6 +1,10 @@
 import type { Kysely } from 'kysely';
 import * as core from './0001-core.ts';
 import * as contractors from './0002-contractors.ts';
+import * as invitations from './0003-invitations.ts';
+import * as webhooks from './0004-webhooks.ts';
+import * as invoicing from './0005-invoicing.ts';
+import * as schedules from './0006-schedules.ts';
 import type { ColumnTypes } from './column-types.ts';
 
 export interface AppMigration {
@@ -9,9 +13,13 @@ export interface AppMigration {
 
 /**
  * Every migration in order. Names sort lexically; a new area adds its file and one line here.
- * Migrations only move forward: a released one is never edited.
+ * Migrations only move forward: once released, one is never edited (none is released yet).
  */
 export const MIGRATIONS: Record<string, AppMigration> = {
   '0001-core': core,
   '0002-contractors': contractors,
+  '0003-invitations': invitations,
+  '0004-webhooks': webhooks,
+  '0005-invoicing': invoicing,
+  '0006-schedules': schedules,
 };
