@@ -96,7 +96,7 @@ export const ERROR_CODES = {
   },
   invalid_state: {
     status: 409,
-    description: "The record's state does not allow this action; `details.state` tells the current state.",
+    description: "The record's state does not allow this action; `error.state` tells the current state.",
   },
   // invoicing
   party_email_taken: {
@@ -126,11 +126,11 @@ export const ERROR_CODES = {
   payment_exceeds_balance: {
     status: 409,
     description:
-      "The payment is larger than the invoice's open balance; `details.balance_minor` tells the balance.",
+      "The payment is larger than the invoice's open balance; `error.balance_minor` tells the balance.",
   },
   payment_not_allowed: {
     status: 409,
-    description: 'Payments are recorded on sent invoices only; `details.state` tells the current status.',
+    description: 'Payments are recorded on sent invoices only; `error.state` tells the current status.',
   },
   // contractors (roles, templates)
   job_role_name_taken: {
@@ -147,7 +147,7 @@ export const ERROR_CODES = {
   webhook_url_not_allowed: {
     status: 400,
     description:
-      'The webhook URL is refused: it must be https on port 443 or 8443 to a public host (`http://localhost` only where the operator allows it), without user name or password; `details.reason` says which rule failed.',
+      'The webhook URL is refused: it must be https on port 443 or 8443 to a public host (`http://localhost` only where the operator allows it), without user name or password; `error.reason` says which rule failed.',
   },
   unknown_event_type: {
     status: 400,
@@ -164,12 +164,12 @@ export const ERROR_CODES = {
   installments_sum_mismatch: {
     status: 400,
     description:
-      "Custom installments must sum exactly to the invoice's balance; `details.balance_minor` and `details.sum_minor` tell both.",
+      "Custom installments must sum exactly to the invoice's balance; `error.balance_minor` and `error.sum_minor` tell both.",
   },
   payment_plan_exists: {
     status: 409,
     description:
-      'The invoice already has an active or paused payment plan (`details.plan_id`); cancel it before creating another.',
+      'The invoice already has an active or paused payment plan (`error.plan_id`); cancel it before creating another.',
   },
   payload_too_large: { status: 413, description: "The body exceeds the operation's size limit." },
   unsupported_media_type: { status: 415, description: 'A POST body must be `application/json`.' },

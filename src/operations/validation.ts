@@ -59,6 +59,29 @@ function describe(error: ErrorObject, field: string | undefined): string {
   }
 }
 
+/**
+ * PostgreSQL text cannot hold U+0000 (the insert fails), and no accounting field needs it, so it
+ * is refused on both databases alike: the path of the first string (or key) that carries one.
+ */
+function fieldWithNul(value: unknown, path: string[]): string[] | undefined {
+  if (typeof value === 'string') return value.includes('\u0000') ? path : undefined;
+  if (Array.isArray(value)) {
+    for (const [index, item] of value.entries()) {
+      const found = fieldWithNul(item, [...path, String(index)]);
+      if (found) return found;
+    }
+    return undefined;
+  }
+  if (typeof value === 'object' && value !== null) {
+    for (const [key, item] of Object.entries(value)) {
+      if (key.includes('\u0000')) return [...path, key.replace(/\u0000/g, '\\u0000')];
+      const found = fieldWithNul(item, [...path, key]);
+      if (found) return found;
+    }
+  }
+  return undefined;
+}
+
 /** Validates (and fills defaults into) a copy of `value`; throws a 400 naming the first bad field. */
 export function validateInput<T>(
   schema: TSchema,
@@ -70,7 +93,18 @@ export function validateInput<T>(
   }
   const copy = structuredClone(value);
   const validate = compiled(schema);
-  if (validate(copy)) return lowercaseIds(schema, copy) as T;
+  if (validate(copy)) {
+    const nul = fieldWithNul(copy, []);
+    if (nul) {
+      const field = nul.join('.') || undefined;
+      throw new AppError(
+        'invalid_input',
+        `${field ?? 'body'} must not contain the NUL character (U+0000).`,
+        field === undefined ? {} : { field },
+      );
+    }
+    return lowercaseIds(schema, copy) as T;
+  }
   const error = validate.errors?.[0];
   if (!error) throw new AppError('invalid_input', 'The input is invalid.');
   const field = fieldOf(error);

@@ -161,6 +161,35 @@ for (const dialect of DIALECTS) {
       assert.deepEqual([reused.status, reused.error.code], [400, 'idempotency_key_reused']);
     });
 
+    it('refuses a NUL character in any string with 400 naming the field, and stores nothing', async () => {
+      const countContractors = async () =>
+        Number(
+          (
+            await app.services.db.kysely
+              .selectFrom('contractors')
+              .select((eb) => eb.fn.countAll<number>().as('n'))
+              .where('organization_id', '=', admin.organizationId)
+              .executeTakeFirstOrThrow()
+          ).n,
+        );
+      const before = await countContractors();
+      const res = await call(
+        app.baseUrl,
+        'contractors.create',
+        { ...contractor, email: 'nul@example.com', legalName: 'Ada\u0000Lovelace' },
+        { token: admin.token },
+      );
+      assert.deepEqual([res.status, res.error.code, res.error.field], [400, 'invalid_input', 'legalName']);
+      assert.equal(await countContractors(), before);
+      const query = await call(
+        app.baseUrl,
+        'contractors.list',
+        { query: 'a\u0000b' },
+        { token: admin.token, method: 'GET' },
+      );
+      assert.deepEqual([query.status, query.error.code, query.error.field], [400, 'invalid_input', 'query']);
+    });
+
     it('requires an idempotency key on mutations and refuses a header/body mismatch', async () => {
       const none = await call(
         app.baseUrl,

@@ -7,6 +7,7 @@ import { DIALECTS } from '../support/databases.ts';
 import { assertError } from '../support/expect.ts';
 import { call } from '../support/http.ts';
 import {
+  contractorRow,
   getPage,
   inviteOk,
   linkOf,
@@ -88,6 +89,43 @@ for (const dialect of DIALECTS) {
         email: contractor.email,
         revokedAt: Math.floor(app.clock.now().getTime() / 1000),
       });
+    });
+
+    it('an email change revokes the open invitation sent to the old address', async () => {
+      const contractor = await makeContractor(app, admin);
+      const invitation = await inviteOk(app, admin, contractor.id);
+      const link = await linkOf(app, admin, contractor.id);
+      const newEmail = `moved-${contractor.id.slice(-8)}@example.com`;
+      const res = await call(
+        app.baseUrl,
+        'contractors.email.update',
+        {
+          id: contractor.id,
+          expectedRevision: (await contractorRow(app, contractor.id)).revision,
+          email: newEmail,
+        },
+        { token: admin.token },
+      );
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+      assert.equal((await postAccept(link)).status, 410);
+      const [listed] = await listOf(app, admin, contractor.id);
+      assert.deepEqual([listed?.id, listed?.status], [invitation.id, 'revoked']);
+      const events = await app.services.db.kysely
+        .selectFrom('events')
+        .select(['type', 'subject_id'])
+        .where('request_id', '=', res.headers.get('x-request-id') ?? '')
+        .orderBy('type')
+        .execute();
+      assert.deepEqual(
+        events.map((event) => [event.type, event.subject_id]),
+        [
+          ['contractor.email_changed', contractor.id],
+          ['invitation.revoked', invitation.id],
+        ],
+      );
+      // The new address can be invited at once.
+      const again = await inviteOk(app, admin, contractor.id);
+      assert.equal(again.email, newEmail);
     });
 
     it('refuses to revoke twice (409 invitation_not_open) and on a stale revision (409 revision_conflict)', async () => {

@@ -54,11 +54,13 @@ export const webhookEvents: readonly EventDefinition[] = [
     type: 'webhook.endpoint.disabled',
     subjectType: 'webhook_endpoint',
     description:
-      'An endpoint was turned off automatically (20 failed attempts in a row, no success in the last day).',
+      'An endpoint was turned off automatically: `reason` is `consecutive_failures` (20 failed attempts in a row, no success in the last day) or `gone` (it answered 410 Gone).',
     data: Type.Object(
       {
         url: Url,
-        reason: Type.String({ description: 'Why it was turned off (same as disabled_reason).' }),
+        reason: Type.String({
+          description: 'Why it was turned off, same as disabled_reason: `consecutive_failures` or `gone`.',
+        }),
         failureCount: Type.Integer({ minimum: 0, description: 'Consecutive failed attempts.' }),
       },
       { additionalProperties: false },

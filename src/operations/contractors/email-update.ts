@@ -3,6 +3,7 @@ import { AppError } from '../../contract/errors.ts';
 import { Email, Id, IdempotencyKey, Revision } from '../../contract/formats.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { defineOperation } from '../define.ts';
+import { revokeOpenInvitationOf } from '../invitations/revocation.ts';
 import { applyChange, loadForChange, reloadContractor } from './change.ts';
 import { Contractor, toContractor } from './records.ts';
 
@@ -10,7 +11,7 @@ export const updateContractorEmail = defineOperation({
   name: 'contractors.email.update',
   summary: "Change a contractor's email",
   description:
-    'Sets a new email, unique within the organization (compared case-insensitively). Sending the current email unchanged returns the contractor as it is (same revision, no event); a change of letter case only is a change.',
+    'Sets a new email, unique within the organization (compared case-insensitively). Sending the current email unchanged returns the contractor as it is (same revision, no event); a change of letter case only is a change. A change revokes the open portal invitation, whose link went to the old address (event `invitation.revoked`); invite again to reach the new one.',
   access: { scopes: ['accounting:read', 'accounting:write'], roles: ['admin', 'finance'] },
   mutation: { idempotencyKeyMax: 150, revision: 'required' },
   input: Type.Object(
@@ -48,6 +49,7 @@ export const updateContractorEmail = defineOperation({
       if (isUniqueViolation(error)) throw emailTaken();
       throw error;
     }
+    await revokeOpenInvitationOf(ctx, row.id);
     await ctx.emit({
       type: 'contractor.email_changed',
       subject: { type: 'contractor', id: row.id },

@@ -5,6 +5,7 @@ import { asIso } from '../../db/values.ts';
 import { invitationStatus } from '../../invitations/rules.ts';
 import { defineOperation } from '../define.ts';
 import { selectInvitations } from './queries.ts';
+import { markRevoked } from './revocation.ts';
 import { Invitation, toInvitation } from './records.ts';
 
 export const revokeInvitation = defineOperation({
@@ -40,35 +41,12 @@ export const revokeInvitation = defineOperation({
       });
     }
     // Still open and still at this revision: an accept racing this revoke leaves one winner.
-    const updated = await ctx.db
-      .updateTable('contractor_invitations')
-      .set({ status: 'revoked', revoked_at: nowIso, revision: row.revision + 1, updated_at: nowIso })
-      .where('id', '=', row.id)
-      .where('organization_id', '=', ctx.organizationId)
-      .where('revision', '=', input.expectedRevision)
-      .where('status', '=', 'open')
-      .executeTakeFirst();
-    if (Number(updated.numUpdatedRows) !== 1) {
+    if (!(await markRevoked(ctx, row, now))) {
       const current = await selectInvitations(ctx.db, ctx.organizationId)
         .where('id', '=', row.id)
         .executeTakeFirstOrThrow();
       throw revisionConflict(current.revision);
     }
-    await ctx.audit({
-      recordType: 'invitation',
-      recordId: row.id,
-      beforeRevision: row.revision,
-      afterRevision: row.revision + 1,
-    });
-    await ctx.emit({
-      type: 'invitation.revoked',
-      subject: { type: 'invitation', id: row.id },
-      data: {
-        contractorId: row.contractor_id,
-        email: row.email,
-        revokedAt: Math.floor(now.getTime() / 1000),
-      },
-    });
     return toInvitation(
       { ...row, status: 'revoked', revoked_at: nowIso, revision: row.revision + 1, updated_at: nowIso },
       now,

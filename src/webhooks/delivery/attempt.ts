@@ -1,5 +1,7 @@
 // One delivery attempt: read the event and the endpoint as they are now, sign with the endpoint's
 // current secret, POST through the SSRF-safe client, then record the outcome.
+
+import { toEnvelope } from '../../events/envelope.ts';
 import type { Services } from '../../services.ts';
 import {
   loadSealingKeys,
@@ -9,7 +11,7 @@ import {
 } from '../endpoint-secrets.ts';
 import { type DeliveryResult, deliver } from '../safe-client.ts';
 import type { ClaimedDelivery } from './claim.ts';
-import { attemptHeaders, serializeEnvelope, toEnvelope } from './envelope.ts';
+import { attemptHeaders, serializeEnvelope } from './envelope.ts';
 import { webhookMetrics } from './metrics.ts';
 import { recordOutcome, releaseClaim } from './outcome.ts';
 import type { DeliverySettings } from './settings.ts';

@@ -1,46 +1,15 @@
 // The body and headers of one delivery attempt (contract, Events and "Webhook event envelope").
-import type { Selectable } from 'kysely';
-import type { EventsTable } from '../../db/tables/core.ts';
-import { asJson } from '../../db/values.ts';
+import type { EventEnvelope } from '../../events/envelope.ts';
 import { SIGNATURE_HEADER, signPayload } from '../signature.ts';
 
 export const USER_AGENT = 'Service-Webhooks/1.0';
-
-export interface Envelope {
-  id: string;
-  type: string;
-  /** Unix seconds of the event. */
-  created: number;
-  organizationId: string;
-  subject: { type: string; id: string } | null;
-  data: Record<string, unknown>;
-}
-
-type EventRow = Pick<
-  Selectable<EventsTable>,
-  'id' | 'type' | 'organization_id' | 'subject_type' | 'subject_id' | 'data' | 'created_at'
->;
-
-export function toEnvelope(row: EventRow): Envelope {
-  return {
-    id: row.id,
-    type: row.type,
-    created: Math.floor(new Date(String(row.created_at)).getTime() / 1000),
-    organizationId: row.organization_id,
-    subject:
-      row.subject_type !== null && row.subject_id !== null
-        ? { type: row.subject_type, id: row.subject_id }
-        : null,
-    data: asJson<Record<string, unknown>>(row.data),
-  };
-}
 
 /**
  * The exact bytes sent. The event row never changes and this is a pure function of it (fixed
  * envelope key order, `data` as the database returns it: PostgreSQL's jsonb order or SQLite's
  * stored text), so every attempt of every endpoint carries the same body for one event.
  */
-export function serializeEnvelope(envelope: Envelope): string {
+export function serializeEnvelope(envelope: EventEnvelope): string {
   const { id, type, created, organizationId, subject, data } = envelope;
   return JSON.stringify({ id, type, created, organizationId, subject, data });
 }
