@@ -133,7 +133,7 @@ export interface paths {
         put?: never;
         /**
          * Change a contractor's email
-         * @description Sets a new email, unique within the organization (compared case-insensitively). Sending the current email unchanged returns the contractor as it is (same revision, no event); a change of letter case only is a change.
+         * @description Sets a new email, unique within the organization (compared case-insensitively). Sending the current email unchanged returns the contractor as it is (same revision, no event); a change of letter case only is a change. A change revokes the open portal invitation, whose link went to the old address (event `invitation.revoked`); invite again to reach the new one.
          *
          *     **Access:** scopes `accounting:read`, `accounting:write`; roles admin, finance.
          *
@@ -1574,26 +1574,28 @@ export interface components {
                 [key: string]: unknown;
             };
         };
+        /** Contractor */
+        Contractor: {
+            /** @description Contractor id. */
+            id: string;
+            display_name: string;
+            legal_name: string;
+            email: string;
+            country: string | null;
+            /** @description Portal access flag. */
+            active: boolean;
+            job_role_id: string | null;
+            /** @description Whether the contractor has joined the portal. */
+            portal_status: "not_invited" | "invited" | "joined";
+            joined_at: string | null;
+            revision: number;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
         ContractorsListResult: {
-            items: {
-                /** @description Contractor id. */
-                id: string;
-                display_name: string;
-                legal_name: string;
-                email: string;
-                country: string | null;
-                /** @description Portal access flag. */
-                active: boolean;
-                job_role_id: string | null;
-                /** @description Whether the contractor has joined the portal. */
-                portal_status: "not_invited" | "invited" | "joined";
-                joined_at: string | null;
-                revision: number;
-                /** Format: date-time */
-                created_at: string;
-                /** Format: date-time */
-                updated_at: string;
-            }[];
+            items: components["schemas"]["Contractor"][];
             /** @description The page size used. */
             limit: number;
             /** @description The offset used. */
@@ -1615,7 +1617,19 @@ export interface components {
             /** @description Filter on display or legal name, up to 200 characters. */
             query?: string;
         };
-        ContractorsGetResult: {
+        /** TaxProfile */
+        TaxProfile: {
+            /** @description Country of tax residency, once reviewed. */
+            residency: string | null;
+            /** @description Whether services are performed in Canada. */
+            services_in_canada: boolean | null;
+            identity_confirmed: boolean;
+            reviewed_at: string | null;
+            /** @description Member id of the reviewer. */
+            reviewed_by: string | null;
+        };
+        /** ContractorWithTaxProfile */
+        ContractorWithTaxProfile: {
             /** @description Contractor id. */
             id: string;
             display_name: string;
@@ -1633,39 +1647,11 @@ export interface components {
             created_at: string;
             /** Format: date-time */
             updated_at: string;
-            tax_profile: {
-                /** @description Country of tax residency, once reviewed. */
-                residency: string | null;
-                /** @description Whether services are performed in Canada. */
-                services_in_canada: boolean | null;
-                identity_confirmed: boolean;
-                reviewed_at: string | null;
-                /** @description Member id of the reviewer. */
-                reviewed_by: string | null;
-            };
+            tax_profile: components["schemas"]["TaxProfile"];
         };
         ContractorsGetRequest: {
             /** @description Contractor id. */
             id: string;
-        };
-        ContractorsCreateResult: {
-            /** @description Contractor id. */
-            id: string;
-            display_name: string;
-            legal_name: string;
-            email: string;
-            country: string | null;
-            /** @description Portal access flag. */
-            active: boolean;
-            job_role_id: string | null;
-            /** @description Whether the contractor has joined the portal. */
-            portal_status: "not_invited" | "invited" | "joined";
-            joined_at: string | null;
-            revision: number;
-            /** Format: date-time */
-            created_at: string;
-            /** Format: date-time */
-            updated_at: string;
         };
         ContractorsCreateRequest: {
             /** @description Name shown in the app, 1-200 characters. */
@@ -1683,25 +1669,6 @@ export interface components {
             jobRoleId?: string | null;
             /** @description Idempotency key, 8-150 characters; required unless the Idempotency-Key header is sent. */
             idempotencyKey?: string;
-        };
-        ContractorsUpdateResult: {
-            /** @description Contractor id. */
-            id: string;
-            display_name: string;
-            legal_name: string;
-            email: string;
-            country: string | null;
-            /** @description Portal access flag. */
-            active: boolean;
-            job_role_id: string | null;
-            /** @description Whether the contractor has joined the portal. */
-            portal_status: "not_invited" | "invited" | "joined";
-            joined_at: string | null;
-            revision: number;
-            /** Format: date-time */
-            created_at: string;
-            /** Format: date-time */
-            updated_at: string;
         };
         ContractorsUpdateRequest: {
             /** @description Contractor id. */
@@ -1721,25 +1688,6 @@ export interface components {
             /** @description Idempotency key, 8-150 characters; required unless the Idempotency-Key header is sent. */
             idempotencyKey?: string;
         };
-        ContractorsEmailUpdateResult: {
-            /** @description Contractor id. */
-            id: string;
-            display_name: string;
-            legal_name: string;
-            email: string;
-            country: string | null;
-            /** @description Portal access flag. */
-            active: boolean;
-            job_role_id: string | null;
-            /** @description Whether the contractor has joined the portal. */
-            portal_status: "not_invited" | "invited" | "joined";
-            joined_at: string | null;
-            revision: number;
-            /** Format: date-time */
-            created_at: string;
-            /** Format: date-time */
-            updated_at: string;
-        };
         ContractorsEmailUpdateRequest: {
             /** @description Contractor id. */
             id: string;
@@ -1752,35 +1700,6 @@ export interface components {
             email: string;
             /** @description Idempotency key, 8-150 characters; required unless the Idempotency-Key header is sent. */
             idempotencyKey?: string;
-        };
-        ContractorsTaxProfileReviewResult: {
-            /** @description Contractor id. */
-            id: string;
-            display_name: string;
-            legal_name: string;
-            email: string;
-            country: string | null;
-            /** @description Portal access flag. */
-            active: boolean;
-            job_role_id: string | null;
-            /** @description Whether the contractor has joined the portal. */
-            portal_status: "not_invited" | "invited" | "joined";
-            joined_at: string | null;
-            revision: number;
-            /** Format: date-time */
-            created_at: string;
-            /** Format: date-time */
-            updated_at: string;
-            tax_profile: {
-                /** @description Country of tax residency, once reviewed. */
-                residency: string | null;
-                /** @description Whether services are performed in Canada. */
-                services_in_canada: boolean | null;
-                identity_confirmed: boolean;
-                reviewed_at: string | null;
-                /** @description Member id of the reviewer. */
-                reviewed_by: string | null;
-            };
         };
         ContractorsTaxProfileReviewRequest: {
             /** @description Contractor id. */
@@ -1796,37 +1715,39 @@ export interface components {
             /** @description Idempotency key, 8-150 characters; required unless the Idempotency-Key header is sent. */
             idempotencyKey?: string;
         };
-        ContractorOpsDirectoryListResult: {
-            items: {
-                /** @description Contractor id. */
+        /** ContractorDirectoryEntry */
+        ContractorDirectoryEntry: {
+            /** @description Contractor id. */
+            id: string;
+            display_name: string;
+            legal_name: string;
+            email: string;
+            /** @description Two-letter country code. */
+            country: string | null;
+            /** @description Portal access flag. */
+            active: boolean;
+            /** @description The assigned job role, or null. */
+            job_role: {
+                /** @description Job role id. */
                 id: string;
-                display_name: string;
-                legal_name: string;
-                email: string;
-                /** @description Two-letter country code. */
-                country: string | null;
-                /** @description Portal access flag. */
-                active: boolean;
-                /** @description The assigned job role, or null. */
-                job_role: {
-                    /** @description Job role id. */
-                    id: string;
-                    name: string;
-                } | null;
-                /** @description The role's hourly rate, decimal string of minor units. */
-                hourly_rate_minor: string | null;
-                /** @description The role's ISO 4217 currency. */
-                currency: string | null;
-                /** @description The role's pay cadence. */
-                pay_cadence: ("weekly" | "biweekly" | "semimonthly" | "monthly") | null;
-                /** @description Whether a template-based agreement is on file (and not voided) for the contractor. */
-                agreement_on_file: boolean;
-                /** @description Hours worked and not yet paid, decimal string with two fraction digits ("12.50"). */
-                pending_hours: string;
-                revision: number;
-                /** Format: date-time */
-                created_at: string;
-            }[];
+                name: string;
+            } | null;
+            /** @description The role's hourly rate, decimal string of minor units. */
+            hourly_rate_minor: string | null;
+            /** @description The role's ISO 4217 currency. */
+            currency: string | null;
+            /** @description The role's pay cadence. */
+            pay_cadence: ("weekly" | "biweekly" | "semimonthly" | "monthly") | null;
+            /** @description Whether a template-based agreement is on file (and not voided) for the contractor. */
+            agreement_on_file: boolean;
+            /** @description Hours worked and not yet paid, decimal string with two fraction digits ("12.50"). */
+            pending_hours: string;
+            revision: number;
+            /** Format: date-time */
+            created_at: string;
+        };
+        ContractorOpsDirectoryListResult: {
+            items: components["schemas"]["ContractorDirectoryEntry"][];
             /** @description The page size used. */
             limit: number;
             /** @description The offset used. */
@@ -1850,26 +1771,28 @@ export interface components {
             /** @description Only contractors with portal access on (true) or off (false). */
             active?: boolean;
         };
+        /** JobRole */
+        JobRole: {
+            /** @description Job role id. */
+            id: string;
+            name: string;
+            description: string | null;
+            /** @description Hourly rate, decimal string of minor units. */
+            hourly_rate_minor: string;
+            /** @description ISO 4217 currency code. */
+            currency: string;
+            /** @description How often contractors in this role are paid: weekly, biweekly, semimonthly or monthly. */
+            pay_cadence: "weekly" | "biweekly" | "semimonthly" | "monthly";
+            /** @description Only active roles can be assigned. */
+            active: boolean;
+            revision: number;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
         ContractorOpsRolesListResult: {
-            items: {
-                /** @description Job role id. */
-                id: string;
-                name: string;
-                description: string | null;
-                /** @description Hourly rate, decimal string of minor units. */
-                hourly_rate_minor: string;
-                /** @description ISO 4217 currency code. */
-                currency: string;
-                /** @description How often contractors in this role are paid: weekly, biweekly, semimonthly or monthly. */
-                pay_cadence: "weekly" | "biweekly" | "semimonthly" | "monthly";
-                /** @description Only active roles can be assigned. */
-                active: boolean;
-                revision: number;
-                /** Format: date-time */
-                created_at: string;
-                /** Format: date-time */
-                updated_at: string;
-            }[];
+            items: components["schemas"]["JobRole"][];
             /** @description The page size used. */
             limit: number;
             /** @description The offset used. */
@@ -1891,25 +1814,6 @@ export interface components {
             /** @description Only active (true) or only inactive (false) roles. */
             active?: boolean;
         };
-        ContractorOpsRolesSaveResult: {
-            /** @description Job role id. */
-            id: string;
-            name: string;
-            description: string | null;
-            /** @description Hourly rate, decimal string of minor units. */
-            hourly_rate_minor: string;
-            /** @description ISO 4217 currency code. */
-            currency: string;
-            /** @description How often contractors in this role are paid: weekly, biweekly, semimonthly or monthly. */
-            pay_cadence: "weekly" | "biweekly" | "semimonthly" | "monthly";
-            /** @description Only active roles can be assigned. */
-            active: boolean;
-            revision: number;
-            /** Format: date-time */
-            created_at: string;
-            /** Format: date-time */
-            updated_at: string;
-        };
         ContractorOpsRolesSaveRequest: {
             /** @description Job role id to change; omit to create a role. */
             id?: string;
@@ -1930,25 +1834,6 @@ export interface components {
             /** @description Idempotency key, 8-150 characters; required unless the Idempotency-Key header is sent. */
             idempotencyKey?: string;
         };
-        ContractorOpsRolesAssignResult: {
-            /** @description Contractor id. */
-            id: string;
-            display_name: string;
-            legal_name: string;
-            email: string;
-            country: string | null;
-            /** @description Portal access flag. */
-            active: boolean;
-            job_role_id: string | null;
-            /** @description Whether the contractor has joined the portal. */
-            portal_status: "not_invited" | "invited" | "joined";
-            joined_at: string | null;
-            revision: number;
-            /** Format: date-time */
-            created_at: string;
-            /** Format: date-time */
-            updated_at: string;
-        };
         ContractorOpsRolesAssignRequest: {
             /** @description Contractor id. */
             contractorId: string;
@@ -1959,7 +1844,8 @@ export interface components {
             /** @description Idempotency key, 8-150 characters; required unless the Idempotency-Key header is sent. */
             idempotencyKey?: string;
         };
-        ContractorsInviteResult: {
+        /** Invitation */
+        Invitation: {
             /** @description Invitation id. */
             id: string;
             /** @description Contractor id. */
@@ -2001,39 +1887,7 @@ export interface components {
             idempotencyKey?: string;
         };
         ContractorsInvitationsListResult: {
-            items: {
-                /** @description Invitation id. */
-                id: string;
-                /** @description Contractor id. */
-                contractor_id: string;
-                /** @description The address the invitation was sent to. */
-                email: string;
-                /** @description open (link works), accepted, revoked, replaced (a newer invitation was sent) or expired (7 days passed). */
-                status: "open" | "accepted" | "revoked" | "replaced" | "expired";
-                /**
-                 * Format: date-time
-                 * @description When the link stops working: 7 days after it was sent.
-                 */
-                expires_at: string;
-                /** @description When the contractor accepted, or null. */
-                accepted_at: string | null;
-                /** @description When it was revoked, or null. */
-                revoked_at: string | null;
-                /** @description When a newer invitation replaced it, or null. */
-                replaced_at: string | null;
-                /** @description Revision of the invitation (for revoke). */
-                revision: number;
-                /**
-                 * Format: date-time
-                 * @description When it was sent.
-                 */
-                created_at: string;
-                /**
-                 * Format: date-time
-                 * @description Last change.
-                 */
-                updated_at: string;
-            }[];
+            items: components["schemas"]["Invitation"][];
             /** @description The page size used. */
             limit: number;
             /** @description The offset used. */
@@ -2055,39 +1909,6 @@ export interface components {
              */
             offset?: number;
         };
-        ContractorsInvitationsRevokeResult: {
-            /** @description Invitation id. */
-            id: string;
-            /** @description Contractor id. */
-            contractor_id: string;
-            /** @description The address the invitation was sent to. */
-            email: string;
-            /** @description open (link works), accepted, revoked, replaced (a newer invitation was sent) or expired (7 days passed). */
-            status: "open" | "accepted" | "revoked" | "replaced" | "expired";
-            /**
-             * Format: date-time
-             * @description When the link stops working: 7 days after it was sent.
-             */
-            expires_at: string;
-            /** @description When the contractor accepted, or null. */
-            accepted_at: string | null;
-            /** @description When it was revoked, or null. */
-            revoked_at: string | null;
-            /** @description When a newer invitation replaced it, or null. */
-            replaced_at: string | null;
-            /** @description Revision of the invitation (for revoke). */
-            revision: number;
-            /**
-             * Format: date-time
-             * @description When it was sent.
-             */
-            created_at: string;
-            /**
-             * Format: date-time
-             * @description Last change.
-             */
-            updated_at: string;
-        };
         ContractorsInvitationsRevokeRequest: {
             /** @description Invitation id. */
             id: string;
@@ -2096,7 +1917,8 @@ export interface components {
             /** @description Idempotency key, 8-150 characters; required unless the Idempotency-Key header is sent. */
             idempotencyKey?: string;
         };
-        ContractorsInvitationsLinkResult: {
+        /** InvitationLink */
+        InvitationLink: {
             /** @description The portal link; whoever has it can accept the invitation. */
             url: string;
             /**
@@ -2111,29 +1933,31 @@ export interface components {
             /** @description Contractor whose open invitation link to return. */
             contractorId: string;
         };
+        /** AgreementTemplate */
+        AgreementTemplate: {
+            /** @description Template id. */
+            id: string;
+            name: string;
+            /** @description `markdown_draft` (written here in Markdown) or `uploaded_original` (an uploaded file). */
+            kind: "markdown_draft" | "uploaded_original";
+            /** @description text/markdown for drafts; the declared type of an upload. */
+            media_type: string;
+            /** @description The uploaded file's name; null for drafts. */
+            file_name: string | null;
+            /** @description Size of the content in bytes (UTF-8 for drafts). */
+            size_bytes: number;
+            /** @description SHA-256 of the content, lowercase hex. */
+            sha256: string;
+            /** @description Member id of the creator. */
+            created_by: string;
+            revision: number;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
         ContractorsTemplatesListResult: {
-            items: {
-                /** @description Template id. */
-                id: string;
-                name: string;
-                /** @description `markdown_draft` (written here in Markdown) or `uploaded_original` (an uploaded file). */
-                kind: "markdown_draft" | "uploaded_original";
-                /** @description text/markdown for drafts; the declared type of an upload. */
-                media_type: string;
-                /** @description The uploaded file's name; null for drafts. */
-                file_name: string | null;
-                /** @description Size of the content in bytes (UTF-8 for drafts). */
-                size_bytes: number;
-                /** @description SHA-256 of the content, lowercase hex. */
-                sha256: string;
-                /** @description Member id of the creator. */
-                created_by: string;
-                revision: number;
-                /** Format: date-time */
-                created_at: string;
-                /** Format: date-time */
-                updated_at: string;
-            }[];
+            items: components["schemas"]["AgreementTemplate"][];
             /** @description The page size used. */
             limit: number;
             /** @description The offset used. */
@@ -2183,28 +2007,6 @@ export interface components {
             /** @description Template id. */
             id: string;
         };
-        ContractorsTemplatesCreateDraftResult: {
-            /** @description Template id. */
-            id: string;
-            name: string;
-            /** @description `markdown_draft` (written here in Markdown) or `uploaded_original` (an uploaded file). */
-            kind: "markdown_draft" | "uploaded_original";
-            /** @description text/markdown for drafts; the declared type of an upload. */
-            media_type: string;
-            /** @description The uploaded file's name; null for drafts. */
-            file_name: string | null;
-            /** @description Size of the content in bytes (UTF-8 for drafts). */
-            size_bytes: number;
-            /** @description SHA-256 of the content, lowercase hex. */
-            sha256: string;
-            /** @description Member id of the creator. */
-            created_by: string;
-            revision: number;
-            /** Format: date-time */
-            created_at: string;
-            /** Format: date-time */
-            updated_at: string;
-        };
         ContractorsTemplatesCreateDraftRequest: {
             /** @description Template name, 1-200 characters. */
             name: string;
@@ -2212,28 +2014,6 @@ export interface components {
             markdown: string;
             /** @description Idempotency key, 8-150 characters; required unless the Idempotency-Key header is sent. */
             idempotencyKey?: string;
-        };
-        ContractorsTemplatesUploadResult: {
-            /** @description Template id. */
-            id: string;
-            name: string;
-            /** @description `markdown_draft` (written here in Markdown) or `uploaded_original` (an uploaded file). */
-            kind: "markdown_draft" | "uploaded_original";
-            /** @description text/markdown for drafts; the declared type of an upload. */
-            media_type: string;
-            /** @description The uploaded file's name; null for drafts. */
-            file_name: string | null;
-            /** @description Size of the content in bytes (UTF-8 for drafts). */
-            size_bytes: number;
-            /** @description SHA-256 of the content, lowercase hex. */
-            sha256: string;
-            /** @description Member id of the creator. */
-            created_by: string;
-            revision: number;
-            /** Format: date-time */
-            created_at: string;
-            /** Format: date-time */
-            updated_at: string;
         };
         ContractorsTemplatesUploadRequest: {
             /** @description Template name, 1-200 characters. */
@@ -2247,50 +2027,52 @@ export interface components {
             /** @description Idempotency key, 8-150 characters; required unless the Idempotency-Key header is sent. */
             idempotencyKey?: string;
         };
+        /** WebhookEndpoint */
+        WebhookEndpoint: {
+            /** @description Endpoint id. */
+            id: string;
+            /** @description Receiver address (normalized). */
+            url: string;
+            /** @description Free text label. */
+            description: string;
+            /** @description Event patterns: exact types, groups such as invoice.*, or *. */
+            events: string[];
+            /** @description Short hint of the signing secret, e.g. whsec_…abcd. */
+            secret_hint: string;
+            /** @description Starts at 1; +1 on every rotation. */
+            secret_version: number;
+            /** @description Whether deliveries are made. */
+            active: boolean;
+            /** @description Consecutive failed attempts. */
+            failure_count: number;
+            /** @description Why the endpoint was turned off, or null. */
+            disabled_reason: string | null;
+            /** @description When the endpoint was turned off, or null. */
+            disabled_at: string | null;
+            /** @description Time of the last delivery attempt, or null. */
+            last_delivery_at: string | null;
+            /** @description Time of the last successful attempt, or null. */
+            last_success_at: string | null;
+            /** @description Creating actor, e.g. member:<id>. */
+            created_by: string;
+            /** @description When the endpoint was archived, or null. */
+            archived_at: string | null;
+            revision: number;
+            /**
+             * Format: date-time
+             * @description Creation time.
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description Last change.
+             */
+            updated_at: string;
+            /** @description `active` for a live endpoint; `disabled` after automatic turn-off; `archived`. */
+            status: "active" | "disabled" | "archived";
+        };
         WebhooksEndpointsListResult: {
-            items: {
-                /** @description Endpoint id. */
-                id: string;
-                /** @description Receiver address (normalized). */
-                url: string;
-                /** @description Free text label. */
-                description: string;
-                /** @description Event patterns: exact types, groups such as invoice.*, or *. */
-                events: string[];
-                /** @description Short hint of the signing secret, e.g. whsec_…abcd. */
-                secret_hint: string;
-                /** @description Starts at 1; +1 on every rotation. */
-                secret_version: number;
-                /** @description Whether deliveries are made. */
-                active: boolean;
-                /** @description Consecutive failed attempts. */
-                failure_count: number;
-                /** @description Why the endpoint was turned off, or null. */
-                disabled_reason: string | null;
-                /** @description When the endpoint was turned off, or null. */
-                disabled_at: string | null;
-                /** @description Time of the last delivery attempt, or null. */
-                last_delivery_at: string | null;
-                /** @description Time of the last successful attempt, or null. */
-                last_success_at: string | null;
-                /** @description Creating actor, e.g. member:<id>. */
-                created_by: string;
-                /** @description When the endpoint was archived, or null. */
-                archived_at: string | null;
-                revision: number;
-                /**
-                 * Format: date-time
-                 * @description Creation time.
-                 */
-                created_at: string;
-                /**
-                 * Format: date-time
-                 * @description Last change.
-                 */
-                updated_at: string;
-                /** @description `active` for a live endpoint; `disabled` after automatic turn-off; `archived`. */
-                status: "active" | "disabled" | "archived";
-            }[];
+            items: components["schemas"]["WebhookEndpoint"][];
             /** @description The page size used. */
             limit: number;
             /** @description The offset used. */
@@ -2312,97 +2094,13 @@ export interface components {
             /** @description Also list archived endpoints (default false). */
             includeArchived?: boolean;
         };
-        WebhooksEndpointsGetResult: {
-            /** @description Endpoint id. */
-            id: string;
-            /** @description Receiver address (normalized). */
-            url: string;
-            /** @description Free text label. */
-            description: string;
-            /** @description Event patterns: exact types, groups such as invoice.*, or *. */
-            events: string[];
-            /** @description Short hint of the signing secret, e.g. whsec_…abcd. */
-            secret_hint: string;
-            /** @description Starts at 1; +1 on every rotation. */
-            secret_version: number;
-            /** @description Whether deliveries are made. */
-            active: boolean;
-            /** @description Consecutive failed attempts. */
-            failure_count: number;
-            /** @description Why the endpoint was turned off, or null. */
-            disabled_reason: string | null;
-            /** @description When the endpoint was turned off, or null. */
-            disabled_at: string | null;
-            /** @description Time of the last delivery attempt, or null. */
-            last_delivery_at: string | null;
-            /** @description Time of the last successful attempt, or null. */
-            last_success_at: string | null;
-            /** @description Creating actor, e.g. member:<id>. */
-            created_by: string;
-            /** @description When the endpoint was archived, or null. */
-            archived_at: string | null;
-            revision: number;
-            /**
-             * Format: date-time
-             * @description Creation time.
-             */
-            created_at: string;
-            /**
-             * Format: date-time
-             * @description Last change.
-             */
-            updated_at: string;
-            /** @description `active` for a live endpoint; `disabled` after automatic turn-off; `archived`. */
-            status: "active" | "disabled" | "archived";
-        };
         WebhooksEndpointsGetRequest: {
             /** @description Endpoint id. */
             id: string;
         };
-        WebhooksEndpointsCreateResult: {
-            endpoint: {
-                /** @description Endpoint id. */
-                id: string;
-                /** @description Receiver address (normalized). */
-                url: string;
-                /** @description Free text label. */
-                description: string;
-                /** @description Event patterns: exact types, groups such as invoice.*, or *. */
-                events: string[];
-                /** @description Short hint of the signing secret, e.g. whsec_…abcd. */
-                secret_hint: string;
-                /** @description Starts at 1; +1 on every rotation. */
-                secret_version: number;
-                /** @description Whether deliveries are made. */
-                active: boolean;
-                /** @description Consecutive failed attempts. */
-                failure_count: number;
-                /** @description Why the endpoint was turned off, or null. */
-                disabled_reason: string | null;
-                /** @description When the endpoint was turned off, or null. */
-                disabled_at: string | null;
-                /** @description Time of the last delivery attempt, or null. */
-                last_delivery_at: string | null;
-                /** @description Time of the last successful attempt, or null. */
-                last_success_at: string | null;
-                /** @description Creating actor, e.g. member:<id>. */
-                created_by: string;
-                /** @description When the endpoint was archived, or null. */
-                archived_at: string | null;
-                revision: number;
-                /**
-                 * Format: date-time
-                 * @description Creation time.
-                 */
-                created_at: string;
-                /**
-                 * Format: date-time
-                 * @description Last change.
-                 */
-                updated_at: string;
-                /** @description `active` for a live endpoint; `disabled` after automatic turn-off; `archived`. */
-                status: "active" | "disabled" | "archived";
-            };
+        /** WebhookEndpointWithSecret */
+        WebhookEndpointWithSecret: {
+            endpoint: components["schemas"]["WebhookEndpoint"];
             /** @description The signing secret (whsec_...). Shown only now; store it safely. */
             secret: string;
         };
@@ -2415,49 +2113,6 @@ export interface components {
             events: string[];
             /** @description Idempotency key, 8-200 characters; required unless the Idempotency-Key header is sent. */
             idempotencyKey?: string;
-        };
-        WebhooksEndpointsUpdateResult: {
-            /** @description Endpoint id. */
-            id: string;
-            /** @description Receiver address (normalized). */
-            url: string;
-            /** @description Free text label. */
-            description: string;
-            /** @description Event patterns: exact types, groups such as invoice.*, or *. */
-            events: string[];
-            /** @description Short hint of the signing secret, e.g. whsec_…abcd. */
-            secret_hint: string;
-            /** @description Starts at 1; +1 on every rotation. */
-            secret_version: number;
-            /** @description Whether deliveries are made. */
-            active: boolean;
-            /** @description Consecutive failed attempts. */
-            failure_count: number;
-            /** @description Why the endpoint was turned off, or null. */
-            disabled_reason: string | null;
-            /** @description When the endpoint was turned off, or null. */
-            disabled_at: string | null;
-            /** @description Time of the last delivery attempt, or null. */
-            last_delivery_at: string | null;
-            /** @description Time of the last successful attempt, or null. */
-            last_success_at: string | null;
-            /** @description Creating actor, e.g. member:<id>. */
-            created_by: string;
-            /** @description When the endpoint was archived, or null. */
-            archived_at: string | null;
-            revision: number;
-            /**
-             * Format: date-time
-             * @description Creation time.
-             */
-            created_at: string;
-            /**
-             * Format: date-time
-             * @description Last change.
-             */
-            updated_at: string;
-            /** @description `active` for a live endpoint; `disabled` after automatic turn-off; `archived`. */
-            status: "active" | "disabled" | "archived";
         };
         WebhooksEndpointsUpdateRequest: {
             /** @description Endpoint id. */
@@ -2473,49 +2128,6 @@ export interface components {
             /** @description Idempotency key, 8-200 characters; required unless the Idempotency-Key header is sent. */
             idempotencyKey?: string;
         };
-        WebhooksEndpointsArchiveResult: {
-            /** @description Endpoint id. */
-            id: string;
-            /** @description Receiver address (normalized). */
-            url: string;
-            /** @description Free text label. */
-            description: string;
-            /** @description Event patterns: exact types, groups such as invoice.*, or *. */
-            events: string[];
-            /** @description Short hint of the signing secret, e.g. whsec_…abcd. */
-            secret_hint: string;
-            /** @description Starts at 1; +1 on every rotation. */
-            secret_version: number;
-            /** @description Whether deliveries are made. */
-            active: boolean;
-            /** @description Consecutive failed attempts. */
-            failure_count: number;
-            /** @description Why the endpoint was turned off, or null. */
-            disabled_reason: string | null;
-            /** @description When the endpoint was turned off, or null. */
-            disabled_at: string | null;
-            /** @description Time of the last delivery attempt, or null. */
-            last_delivery_at: string | null;
-            /** @description Time of the last successful attempt, or null. */
-            last_success_at: string | null;
-            /** @description Creating actor, e.g. member:<id>. */
-            created_by: string;
-            /** @description When the endpoint was archived, or null. */
-            archived_at: string | null;
-            revision: number;
-            /**
-             * Format: date-time
-             * @description Creation time.
-             */
-            created_at: string;
-            /**
-             * Format: date-time
-             * @description Last change.
-             */
-            updated_at: string;
-            /** @description `active` for a live endpoint; `disabled` after automatic turn-off; `archived`. */
-            status: "active" | "disabled" | "archived";
-        };
         WebhooksEndpointsArchiveRequest: {
             /** @description Endpoint id. */
             id: string;
@@ -2523,53 +2135,6 @@ export interface components {
             expectedRevision: number;
             /** @description Idempotency key, 8-200 characters; required unless the Idempotency-Key header is sent. */
             idempotencyKey?: string;
-        };
-        WebhooksEndpointsRotateSecretResult: {
-            endpoint: {
-                /** @description Endpoint id. */
-                id: string;
-                /** @description Receiver address (normalized). */
-                url: string;
-                /** @description Free text label. */
-                description: string;
-                /** @description Event patterns: exact types, groups such as invoice.*, or *. */
-                events: string[];
-                /** @description Short hint of the signing secret, e.g. whsec_…abcd. */
-                secret_hint: string;
-                /** @description Starts at 1; +1 on every rotation. */
-                secret_version: number;
-                /** @description Whether deliveries are made. */
-                active: boolean;
-                /** @description Consecutive failed attempts. */
-                failure_count: number;
-                /** @description Why the endpoint was turned off, or null. */
-                disabled_reason: string | null;
-                /** @description When the endpoint was turned off, or null. */
-                disabled_at: string | null;
-                /** @description Time of the last delivery attempt, or null. */
-                last_delivery_at: string | null;
-                /** @description Time of the last successful attempt, or null. */
-                last_success_at: string | null;
-                /** @description Creating actor, e.g. member:<id>. */
-                created_by: string;
-                /** @description When the endpoint was archived, or null. */
-                archived_at: string | null;
-                revision: number;
-                /**
-                 * Format: date-time
-                 * @description Creation time.
-                 */
-                created_at: string;
-                /**
-                 * Format: date-time
-                 * @description Last change.
-                 */
-                updated_at: string;
-                /** @description `active` for a live endpoint; `disabled` after automatic turn-off; `archived`. */
-                status: "active" | "disabled" | "archived";
-            };
-            /** @description The signing secret (whsec_...). Shown only now; store it safely. */
-            secret: string;
         };
         WebhooksEndpointsRotateSecretRequest: {
             /** @description Endpoint id. */
@@ -2579,123 +2144,8 @@ export interface components {
             /** @description Idempotency key, 8-200 characters; required unless the Idempotency-Key header is sent. */
             idempotencyKey: string;
         };
-        WebhooksEndpointsTestResult: {
-            /** @description The delivery, as in the delivery log and the Service-Delivery-Id header. */
-            delivery_id: string;
-            event: {
-                /** @description Event id; identical on every retry. */
-                id: string;
-                /** @description Event type, e.g. invoice.paid. */
-                type: string;
-                /** @description Unix seconds. */
-                created: number;
-                /** @description Organization in which it happened. */
-                organizationId: string;
-                /** @description The record concerned, or null. */
-                subject: {
-                    type: string;
-                    /** @description Id of the record concerned. */
-                    id: string;
-                } | null;
-                /** @description Details for the event type. */
-                data: {
-                    [key: string]: unknown;
-                };
-            };
-        };
-        WebhooksEndpointsTestRequest: {
-            /** @description Endpoint id. */
-            id: string;
-            /** @description Idempotency key, 8-200 characters; required unless the Idempotency-Key header is sent. */
-            idempotencyKey?: string;
-        };
-        WebhooksEndpointsEnableResult: {
-            /** @description Endpoint id. */
-            id: string;
-            /** @description Receiver address (normalized). */
-            url: string;
-            /** @description Free text label. */
-            description: string;
-            /** @description Event patterns: exact types, groups such as invoice.*, or *. */
-            events: string[];
-            /** @description Short hint of the signing secret, e.g. whsec_…abcd. */
-            secret_hint: string;
-            /** @description Starts at 1; +1 on every rotation. */
-            secret_version: number;
-            /** @description Whether deliveries are made. */
-            active: boolean;
-            /** @description Consecutive failed attempts. */
-            failure_count: number;
-            /** @description Why the endpoint was turned off, or null. */
-            disabled_reason: string | null;
-            /** @description When the endpoint was turned off, or null. */
-            disabled_at: string | null;
-            /** @description Time of the last delivery attempt, or null. */
-            last_delivery_at: string | null;
-            /** @description Time of the last successful attempt, or null. */
-            last_success_at: string | null;
-            /** @description Creating actor, e.g. member:<id>. */
-            created_by: string;
-            /** @description When the endpoint was archived, or null. */
-            archived_at: string | null;
-            revision: number;
-            /**
-             * Format: date-time
-             * @description Creation time.
-             */
-            created_at: string;
-            /**
-             * Format: date-time
-             * @description Last change.
-             */
-            updated_at: string;
-            /** @description `active` for a live endpoint; `disabled` after automatic turn-off; `archived`. */
-            status: "active" | "disabled" | "archived";
-        };
-        WebhooksEndpointsEnableRequest: {
-            /** @description Endpoint id. */
-            id: string;
-            /** @description The revision of the record the caller last read. */
-            expectedRevision: number;
-            /** @description Idempotency key, 8-200 characters; required unless the Idempotency-Key header is sent. */
-            idempotencyKey?: string;
-        };
-        WebhooksEventsListResult: {
-            items: {
-                /** @description Event id; identical on every retry. */
-                id: string;
-                /** @description Event type, e.g. invoice.paid. */
-                type: string;
-                /** @description Unix seconds. */
-                created: number;
-                /** @description Organization in which it happened. */
-                organizationId: string;
-                /** @description The record concerned, or null. */
-                subject: {
-                    type: string;
-                    /** @description Id of the record concerned. */
-                    id: string;
-                } | null;
-                /** @description Details for the event type. */
-                data: {
-                    [key: string]: unknown;
-                };
-            }[];
-            /** @description Opaque cursor of the next page, or null when no more records remain. */
-            nextCursor: string | null;
-        };
-        WebhooksEventsListRequest: {
-            /**
-             * @description Page size, 1 to 100 (default 30).
-             * @default 30
-             */
-            limit?: number;
-            /** @description Opaque cursor from a previous page's nextCursor. */
-            cursor?: string;
-            /** @description Only events of this type, or of this group (invoice.*). */
-            type?: string;
-        };
-        WebhooksEventsGetResult: {
+        /** EventEnvelope */
+        EventEnvelope: {
             /** @description Event id; identical on every retry. */
             id: string;
             /** @description Event type, e.g. invoice.paid. */
@@ -2715,43 +2165,80 @@ export interface components {
                 [key: string]: unknown;
             };
         };
+        WebhooksEndpointsTestResult: {
+            /** @description The delivery, as in the delivery log and the Service-Delivery-Id header. */
+            delivery_id: string;
+            event: components["schemas"]["EventEnvelope"];
+        };
+        WebhooksEndpointsTestRequest: {
+            /** @description Endpoint id. */
+            id: string;
+            /** @description Idempotency key, 8-200 characters; required unless the Idempotency-Key header is sent. */
+            idempotencyKey?: string;
+        };
+        WebhooksEndpointsEnableRequest: {
+            /** @description Endpoint id. */
+            id: string;
+            /** @description The revision of the record the caller last read. */
+            expectedRevision: number;
+            /** @description Idempotency key, 8-200 characters; required unless the Idempotency-Key header is sent. */
+            idempotencyKey?: string;
+        };
+        WebhooksEventsListResult: {
+            items: components["schemas"]["EventEnvelope"][];
+            /** @description Opaque cursor of the next page, or null when no more records remain. */
+            nextCursor: string | null;
+        };
+        WebhooksEventsListRequest: {
+            /**
+             * @description Page size, 1 to 100 (default 30).
+             * @default 30
+             */
+            limit?: number;
+            /** @description Opaque cursor from a previous page's nextCursor. */
+            cursor?: string;
+            /** @description Only events of this type, or of this group (invoice.*). */
+            type?: string;
+        };
         WebhooksEventsGetRequest: {
             /** @description Event id. */
             id: string;
         };
+        /** WebhookDelivery */
+        WebhookDelivery: {
+            /** @description Delivery id; sent as Service-Delivery-Id. */
+            id: string;
+            /** @description Endpoint id. */
+            endpoint_id: string;
+            /** @description Event id; sent as Service-Event-Id. */
+            event_id: string;
+            /** @description Event type. */
+            event_type: string;
+            /** @description `pending` (waiting or being sent), `succeeded` (a 2xx), `failed` (attempts used up, or 410 Gone), `cancelled` (endpoint turned off or archived). */
+            status: "pending" | "succeeded" | "failed" | "cancelled";
+            /** @description Attempts started so far. */
+            attempt_count: number;
+            /** @description When the next attempt is due; null unless pending. */
+            next_attempt_at: string | null;
+            /** @description HTTP status of the last answer, or null (no answer). */
+            last_status_code: number | null;
+            /** @description Why the last attempt failed (or why the delivery stopped), or null. */
+            last_error: string | null;
+            /**
+             * Format: date-time
+             * @description When the event was fanned out to the endpoint.
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description Last change.
+             */
+            updated_at: string;
+            /** @description When it succeeded, failed for good or was cancelled; null while pending. */
+            completed_at: string | null;
+        };
         WebhooksDeliveriesListResult: {
-            items: {
-                /** @description Delivery id; sent as Service-Delivery-Id. */
-                id: string;
-                /** @description Endpoint id. */
-                endpoint_id: string;
-                /** @description Event id; sent as Service-Event-Id. */
-                event_id: string;
-                /** @description Event type. */
-                event_type: string;
-                /** @description `pending` (waiting or being sent), `succeeded` (a 2xx), `failed` (attempts used up, or 410 Gone), `cancelled` (endpoint turned off or archived). */
-                status: "pending" | "succeeded" | "failed" | "cancelled";
-                /** @description Attempts started so far. */
-                attempt_count: number;
-                /** @description When the next attempt is due; null unless pending. */
-                next_attempt_at: string | null;
-                /** @description HTTP status of the last answer, or null (no answer). */
-                last_status_code: number | null;
-                /** @description Why the last attempt failed (or why the delivery stopped), or null. */
-                last_error: string | null;
-                /**
-                 * Format: date-time
-                 * @description When the event was fanned out to the endpoint.
-                 */
-                created_at: string;
-                /**
-                 * Format: date-time
-                 * @description Last change.
-                 */
-                updated_at: string;
-                /** @description When it succeeded, failed for good or was cancelled; null while pending. */
-                completed_at: string | null;
-            }[];
+            items: components["schemas"]["WebhookDelivery"][];
             /** @description Opaque cursor of the next page, or null when no more records remain. */
             nextCursor: string | null;
         };
@@ -2770,7 +2257,31 @@ export interface components {
             /** @description Only deliveries in this state: pending, succeeded, failed or cancelled. */
             status?: "pending" | "succeeded" | "failed" | "cancelled";
         };
-        WebhooksDeliveriesGetResult: {
+        /** WebhookAttempt */
+        WebhookAttempt: {
+            /** @description Attempt id. */
+            id: string;
+            /** @description Sent as Service-Delivery-Attempt. */
+            attempt_number: number;
+            /**
+             * Format: date-time
+             * @description When the request started.
+             */
+            started_at: string;
+            /** @description Until the answer was read, or the failure. */
+            duration_ms: number;
+            /** @description HTTP status, or null. */
+            status_code: number | null;
+            outcome: "success" | "failure";
+            /** @description timeout, connection_refused, connection_error, dns_error, unsafe_address, redirect, http_status, tls_error or gone; null on success. */
+            error_class: string | null;
+            /** @description Short diagnostic of a failure, or null. */
+            error_message: string | null;
+            /** @description The first 1024 characters of the answer body. */
+            response_excerpt: string;
+        };
+        /** WebhookDeliveryWithAttempts */
+        WebhookDeliveryWithAttempts: {
             /** @description Delivery id; sent as Service-Delivery-Id. */
             id: string;
             /** @description Endpoint id. */
@@ -2802,64 +2313,11 @@ export interface components {
             /** @description When it succeeded, failed for good or was cancelled; null while pending. */
             completed_at: string | null;
             /** @description Every attempt, oldest first. */
-            attempts: {
-                /** @description Attempt id. */
-                id: string;
-                /** @description Sent as Service-Delivery-Attempt. */
-                attempt_number: number;
-                /**
-                 * Format: date-time
-                 * @description When the request started.
-                 */
-                started_at: string;
-                /** @description Until the answer was read, or the failure. */
-                duration_ms: number;
-                /** @description HTTP status, or null. */
-                status_code: number | null;
-                outcome: "success" | "failure";
-                /** @description timeout, connection_refused, connection_error, dns_error, unsafe_address, redirect, http_status, tls_error or gone; null on success. */
-                error_class: string | null;
-                /** @description Short diagnostic of a failure, or null. */
-                error_message: string | null;
-                /** @description The first 1024 characters of the answer body. */
-                response_excerpt: string;
-            }[];
+            attempts: components["schemas"]["WebhookAttempt"][];
         };
         WebhooksDeliveriesGetRequest: {
             /** @description Delivery id. */
             id: string;
-        };
-        WebhooksDeliveriesRetryResult: {
-            /** @description Delivery id; sent as Service-Delivery-Id. */
-            id: string;
-            /** @description Endpoint id. */
-            endpoint_id: string;
-            /** @description Event id; sent as Service-Event-Id. */
-            event_id: string;
-            /** @description Event type. */
-            event_type: string;
-            /** @description `pending` (waiting or being sent), `succeeded` (a 2xx), `failed` (attempts used up, or 410 Gone), `cancelled` (endpoint turned off or archived). */
-            status: "pending" | "succeeded" | "failed" | "cancelled";
-            /** @description Attempts started so far. */
-            attempt_count: number;
-            /** @description When the next attempt is due; null unless pending. */
-            next_attempt_at: string | null;
-            /** @description HTTP status of the last answer, or null (no answer). */
-            last_status_code: number | null;
-            /** @description Why the last attempt failed (or why the delivery stopped), or null. */
-            last_error: string | null;
-            /**
-             * Format: date-time
-             * @description When the event was fanned out to the endpoint.
-             */
-            created_at: string;
-            /**
-             * Format: date-time
-             * @description Last change.
-             */
-            updated_at: string;
-            /** @description When it succeeded, failed for good or was cancelled; null while pending. */
-            completed_at: string | null;
         };
         WebhooksDeliveriesRetryRequest: {
             /** @description Delivery id. */
@@ -2867,25 +2325,27 @@ export interface components {
             /** @description Idempotency key, 8-200 characters; required unless the Idempotency-Key header is sent. */
             idempotencyKey?: string;
         };
+        /** Party */
+        Party: {
+            /** @description Party id. */
+            id: string;
+            name: string;
+            /** @description Where invoices are emailed. */
+            email: string | null;
+            /** @description Postal address, one entry per line. */
+            address_lines: string[];
+            country: string | null;
+            tax_id: string | null;
+            /** @description Currency suggested for new invoices to this party. */
+            default_currency: string | null;
+            revision: number;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
         PartiesListResult: {
-            items: {
-                /** @description Party id. */
-                id: string;
-                name: string;
-                /** @description Where invoices are emailed. */
-                email: string | null;
-                /** @description Postal address, one entry per line. */
-                address_lines: string[];
-                country: string | null;
-                tax_id: string | null;
-                /** @description Currency suggested for new invoices to this party. */
-                default_currency: string | null;
-                revision: number;
-                /** Format: date-time */
-                created_at: string;
-                /** Format: date-time */
-                updated_at: string;
-            }[];
+            items: components["schemas"]["Party"][];
             /** @description The page size used. */
             limit: number;
             /** @description The offset used. */
@@ -2907,45 +2367,9 @@ export interface components {
             /** @description Filter on name or email, up to 200 characters. */
             search?: string;
         };
-        PartiesGetResult: {
-            /** @description Party id. */
-            id: string;
-            name: string;
-            /** @description Where invoices are emailed. */
-            email: string | null;
-            /** @description Postal address, one entry per line. */
-            address_lines: string[];
-            country: string | null;
-            tax_id: string | null;
-            /** @description Currency suggested for new invoices to this party. */
-            default_currency: string | null;
-            revision: number;
-            /** Format: date-time */
-            created_at: string;
-            /** Format: date-time */
-            updated_at: string;
-        };
         PartiesGetRequest: {
             /** @description Party id. */
             id: string;
-        };
-        PartiesCreateResult: {
-            /** @description Party id. */
-            id: string;
-            name: string;
-            /** @description Where invoices are emailed. */
-            email: string | null;
-            /** @description Postal address, one entry per line. */
-            address_lines: string[];
-            country: string | null;
-            tax_id: string | null;
-            /** @description Currency suggested for new invoices to this party. */
-            default_currency: string | null;
-            revision: number;
-            /** Format: date-time */
-            created_at: string;
-            /** Format: date-time */
-            updated_at: string;
         };
         PartiesCreateRequest: {
             /** @description Name, 1-200 characters. */
@@ -2965,24 +2389,6 @@ export interface components {
             defaultCurrency?: string;
             /** @description Idempotency key, 8-200 characters; required unless the Idempotency-Key header is sent. */
             idempotencyKey?: string;
-        };
-        PartiesUpdateResult: {
-            /** @description Party id. */
-            id: string;
-            name: string;
-            /** @description Where invoices are emailed. */
-            email: string | null;
-            /** @description Postal address, one entry per line. */
-            address_lines: string[];
-            country: string | null;
-            tax_id: string | null;
-            /** @description Currency suggested for new invoices to this party. */
-            default_currency: string | null;
-            revision: number;
-            /** Format: date-time */
-            created_at: string;
-            /** Format: date-time */
-            updated_at: string;
         };
         PartiesUpdateRequest: {
             /** @description Party id. */
@@ -3004,53 +2410,55 @@ export interface components {
             /** @description Idempotency key, 8-200 characters; required unless the Idempotency-Key header is sent. */
             idempotencyKey?: string;
         };
+        /** InvoiceSummary */
+        InvoiceSummary: {
+            /** @description Invoice id. */
+            id: string;
+            /** @description Assigned when sent; null for drafts. */
+            number: string | null;
+            /** @description draft, sent, paid or void (docs/invoicing.md). */
+            status: "draft" | "sent" | "paid" | "void";
+            /** @description Derived: sent, balance above 0 and due date before the organization's today. */
+            overdue: boolean;
+            /** @description Party id. */
+            party_id: string;
+            currency: string;
+            /**
+             * Format: date
+             * @description Issue date.
+             */
+            issue_date: string;
+            /**
+             * Format: date
+             * @description Due date.
+             */
+            due_date: string;
+            payment_terms_days: number | null;
+            scheduled_send_date: string | null;
+            /** @description Sum of line subtotals. */
+            subtotal_minor: string;
+            /** @description Sum of line taxes. */
+            tax_minor: string;
+            /** @description subtotal + tax. */
+            total_minor: string;
+            /** @description Sum of payments. */
+            amount_paid_minor: string;
+            /** @description total - amount paid. */
+            balance_minor: string;
+            notes: string | null;
+            schedule_id: string | null;
+            sent_at: string | null;
+            paid_at: string | null;
+            voided_at: string | null;
+            void_reason: string | null;
+            revision: number;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
         InvoicesListResult: {
-            items: {
-                /** @description Invoice id. */
-                id: string;
-                /** @description Assigned when sent; null for drafts. */
-                number: string | null;
-                /** @description draft, sent, paid or void (docs/invoicing.md). */
-                status: "draft" | "sent" | "paid" | "void";
-                /** @description Derived: sent, balance above 0 and due date before the organization's today. */
-                overdue: boolean;
-                /** @description Party id. */
-                party_id: string;
-                currency: string;
-                /**
-                 * Format: date
-                 * @description Issue date.
-                 */
-                issue_date: string;
-                /**
-                 * Format: date
-                 * @description Due date.
-                 */
-                due_date: string;
-                payment_terms_days: number | null;
-                scheduled_send_date: string | null;
-                /** @description Sum of line subtotals. */
-                subtotal_minor: string;
-                /** @description Sum of line taxes. */
-                tax_minor: string;
-                /** @description subtotal + tax. */
-                total_minor: string;
-                /** @description Sum of payments. */
-                amount_paid_minor: string;
-                /** @description total - amount paid. */
-                balance_minor: string;
-                notes: string | null;
-                schedule_id: string | null;
-                sent_at: string | null;
-                paid_at: string | null;
-                voided_at: string | null;
-                void_reason: string | null;
-                revision: number;
-                /** Format: date-time */
-                created_at: string;
-                /** Format: date-time */
-                updated_at: string;
-            }[];
+            items: components["schemas"]["InvoiceSummary"][];
             /** @description The page size used. */
             limit: number;
             /** @description The offset used. */
@@ -3079,7 +2487,46 @@ export interface components {
             /** @description Only invoices of this party. */
             partyId?: string;
         };
-        InvoicesGetResult: {
+        /** InvoiceLine */
+        InvoiceLine: {
+            /** @description Order on the invoice, from 0. */
+            position: number;
+            description: string;
+            /** @description Decimal string. */
+            quantity: string;
+            /** @description Price of one unit, minor units. */
+            unit_amount_minor: string;
+            /** @description Percentage, or null when untaxed. */
+            tax_rate: string | null;
+            /** @description quantity x unit amount, rounded half-even. */
+            subtotal_minor: string;
+            /** @description subtotal x rate, rounded half-even. */
+            tax_minor: string;
+            /** @description subtotal + tax. */
+            total_minor: string;
+        };
+        /** InvoicePayment */
+        InvoicePayment: {
+            /** @description Payment id. */
+            id: string;
+            /** @description Amount, minor units. */
+            amount_minor: string;
+            /**
+             * Format: date
+             * @description Day the money arrived.
+             */
+            paid_on: string;
+            /**
+             * @description How the money arrived: bank_transfer, card, cash, check, direct_debit, other.
+             * @enum {unknown}
+             */
+            method: "bank_transfer" | "card" | "cash" | "check" | "direct_debit" | "other";
+            reference: string | null;
+            /** Format: date-time */
+            created_at: string;
+        };
+        /** Invoice */
+        Invoice: {
             /** @description Invoice id. */
             id: string;
             /** @description Assigned when sent; null for drafts. */
@@ -3124,128 +2571,12 @@ export interface components {
             created_at: string;
             /** Format: date-time */
             updated_at: string;
-            lines: {
-                /** @description Order on the invoice, from 0. */
-                position: number;
-                description: string;
-                /** @description Decimal string. */
-                quantity: string;
-                /** @description Price of one unit, minor units. */
-                unit_amount_minor: string;
-                /** @description Percentage, or null when untaxed. */
-                tax_rate: string | null;
-                /** @description quantity x unit amount, rounded half-even. */
-                subtotal_minor: string;
-                /** @description subtotal x rate, rounded half-even. */
-                tax_minor: string;
-                /** @description subtotal + tax. */
-                total_minor: string;
-            }[];
-            payments: {
-                /** @description Payment id. */
-                id: string;
-                /** @description Amount, minor units. */
-                amount_minor: string;
-                /**
-                 * Format: date
-                 * @description Day the money arrived.
-                 */
-                paid_on: string;
-                /**
-                 * @description How the money arrived: bank_transfer, card, cash, check, direct_debit, other.
-                 * @enum {unknown}
-                 */
-                method: "bank_transfer" | "card" | "cash" | "check" | "direct_debit" | "other";
-                reference: string | null;
-                /** Format: date-time */
-                created_at: string;
-            }[];
+            lines: components["schemas"]["InvoiceLine"][];
+            payments: components["schemas"]["InvoicePayment"][];
         };
         InvoicesGetRequest: {
             /** @description Invoice id. */
             id: string;
-        };
-        InvoicesCreateResult: {
-            /** @description Invoice id. */
-            id: string;
-            /** @description Assigned when sent; null for drafts. */
-            number: string | null;
-            /** @description draft, sent, paid or void (docs/invoicing.md). */
-            status: "draft" | "sent" | "paid" | "void";
-            /** @description Derived: sent, balance above 0 and due date before the organization's today. */
-            overdue: boolean;
-            /** @description Party id. */
-            party_id: string;
-            currency: string;
-            /**
-             * Format: date
-             * @description Issue date.
-             */
-            issue_date: string;
-            /**
-             * Format: date
-             * @description Due date.
-             */
-            due_date: string;
-            payment_terms_days: number | null;
-            scheduled_send_date: string | null;
-            /** @description Sum of line subtotals. */
-            subtotal_minor: string;
-            /** @description Sum of line taxes. */
-            tax_minor: string;
-            /** @description subtotal + tax. */
-            total_minor: string;
-            /** @description Sum of payments. */
-            amount_paid_minor: string;
-            /** @description total - amount paid. */
-            balance_minor: string;
-            notes: string | null;
-            schedule_id: string | null;
-            sent_at: string | null;
-            paid_at: string | null;
-            voided_at: string | null;
-            void_reason: string | null;
-            revision: number;
-            /** Format: date-time */
-            created_at: string;
-            /** Format: date-time */
-            updated_at: string;
-            lines: {
-                /** @description Order on the invoice, from 0. */
-                position: number;
-                description: string;
-                /** @description Decimal string. */
-                quantity: string;
-                /** @description Price of one unit, minor units. */
-                unit_amount_minor: string;
-                /** @description Percentage, or null when untaxed. */
-                tax_rate: string | null;
-                /** @description quantity x unit amount, rounded half-even. */
-                subtotal_minor: string;
-                /** @description subtotal x rate, rounded half-even. */
-                tax_minor: string;
-                /** @description subtotal + tax. */
-                total_minor: string;
-            }[];
-            payments: {
-                /** @description Payment id. */
-                id: string;
-                /** @description Amount, minor units. */
-                amount_minor: string;
-                /**
-                 * Format: date
-                 * @description Day the money arrived.
-                 */
-                paid_on: string;
-                /**
-                 * @description How the money arrived: bank_transfer, card, cash, check, direct_debit, other.
-                 * @enum {unknown}
-                 */
-                method: "bank_transfer" | "card" | "cash" | "check" | "direct_debit" | "other";
-                reference: string | null;
-                /** Format: date-time */
-                created_at: string;
-            }[];
         };
         InvoicesCreateRequest: {
             /** @description The party invoiced. */
@@ -3284,88 +2615,6 @@ export interface components {
             notes?: string;
             /** @description Idempotency key, 8-200 characters; required unless the Idempotency-Key header is sent. */
             idempotencyKey?: string;
-        };
-        InvoicesUpdateResult: {
-            /** @description Invoice id. */
-            id: string;
-            /** @description Assigned when sent; null for drafts. */
-            number: string | null;
-            /** @description draft, sent, paid or void (docs/invoicing.md). */
-            status: "draft" | "sent" | "paid" | "void";
-            /** @description Derived: sent, balance above 0 and due date before the organization's today. */
-            overdue: boolean;
-            /** @description Party id. */
-            party_id: string;
-            currency: string;
-            /**
-             * Format: date
-             * @description Issue date.
-             */
-            issue_date: string;
-            /**
-             * Format: date
-             * @description Due date.
-             */
-            due_date: string;
-            payment_terms_days: number | null;
-            scheduled_send_date: string | null;
-            /** @description Sum of line subtotals. */
-            subtotal_minor: string;
-            /** @description Sum of line taxes. */
-            tax_minor: string;
-            /** @description subtotal + tax. */
-            total_minor: string;
-            /** @description Sum of payments. */
-            amount_paid_minor: string;
-            /** @description total - amount paid. */
-            balance_minor: string;
-            notes: string | null;
-            schedule_id: string | null;
-            sent_at: string | null;
-            paid_at: string | null;
-            voided_at: string | null;
-            void_reason: string | null;
-            revision: number;
-            /** Format: date-time */
-            created_at: string;
-            /** Format: date-time */
-            updated_at: string;
-            lines: {
-                /** @description Order on the invoice, from 0. */
-                position: number;
-                description: string;
-                /** @description Decimal string. */
-                quantity: string;
-                /** @description Price of one unit, minor units. */
-                unit_amount_minor: string;
-                /** @description Percentage, or null when untaxed. */
-                tax_rate: string | null;
-                /** @description quantity x unit amount, rounded half-even. */
-                subtotal_minor: string;
-                /** @description subtotal x rate, rounded half-even. */
-                tax_minor: string;
-                /** @description subtotal + tax. */
-                total_minor: string;
-            }[];
-            payments: {
-                /** @description Payment id. */
-                id: string;
-                /** @description Amount, minor units. */
-                amount_minor: string;
-                /**
-                 * Format: date
-                 * @description Day the money arrived.
-                 */
-                paid_on: string;
-                /**
-                 * @description How the money arrived: bank_transfer, card, cash, check, direct_debit, other.
-                 * @enum {unknown}
-                 */
-                method: "bank_transfer" | "card" | "cash" | "check" | "direct_debit" | "other";
-                reference: string | null;
-                /** Format: date-time */
-                created_at: string;
-            }[];
         };
         InvoicesUpdateRequest: {
             /** @description Invoice id. */
@@ -3406,88 +2655,6 @@ export interface components {
             /** @description Idempotency key, 8-200 characters; required unless the Idempotency-Key header is sent. */
             idempotencyKey?: string;
         };
-        InvoicesSendResult: {
-            /** @description Invoice id. */
-            id: string;
-            /** @description Assigned when sent; null for drafts. */
-            number: string | null;
-            /** @description draft, sent, paid or void (docs/invoicing.md). */
-            status: "draft" | "sent" | "paid" | "void";
-            /** @description Derived: sent, balance above 0 and due date before the organization's today. */
-            overdue: boolean;
-            /** @description Party id. */
-            party_id: string;
-            currency: string;
-            /**
-             * Format: date
-             * @description Issue date.
-             */
-            issue_date: string;
-            /**
-             * Format: date
-             * @description Due date.
-             */
-            due_date: string;
-            payment_terms_days: number | null;
-            scheduled_send_date: string | null;
-            /** @description Sum of line subtotals. */
-            subtotal_minor: string;
-            /** @description Sum of line taxes. */
-            tax_minor: string;
-            /** @description subtotal + tax. */
-            total_minor: string;
-            /** @description Sum of payments. */
-            amount_paid_minor: string;
-            /** @description total - amount paid. */
-            balance_minor: string;
-            notes: string | null;
-            schedule_id: string | null;
-            sent_at: string | null;
-            paid_at: string | null;
-            voided_at: string | null;
-            void_reason: string | null;
-            revision: number;
-            /** Format: date-time */
-            created_at: string;
-            /** Format: date-time */
-            updated_at: string;
-            lines: {
-                /** @description Order on the invoice, from 0. */
-                position: number;
-                description: string;
-                /** @description Decimal string. */
-                quantity: string;
-                /** @description Price of one unit, minor units. */
-                unit_amount_minor: string;
-                /** @description Percentage, or null when untaxed. */
-                tax_rate: string | null;
-                /** @description quantity x unit amount, rounded half-even. */
-                subtotal_minor: string;
-                /** @description subtotal x rate, rounded half-even. */
-                tax_minor: string;
-                /** @description subtotal + tax. */
-                total_minor: string;
-            }[];
-            payments: {
-                /** @description Payment id. */
-                id: string;
-                /** @description Amount, minor units. */
-                amount_minor: string;
-                /**
-                 * Format: date
-                 * @description Day the money arrived.
-                 */
-                paid_on: string;
-                /**
-                 * @description How the money arrived: bank_transfer, card, cash, check, direct_debit, other.
-                 * @enum {unknown}
-                 */
-                method: "bank_transfer" | "card" | "cash" | "check" | "direct_debit" | "other";
-                reference: string | null;
-                /** Format: date-time */
-                created_at: string;
-            }[];
-        };
         InvoicesSendRequest: {
             /** @description Invoice id. */
             id: string;
@@ -3495,88 +2662,6 @@ export interface components {
             expectedRevision: number;
             /** @description Idempotency key, 8-200 characters; required unless the Idempotency-Key header is sent. */
             idempotencyKey?: string;
-        };
-        InvoicesVoidResult: {
-            /** @description Invoice id. */
-            id: string;
-            /** @description Assigned when sent; null for drafts. */
-            number: string | null;
-            /** @description draft, sent, paid or void (docs/invoicing.md). */
-            status: "draft" | "sent" | "paid" | "void";
-            /** @description Derived: sent, balance above 0 and due date before the organization's today. */
-            overdue: boolean;
-            /** @description Party id. */
-            party_id: string;
-            currency: string;
-            /**
-             * Format: date
-             * @description Issue date.
-             */
-            issue_date: string;
-            /**
-             * Format: date
-             * @description Due date.
-             */
-            due_date: string;
-            payment_terms_days: number | null;
-            scheduled_send_date: string | null;
-            /** @description Sum of line subtotals. */
-            subtotal_minor: string;
-            /** @description Sum of line taxes. */
-            tax_minor: string;
-            /** @description subtotal + tax. */
-            total_minor: string;
-            /** @description Sum of payments. */
-            amount_paid_minor: string;
-            /** @description total - amount paid. */
-            balance_minor: string;
-            notes: string | null;
-            schedule_id: string | null;
-            sent_at: string | null;
-            paid_at: string | null;
-            voided_at: string | null;
-            void_reason: string | null;
-            revision: number;
-            /** Format: date-time */
-            created_at: string;
-            /** Format: date-time */
-            updated_at: string;
-            lines: {
-                /** @description Order on the invoice, from 0. */
-                position: number;
-                description: string;
-                /** @description Decimal string. */
-                quantity: string;
-                /** @description Price of one unit, minor units. */
-                unit_amount_minor: string;
-                /** @description Percentage, or null when untaxed. */
-                tax_rate: string | null;
-                /** @description quantity x unit amount, rounded half-even. */
-                subtotal_minor: string;
-                /** @description subtotal x rate, rounded half-even. */
-                tax_minor: string;
-                /** @description subtotal + tax. */
-                total_minor: string;
-            }[];
-            payments: {
-                /** @description Payment id. */
-                id: string;
-                /** @description Amount, minor units. */
-                amount_minor: string;
-                /**
-                 * Format: date
-                 * @description Day the money arrived.
-                 */
-                paid_on: string;
-                /**
-                 * @description How the money arrived: bank_transfer, card, cash, check, direct_debit, other.
-                 * @enum {unknown}
-                 */
-                method: "bank_transfer" | "card" | "cash" | "check" | "direct_debit" | "other";
-                reference: string | null;
-                /** Format: date-time */
-                created_at: string;
-            }[];
         };
         InvoicesVoidRequest: {
             /** @description Invoice id. */
@@ -3589,107 +2674,8 @@ export interface components {
             idempotencyKey?: string;
         };
         InvoicesPaymentsRecordResult: {
-            invoice: {
-                /** @description Invoice id. */
-                id: string;
-                /** @description Assigned when sent; null for drafts. */
-                number: string | null;
-                /** @description draft, sent, paid or void (docs/invoicing.md). */
-                status: "draft" | "sent" | "paid" | "void";
-                /** @description Derived: sent, balance above 0 and due date before the organization's today. */
-                overdue: boolean;
-                /** @description Party id. */
-                party_id: string;
-                currency: string;
-                /**
-                 * Format: date
-                 * @description Issue date.
-                 */
-                issue_date: string;
-                /**
-                 * Format: date
-                 * @description Due date.
-                 */
-                due_date: string;
-                payment_terms_days: number | null;
-                scheduled_send_date: string | null;
-                /** @description Sum of line subtotals. */
-                subtotal_minor: string;
-                /** @description Sum of line taxes. */
-                tax_minor: string;
-                /** @description subtotal + tax. */
-                total_minor: string;
-                /** @description Sum of payments. */
-                amount_paid_minor: string;
-                /** @description total - amount paid. */
-                balance_minor: string;
-                notes: string | null;
-                schedule_id: string | null;
-                sent_at: string | null;
-                paid_at: string | null;
-                voided_at: string | null;
-                void_reason: string | null;
-                revision: number;
-                /** Format: date-time */
-                created_at: string;
-                /** Format: date-time */
-                updated_at: string;
-                lines: {
-                    /** @description Order on the invoice, from 0. */
-                    position: number;
-                    description: string;
-                    /** @description Decimal string. */
-                    quantity: string;
-                    /** @description Price of one unit, minor units. */
-                    unit_amount_minor: string;
-                    /** @description Percentage, or null when untaxed. */
-                    tax_rate: string | null;
-                    /** @description quantity x unit amount, rounded half-even. */
-                    subtotal_minor: string;
-                    /** @description subtotal x rate, rounded half-even. */
-                    tax_minor: string;
-                    /** @description subtotal + tax. */
-                    total_minor: string;
-                }[];
-                payments: {
-                    /** @description Payment id. */
-                    id: string;
-                    /** @description Amount, minor units. */
-                    amount_minor: string;
-                    /**
-                     * Format: date
-                     * @description Day the money arrived.
-                     */
-                    paid_on: string;
-                    /**
-                     * @description How the money arrived: bank_transfer, card, cash, check, direct_debit, other.
-                     * @enum {unknown}
-                     */
-                    method: "bank_transfer" | "card" | "cash" | "check" | "direct_debit" | "other";
-                    reference: string | null;
-                    /** Format: date-time */
-                    created_at: string;
-                }[];
-            };
-            payment: {
-                /** @description Payment id. */
-                id: string;
-                /** @description Amount, minor units. */
-                amount_minor: string;
-                /**
-                 * Format: date
-                 * @description Day the money arrived.
-                 */
-                paid_on: string;
-                /**
-                 * @description How the money arrived: bank_transfer, card, cash, check, direct_debit, other.
-                 * @enum {unknown}
-                 */
-                method: "bank_transfer" | "card" | "cash" | "check" | "direct_debit" | "other";
-                reference: string | null;
-                /** Format: date-time */
-                created_at: string;
-            };
+            invoice: components["schemas"]["Invoice"];
+            payment: components["schemas"]["InvoicePayment"];
         };
         InvoicesPaymentsRecordRequest: {
             /** @description Invoice id. */
@@ -3725,80 +2711,90 @@ export interface components {
             /** @description Invoice id. */
             id: string;
         };
+        /** ScheduleLine */
+        ScheduleLine: {
+            description: string;
+            quantity: string;
+            unit_amount_minor: string;
+            tax_rate: string | null;
+        };
+        /** ScheduleCadence */
+        ScheduleCadence: {
+            /** @description weekly, monthly, quarterly or yearly. */
+            kind: string;
+            interval_weeks: number | null;
+            day_of_month: (number | "last") | null;
+            interval_months: number | null;
+        };
+        /** ScheduleEnd */
+        ScheduleEnd: {
+            /** @description never, on_date or after_count. */
+            kind: string;
+            date: string | null;
+            count: number | null;
+        };
+        /** Installment */
+        Installment: {
+            /** @description Installment id. */
+            id: string;
+            /** @description 1-based position in the plan. */
+            sequence: number;
+            /** Format: date */
+            due_date: string;
+            amount_minor: string;
+            /** @description open (not yet due), overdue (due date passed, unpaid) or paid (payments on the invoice reached this installment). */
+            status: string;
+            reminded_at: string | null;
+            /** @description When the worker saw it paid; the status is exact at once. */
+            paid_at: string | null;
+        };
+        /** InvoiceSchedule */
+        InvoiceSchedule: {
+            /** @description Schedule id (recurring invoice or payment plan). */
+            id: string;
+            /** @description recurring or payment_plan. */
+            kind: string;
+            /** @description active, paused, cancelled or completed. */
+            status: string;
+            name: string;
+            /** @description The invoiced party. */
+            party_id: string;
+            currency: string;
+            /** @description Recurring: total of each invoice the template makes. Payment plan: the balance split into installments. */
+            amount_minor: string | null;
+            /** @description Recurring only: the template lines. */
+            lines: components["schemas"]["ScheduleLine"][] | null;
+            /** @description Recurring only: due date = issue date + this many days. */
+            payment_terms_days: number | null;
+            notes: string | null;
+            /** @description Recurring only. */
+            cadence: components["schemas"]["ScheduleCadence"] | null;
+            /** Format: date */
+            start_date: string;
+            end: components["schemas"]["ScheduleEnd"];
+            /** @description Recurring: invoices are sent at once (true) or left as drafts. */
+            auto_send: boolean;
+            invoice_id: string | null;
+            /** @description IANA zone whose calendar decides run and due dates. */
+            time_zone: string;
+            /** @description Recurring: the next invoice date while active or paused. */
+            next_run_date: string | null;
+            last_run_date: string | null;
+            /** @description Invoices made so far (recurring). */
+            occurrences_created: number;
+            /** @description Payment plans only. */
+            installments: components["schemas"]["Installment"][] | null;
+            paused_at: string | null;
+            cancelled_at: string | null;
+            completed_at: string | null;
+            revision: number;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
         InvoicesSchedulesListResult: {
-            items: {
-                /** @description Schedule id (recurring invoice or payment plan). */
-                id: string;
-                /** @description recurring or payment_plan. */
-                kind: string;
-                /** @description active, paused, cancelled or completed. */
-                status: string;
-                name: string;
-                /** @description The invoiced party. */
-                party_id: string;
-                currency: string;
-                /** @description Recurring: total of each invoice the template makes. Payment plan: the balance split into installments. */
-                amount_minor: string | null;
-                /** @description Recurring only: the template lines. */
-                lines: {
-                    description: string;
-                    quantity: string;
-                    unit_amount_minor: string;
-                    tax_rate: string | null;
-                }[] | null;
-                /** @description Recurring only: due date = issue date + this many days. */
-                payment_terms_days: number | null;
-                notes: string | null;
-                /** @description Recurring only. */
-                cadence: {
-                    /** @description weekly, monthly, quarterly or yearly. */
-                    kind: string;
-                    interval_weeks: number | null;
-                    day_of_month: (number | "last") | null;
-                    interval_months: number | null;
-                } | null;
-                /** Format: date */
-                start_date: string;
-                end: {
-                    /** @description never, on_date or after_count. */
-                    kind: string;
-                    date: string | null;
-                    count: number | null;
-                };
-                /** @description Recurring: invoices are sent at once (true) or left as drafts. */
-                auto_send: boolean;
-                invoice_id: string | null;
-                /** @description IANA zone whose calendar decides run and due dates. */
-                time_zone: string;
-                /** @description Recurring: the next invoice date while active or paused. */
-                next_run_date: string | null;
-                last_run_date: string | null;
-                /** @description Invoices made so far (recurring). */
-                occurrences_created: number;
-                /** @description Payment plans only. */
-                installments: {
-                    /** @description Installment id. */
-                    id: string;
-                    /** @description 1-based position in the plan. */
-                    sequence: number;
-                    /** Format: date */
-                    due_date: string;
-                    amount_minor: string;
-                    /** @description open (not yet due), overdue (due date passed, unpaid) or paid (payments on the invoice reached this installment). */
-                    status: string;
-                    reminded_at: string | null;
-                    /** @description When the worker saw it paid; the status is exact at once. */
-                    paid_at: string | null;
-                }[] | null;
-                paused_at: string | null;
-                cancelled_at: string | null;
-                completed_at: string | null;
-                revision: number;
-                /** Format: date-time */
-                created_at: string;
-                /** Format: date-time */
-                updated_at: string;
-            }[];
+            items: components["schemas"]["InvoiceSchedule"][];
             /** @description The page size used. */
             limit: number;
             /** @description The offset used. */
@@ -3826,155 +2822,9 @@ export interface components {
             /** @description Only payment plans of this invoice. */
             invoiceId?: string;
         };
-        InvoicesSchedulesGetResult: {
-            /** @description Schedule id (recurring invoice or payment plan). */
-            id: string;
-            /** @description recurring or payment_plan. */
-            kind: string;
-            /** @description active, paused, cancelled or completed. */
-            status: string;
-            name: string;
-            /** @description The invoiced party. */
-            party_id: string;
-            currency: string;
-            /** @description Recurring: total of each invoice the template makes. Payment plan: the balance split into installments. */
-            amount_minor: string | null;
-            /** @description Recurring only: the template lines. */
-            lines: {
-                description: string;
-                quantity: string;
-                unit_amount_minor: string;
-                tax_rate: string | null;
-            }[] | null;
-            /** @description Recurring only: due date = issue date + this many days. */
-            payment_terms_days: number | null;
-            notes: string | null;
-            /** @description Recurring only. */
-            cadence: {
-                /** @description weekly, monthly, quarterly or yearly. */
-                kind: string;
-                interval_weeks: number | null;
-                day_of_month: (number | "last") | null;
-                interval_months: number | null;
-            } | null;
-            /** Format: date */
-            start_date: string;
-            end: {
-                /** @description never, on_date or after_count. */
-                kind: string;
-                date: string | null;
-                count: number | null;
-            };
-            /** @description Recurring: invoices are sent at once (true) or left as drafts. */
-            auto_send: boolean;
-            invoice_id: string | null;
-            /** @description IANA zone whose calendar decides run and due dates. */
-            time_zone: string;
-            /** @description Recurring: the next invoice date while active or paused. */
-            next_run_date: string | null;
-            last_run_date: string | null;
-            /** @description Invoices made so far (recurring). */
-            occurrences_created: number;
-            /** @description Payment plans only. */
-            installments: {
-                /** @description Installment id. */
-                id: string;
-                /** @description 1-based position in the plan. */
-                sequence: number;
-                /** Format: date */
-                due_date: string;
-                amount_minor: string;
-                /** @description open (not yet due), overdue (due date passed, unpaid) or paid (payments on the invoice reached this installment). */
-                status: string;
-                reminded_at: string | null;
-                /** @description When the worker saw it paid; the status is exact at once. */
-                paid_at: string | null;
-            }[] | null;
-            paused_at: string | null;
-            cancelled_at: string | null;
-            completed_at: string | null;
-            revision: number;
-            /** Format: date-time */
-            created_at: string;
-            /** Format: date-time */
-            updated_at: string;
-        };
         InvoicesSchedulesGetRequest: {
             /** @description Schedule or payment plan id. */
             id: string;
-        };
-        InvoicesSchedulesCreateResult: {
-            /** @description Schedule id (recurring invoice or payment plan). */
-            id: string;
-            /** @description recurring or payment_plan. */
-            kind: string;
-            /** @description active, paused, cancelled or completed. */
-            status: string;
-            name: string;
-            /** @description The invoiced party. */
-            party_id: string;
-            currency: string;
-            /** @description Recurring: total of each invoice the template makes. Payment plan: the balance split into installments. */
-            amount_minor: string | null;
-            /** @description Recurring only: the template lines. */
-            lines: {
-                description: string;
-                quantity: string;
-                unit_amount_minor: string;
-                tax_rate: string | null;
-            }[] | null;
-            /** @description Recurring only: due date = issue date + this many days. */
-            payment_terms_days: number | null;
-            notes: string | null;
-            /** @description Recurring only. */
-            cadence: {
-                /** @description weekly, monthly, quarterly or yearly. */
-                kind: string;
-                interval_weeks: number | null;
-                day_of_month: (number | "last") | null;
-                interval_months: number | null;
-            } | null;
-            /** Format: date */
-            start_date: string;
-            end: {
-                /** @description never, on_date or after_count. */
-                kind: string;
-                date: string | null;
-                count: number | null;
-            };
-            /** @description Recurring: invoices are sent at once (true) or left as drafts. */
-            auto_send: boolean;
-            invoice_id: string | null;
-            /** @description IANA zone whose calendar decides run and due dates. */
-            time_zone: string;
-            /** @description Recurring: the next invoice date while active or paused. */
-            next_run_date: string | null;
-            last_run_date: string | null;
-            /** @description Invoices made so far (recurring). */
-            occurrences_created: number;
-            /** @description Payment plans only. */
-            installments: {
-                /** @description Installment id. */
-                id: string;
-                /** @description 1-based position in the plan. */
-                sequence: number;
-                /** Format: date */
-                due_date: string;
-                amount_minor: string;
-                /** @description open (not yet due), overdue (due date passed, unpaid) or paid (payments on the invoice reached this installment). */
-                status: string;
-                reminded_at: string | null;
-                /** @description When the worker saw it paid; the status is exact at once. */
-                paid_at: string | null;
-            }[] | null;
-            paused_at: string | null;
-            cancelled_at: string | null;
-            completed_at: string | null;
-            revision: number;
-            /** Format: date-time */
-            created_at: string;
-            /** Format: date-time */
-            updated_at: string;
         };
         InvoicesSchedulesCreateRequest: {
             /** @description Label shown to the organization, 1-200 characters. */
@@ -4032,79 +2882,6 @@ export interface components {
             timeZone?: string;
             /** @description Idempotency key, 8-200 characters; required unless the Idempotency-Key header is sent. */
             idempotencyKey?: string;
-        };
-        InvoicesSchedulesUpdateResult: {
-            /** @description Schedule id (recurring invoice or payment plan). */
-            id: string;
-            /** @description recurring or payment_plan. */
-            kind: string;
-            /** @description active, paused, cancelled or completed. */
-            status: string;
-            name: string;
-            /** @description The invoiced party. */
-            party_id: string;
-            currency: string;
-            /** @description Recurring: total of each invoice the template makes. Payment plan: the balance split into installments. */
-            amount_minor: string | null;
-            /** @description Recurring only: the template lines. */
-            lines: {
-                description: string;
-                quantity: string;
-                unit_amount_minor: string;
-                tax_rate: string | null;
-            }[] | null;
-            /** @description Recurring only: due date = issue date + this many days. */
-            payment_terms_days: number | null;
-            notes: string | null;
-            /** @description Recurring only. */
-            cadence: {
-                /** @description weekly, monthly, quarterly or yearly. */
-                kind: string;
-                interval_weeks: number | null;
-                day_of_month: (number | "last") | null;
-                interval_months: number | null;
-            } | null;
-            /** Format: date */
-            start_date: string;
-            end: {
-                /** @description never, on_date or after_count. */
-                kind: string;
-                date: string | null;
-                count: number | null;
-            };
-            /** @description Recurring: invoices are sent at once (true) or left as drafts. */
-            auto_send: boolean;
-            invoice_id: string | null;
-            /** @description IANA zone whose calendar decides run and due dates. */
-            time_zone: string;
-            /** @description Recurring: the next invoice date while active or paused. */
-            next_run_date: string | null;
-            last_run_date: string | null;
-            /** @description Invoices made so far (recurring). */
-            occurrences_created: number;
-            /** @description Payment plans only. */
-            installments: {
-                /** @description Installment id. */
-                id: string;
-                /** @description 1-based position in the plan. */
-                sequence: number;
-                /** Format: date */
-                due_date: string;
-                amount_minor: string;
-                /** @description open (not yet due), overdue (due date passed, unpaid) or paid (payments on the invoice reached this installment). */
-                status: string;
-                reminded_at: string | null;
-                /** @description When the worker saw it paid; the status is exact at once. */
-                paid_at: string | null;
-            }[] | null;
-            paused_at: string | null;
-            cancelled_at: string | null;
-            completed_at: string | null;
-            revision: number;
-            /** Format: date-time */
-            created_at: string;
-            /** Format: date-time */
-            updated_at: string;
         };
         InvoicesSchedulesUpdateRequest: {
             /** @description Schedule id. */
@@ -4167,79 +2944,6 @@ export interface components {
             /** @description Idempotency key, 8-200 characters; required unless the Idempotency-Key header is sent. */
             idempotencyKey?: string;
         };
-        InvoicesSchedulesPauseResult: {
-            /** @description Schedule id (recurring invoice or payment plan). */
-            id: string;
-            /** @description recurring or payment_plan. */
-            kind: string;
-            /** @description active, paused, cancelled or completed. */
-            status: string;
-            name: string;
-            /** @description The invoiced party. */
-            party_id: string;
-            currency: string;
-            /** @description Recurring: total of each invoice the template makes. Payment plan: the balance split into installments. */
-            amount_minor: string | null;
-            /** @description Recurring only: the template lines. */
-            lines: {
-                description: string;
-                quantity: string;
-                unit_amount_minor: string;
-                tax_rate: string | null;
-            }[] | null;
-            /** @description Recurring only: due date = issue date + this many days. */
-            payment_terms_days: number | null;
-            notes: string | null;
-            /** @description Recurring only. */
-            cadence: {
-                /** @description weekly, monthly, quarterly or yearly. */
-                kind: string;
-                interval_weeks: number | null;
-                day_of_month: (number | "last") | null;
-                interval_months: number | null;
-            } | null;
-            /** Format: date */
-            start_date: string;
-            end: {
-                /** @description never, on_date or after_count. */
-                kind: string;
-                date: string | null;
-                count: number | null;
-            };
-            /** @description Recurring: invoices are sent at once (true) or left as drafts. */
-            auto_send: boolean;
-            invoice_id: string | null;
-            /** @description IANA zone whose calendar decides run and due dates. */
-            time_zone: string;
-            /** @description Recurring: the next invoice date while active or paused. */
-            next_run_date: string | null;
-            last_run_date: string | null;
-            /** @description Invoices made so far (recurring). */
-            occurrences_created: number;
-            /** @description Payment plans only. */
-            installments: {
-                /** @description Installment id. */
-                id: string;
-                /** @description 1-based position in the plan. */
-                sequence: number;
-                /** Format: date */
-                due_date: string;
-                amount_minor: string;
-                /** @description open (not yet due), overdue (due date passed, unpaid) or paid (payments on the invoice reached this installment). */
-                status: string;
-                reminded_at: string | null;
-                /** @description When the worker saw it paid; the status is exact at once. */
-                paid_at: string | null;
-            }[] | null;
-            paused_at: string | null;
-            cancelled_at: string | null;
-            completed_at: string | null;
-            revision: number;
-            /** Format: date-time */
-            created_at: string;
-            /** Format: date-time */
-            updated_at: string;
-        };
         InvoicesSchedulesPauseRequest: {
             /** @description ID of the recurring invoice schedule or payment plan. */
             id: string;
@@ -4247,79 +2951,6 @@ export interface components {
             expectedRevision: number;
             /** @description Idempotency key, 8-200 characters, required in the body; an Idempotency-Key header, if also sent, must be equal. */
             idempotencyKey: string;
-        };
-        InvoicesSchedulesResumeResult: {
-            /** @description Schedule id (recurring invoice or payment plan). */
-            id: string;
-            /** @description recurring or payment_plan. */
-            kind: string;
-            /** @description active, paused, cancelled or completed. */
-            status: string;
-            name: string;
-            /** @description The invoiced party. */
-            party_id: string;
-            currency: string;
-            /** @description Recurring: total of each invoice the template makes. Payment plan: the balance split into installments. */
-            amount_minor: string | null;
-            /** @description Recurring only: the template lines. */
-            lines: {
-                description: string;
-                quantity: string;
-                unit_amount_minor: string;
-                tax_rate: string | null;
-            }[] | null;
-            /** @description Recurring only: due date = issue date + this many days. */
-            payment_terms_days: number | null;
-            notes: string | null;
-            /** @description Recurring only. */
-            cadence: {
-                /** @description weekly, monthly, quarterly or yearly. */
-                kind: string;
-                interval_weeks: number | null;
-                day_of_month: (number | "last") | null;
-                interval_months: number | null;
-            } | null;
-            /** Format: date */
-            start_date: string;
-            end: {
-                /** @description never, on_date or after_count. */
-                kind: string;
-                date: string | null;
-                count: number | null;
-            };
-            /** @description Recurring: invoices are sent at once (true) or left as drafts. */
-            auto_send: boolean;
-            invoice_id: string | null;
-            /** @description IANA zone whose calendar decides run and due dates. */
-            time_zone: string;
-            /** @description Recurring: the next invoice date while active or paused. */
-            next_run_date: string | null;
-            last_run_date: string | null;
-            /** @description Invoices made so far (recurring). */
-            occurrences_created: number;
-            /** @description Payment plans only. */
-            installments: {
-                /** @description Installment id. */
-                id: string;
-                /** @description 1-based position in the plan. */
-                sequence: number;
-                /** Format: date */
-                due_date: string;
-                amount_minor: string;
-                /** @description open (not yet due), overdue (due date passed, unpaid) or paid (payments on the invoice reached this installment). */
-                status: string;
-                reminded_at: string | null;
-                /** @description When the worker saw it paid; the status is exact at once. */
-                paid_at: string | null;
-            }[] | null;
-            paused_at: string | null;
-            cancelled_at: string | null;
-            completed_at: string | null;
-            revision: number;
-            /** Format: date-time */
-            created_at: string;
-            /** Format: date-time */
-            updated_at: string;
         };
         InvoicesSchedulesResumeRequest: {
             /** @description ID of the paused schedule or payment plan. */
@@ -4329,79 +2960,6 @@ export interface components {
             /** @description Idempotency key, 8-200 characters; required unless the Idempotency-Key header is sent. */
             idempotencyKey?: string;
         };
-        InvoicesSchedulesCancelResult: {
-            /** @description Schedule id (recurring invoice or payment plan). */
-            id: string;
-            /** @description recurring or payment_plan. */
-            kind: string;
-            /** @description active, paused, cancelled or completed. */
-            status: string;
-            name: string;
-            /** @description The invoiced party. */
-            party_id: string;
-            currency: string;
-            /** @description Recurring: total of each invoice the template makes. Payment plan: the balance split into installments. */
-            amount_minor: string | null;
-            /** @description Recurring only: the template lines. */
-            lines: {
-                description: string;
-                quantity: string;
-                unit_amount_minor: string;
-                tax_rate: string | null;
-            }[] | null;
-            /** @description Recurring only: due date = issue date + this many days. */
-            payment_terms_days: number | null;
-            notes: string | null;
-            /** @description Recurring only. */
-            cadence: {
-                /** @description weekly, monthly, quarterly or yearly. */
-                kind: string;
-                interval_weeks: number | null;
-                day_of_month: (number | "last") | null;
-                interval_months: number | null;
-            } | null;
-            /** Format: date */
-            start_date: string;
-            end: {
-                /** @description never, on_date or after_count. */
-                kind: string;
-                date: string | null;
-                count: number | null;
-            };
-            /** @description Recurring: invoices are sent at once (true) or left as drafts. */
-            auto_send: boolean;
-            invoice_id: string | null;
-            /** @description IANA zone whose calendar decides run and due dates. */
-            time_zone: string;
-            /** @description Recurring: the next invoice date while active or paused. */
-            next_run_date: string | null;
-            last_run_date: string | null;
-            /** @description Invoices made so far (recurring). */
-            occurrences_created: number;
-            /** @description Payment plans only. */
-            installments: {
-                /** @description Installment id. */
-                id: string;
-                /** @description 1-based position in the plan. */
-                sequence: number;
-                /** Format: date */
-                due_date: string;
-                amount_minor: string;
-                /** @description open (not yet due), overdue (due date passed, unpaid) or paid (payments on the invoice reached this installment). */
-                status: string;
-                reminded_at: string | null;
-                /** @description When the worker saw it paid; the status is exact at once. */
-                paid_at: string | null;
-            }[] | null;
-            paused_at: string | null;
-            cancelled_at: string | null;
-            completed_at: string | null;
-            revision: number;
-            /** Format: date-time */
-            created_at: string;
-            /** Format: date-time */
-            updated_at: string;
-        };
         InvoicesSchedulesCancelRequest: {
             /** @description ID of the schedule or payment plan. */
             id: string;
@@ -4409,79 +2967,6 @@ export interface components {
             expectedRevision: number;
             /** @description Idempotency key, 8-200 characters; required unless the Idempotency-Key header is sent. */
             idempotencyKey?: string;
-        };
-        InvoicesPaymentPlansCreateResult: {
-            /** @description Schedule id (recurring invoice or payment plan). */
-            id: string;
-            /** @description recurring or payment_plan. */
-            kind: string;
-            /** @description active, paused, cancelled or completed. */
-            status: string;
-            name: string;
-            /** @description The invoiced party. */
-            party_id: string;
-            currency: string;
-            /** @description Recurring: total of each invoice the template makes. Payment plan: the balance split into installments. */
-            amount_minor: string | null;
-            /** @description Recurring only: the template lines. */
-            lines: {
-                description: string;
-                quantity: string;
-                unit_amount_minor: string;
-                tax_rate: string | null;
-            }[] | null;
-            /** @description Recurring only: due date = issue date + this many days. */
-            payment_terms_days: number | null;
-            notes: string | null;
-            /** @description Recurring only. */
-            cadence: {
-                /** @description weekly, monthly, quarterly or yearly. */
-                kind: string;
-                interval_weeks: number | null;
-                day_of_month: (number | "last") | null;
-                interval_months: number | null;
-            } | null;
-            /** Format: date */
-            start_date: string;
-            end: {
-                /** @description never, on_date or after_count. */
-                kind: string;
-                date: string | null;
-                count: number | null;
-            };
-            /** @description Recurring: invoices are sent at once (true) or left as drafts. */
-            auto_send: boolean;
-            invoice_id: string | null;
-            /** @description IANA zone whose calendar decides run and due dates. */
-            time_zone: string;
-            /** @description Recurring: the next invoice date while active or paused. */
-            next_run_date: string | null;
-            last_run_date: string | null;
-            /** @description Invoices made so far (recurring). */
-            occurrences_created: number;
-            /** @description Payment plans only. */
-            installments: {
-                /** @description Installment id. */
-                id: string;
-                /** @description 1-based position in the plan. */
-                sequence: number;
-                /** Format: date */
-                due_date: string;
-                amount_minor: string;
-                /** @description open (not yet due), overdue (due date passed, unpaid) or paid (payments on the invoice reached this installment). */
-                status: string;
-                reminded_at: string | null;
-                /** @description When the worker saw it paid; the status is exact at once. */
-                paid_at: string | null;
-            }[] | null;
-            paused_at: string | null;
-            cancelled_at: string | null;
-            completed_at: string | null;
-            revision: number;
-            /** Format: date-time */
-            created_at: string;
-            /** Format: date-time */
-            updated_at: string;
         };
         InvoicesPaymentPlansCreateRequest: {
             /** @description A sent invoice with a balance above zero. */
@@ -4582,9 +3067,9 @@ export interface components {
          *     - `invalid_quantity`: A line quantity is zero or not a decimal with at most 9 integer and 4 fraction digits.
          *     - `invalid_tax_rate`: A tax rate is not a percentage from 0 to 100 with at most 4 fraction digits.
          *     - `amount_overflow`: A computed line or invoice amount would exceed 9007199254740991 minor units.
-         *     - `webhook_url_not_allowed`: The webhook URL is refused: it must be https on port 443 or 8443 to a public host (`http://localhost` only where the operator allows it), without user name or password; `details.reason` says which rule failed.
+         *     - `webhook_url_not_allowed`: The webhook URL is refused: it must be https on port 443 or 8443 to a public host (`http://localhost` only where the operator allows it), without user name or password; `error.reason` says which rule failed.
          *     - `unknown_event_type`: An `events` pattern names no event type of the catalog (or a group no type belongs to); `field` names it (`events.2`).
-         *     - `installments_sum_mismatch`: Custom installments must sum exactly to the invoice's balance; `details.balance_minor` and `details.sum_minor` tell both.
+         *     - `installments_sum_mismatch`: Custom installments must sum exactly to the invoice's balance; `error.balance_minor` and `error.sum_minor` tell both.
          */
         BadRequest: {
             headers: {
@@ -4664,13 +3149,13 @@ export interface components {
          *     - `contractor_joined`: The contractor has already joined the portal; no invitation can be sent.
          *     - `contractor_inactive`: The contractor's portal access is off; turn it on before inviting.
          *     - `invitation_not_open`: The invitation was already accepted, revoked, replaced or has expired.
-         *     - `invalid_state`: The record's state does not allow this action; `details.state` tells the current state.
+         *     - `invalid_state`: The record's state does not allow this action; `error.state` tells the current state.
          *     - `party_email_taken`: Another party in the organization already has this email (compared case-insensitively).
          *     - `party_email_missing`: The party has no email address, so the invoice cannot be sent; add one to the party first.
-         *     - `payment_exceeds_balance`: The payment is larger than the invoice's open balance; `details.balance_minor` tells the balance.
-         *     - `payment_not_allowed`: Payments are recorded on sent invoices only; `details.state` tells the current status.
+         *     - `payment_exceeds_balance`: The payment is larger than the invoice's open balance; `error.balance_minor` tells the balance.
+         *     - `payment_not_allowed`: Payments are recorded on sent invoices only; `error.state` tells the current status.
          *     - `job_role_name_taken`: Another job role in the organization already has this name.
-         *     - `payment_plan_exists`: The invoice already has an active or paused payment plan (`details.plan_id`); cancel it before creating another.
+         *     - `payment_plan_exists`: The invoice already has an active or paused payment plan (`error.plan_id`); cancel it before creating another.
          */
         Conflict: {
             headers: {
@@ -4923,7 +3408,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["ContractorsGetResult"];
+                        data: components["schemas"]["ContractorWithTaxProfile"];
                     };
                 };
             };
@@ -4969,7 +3454,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["ContractorsGetResult"];
+                        data: components["schemas"]["ContractorWithTaxProfile"];
                     };
                 };
             };
@@ -5024,7 +3509,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["ContractorsCreateResult"];
+                        data: components["schemas"]["Contractor"];
                     };
                 };
             };
@@ -5079,7 +3564,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["ContractorsUpdateResult"];
+                        data: components["schemas"]["Contractor"];
                     };
                 };
             };
@@ -5134,7 +3619,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["ContractorsEmailUpdateResult"];
+                        data: components["schemas"]["Contractor"];
                     };
                 };
             };
@@ -5191,7 +3676,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["ContractorsTaxProfileReviewResult"];
+                        data: components["schemas"]["ContractorWithTaxProfile"];
                     };
                 };
             };
@@ -5456,7 +3941,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["ContractorOpsRolesSaveResult"];
+                        data: components["schemas"]["JobRole"];
                     };
                 };
             };
@@ -5511,7 +3996,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["ContractorOpsRolesAssignResult"];
+                        data: components["schemas"]["Contractor"];
                     };
                 };
             };
@@ -5565,7 +4050,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["ContractorsInviteResult"];
+                        data: components["schemas"]["Invitation"];
                     };
                 };
             };
@@ -5721,7 +4206,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["ContractorsInvitationsRevokeResult"];
+                        data: components["schemas"]["Invitation"];
                     };
                 };
             };
@@ -5766,7 +4251,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["ContractorsInvitationsLinkResult"];
+                        data: components["schemas"]["InvitationLink"];
                     };
                 };
             };
@@ -5812,7 +4297,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["ContractorsInvitationsLinkResult"];
+                        data: components["schemas"]["InvitationLink"];
                     };
                 };
             };
@@ -6005,7 +4490,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["ContractorsTemplatesCreateDraftResult"];
+                        data: components["schemas"]["AgreementTemplate"];
                     };
                 };
             };
@@ -6061,7 +4546,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["ContractorsTemplatesUploadResult"];
+                        data: components["schemas"]["AgreementTemplate"];
                     };
                 };
             };
@@ -6204,7 +4689,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["WebhooksEndpointsGetResult"];
+                        data: components["schemas"]["WebhookEndpoint"];
                     };
                 };
             };
@@ -6250,7 +4735,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["WebhooksEndpointsGetResult"];
+                        data: components["schemas"]["WebhookEndpoint"];
                     };
                 };
             };
@@ -6306,7 +4791,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["WebhooksEndpointsCreateResult"];
+                        data: components["schemas"]["WebhookEndpointWithSecret"];
                     };
                 };
             };
@@ -6362,7 +4847,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["WebhooksEndpointsUpdateResult"];
+                        data: components["schemas"]["WebhookEndpoint"];
                     };
                 };
             };
@@ -6415,7 +4900,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["WebhooksEndpointsArchiveResult"];
+                        data: components["schemas"]["WebhookEndpoint"];
                     };
                 };
             };
@@ -6469,7 +4954,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["WebhooksEndpointsRotateSecretResult"];
+                        data: components["schemas"]["WebhookEndpointWithSecret"];
                     };
                 };
             };
@@ -6574,7 +5059,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["WebhooksEndpointsEnableResult"];
+                        data: components["schemas"]["WebhookEndpoint"];
                     };
                 };
             };
@@ -6717,7 +5202,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["WebhooksEventsGetResult"];
+                        data: components["schemas"]["EventEnvelope"];
                     };
                 };
             };
@@ -6763,7 +5248,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["WebhooksEventsGetResult"];
+                        data: components["schemas"]["EventEnvelope"];
                     };
                 };
             };
@@ -6909,7 +5394,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["WebhooksDeliveriesGetResult"];
+                        data: components["schemas"]["WebhookDeliveryWithAttempts"];
                     };
                 };
             };
@@ -6955,7 +5440,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["WebhooksDeliveriesGetResult"];
+                        data: components["schemas"]["WebhookDeliveryWithAttempts"];
                     };
                 };
             };
@@ -7006,7 +5491,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["WebhooksDeliveriesRetryResult"];
+                        data: components["schemas"]["WebhookDelivery"];
                     };
                 };
             };
@@ -7149,7 +5634,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["PartiesGetResult"];
+                        data: components["schemas"]["Party"];
                     };
                 };
             };
@@ -7195,7 +5680,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["PartiesGetResult"];
+                        data: components["schemas"]["Party"];
                     };
                 };
             };
@@ -7249,7 +5734,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["PartiesCreateResult"];
+                        data: components["schemas"]["Party"];
                     };
                 };
             };
@@ -7303,7 +5788,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["PartiesUpdateResult"];
+                        data: components["schemas"]["Party"];
                     };
                 };
             };
@@ -7450,7 +5935,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["InvoicesGetResult"];
+                        data: components["schemas"]["Invoice"];
                     };
                 };
             };
@@ -7496,7 +5981,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["InvoicesGetResult"];
+                        data: components["schemas"]["Invoice"];
                     };
                 };
             };
@@ -7558,7 +6043,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["InvoicesCreateResult"];
+                        data: components["schemas"]["Invoice"];
                     };
                 };
             };
@@ -7612,7 +6097,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["InvoicesUpdateResult"];
+                        data: components["schemas"]["Invoice"];
                     };
                 };
             };
@@ -7665,7 +6150,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["InvoicesSendResult"];
+                        data: components["schemas"]["Invoice"];
                     };
                 };
             };
@@ -7719,7 +6204,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["InvoicesVoidResult"];
+                        data: components["schemas"]["Invoice"];
                     };
                 };
             };
@@ -8015,7 +6500,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["InvoicesSchedulesGetResult"];
+                        data: components["schemas"]["InvoiceSchedule"];
                     };
                 };
             };
@@ -8061,7 +6546,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["InvoicesSchedulesGetResult"];
+                        data: components["schemas"]["InvoiceSchedule"];
                     };
                 };
             };
@@ -8132,7 +6617,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["InvoicesSchedulesCreateResult"];
+                        data: components["schemas"]["InvoiceSchedule"];
                     };
                 };
             };
@@ -8186,7 +6671,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["InvoicesSchedulesUpdateResult"];
+                        data: components["schemas"]["InvoiceSchedule"];
                     };
                 };
             };
@@ -8240,7 +6725,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["InvoicesSchedulesPauseResult"];
+                        data: components["schemas"]["InvoiceSchedule"];
                     };
                 };
             };
@@ -8293,7 +6778,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["InvoicesSchedulesResumeResult"];
+                        data: components["schemas"]["InvoiceSchedule"];
                     };
                 };
             };
@@ -8346,7 +6831,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["InvoicesSchedulesCancelResult"];
+                        data: components["schemas"]["InvoiceSchedule"];
                     };
                 };
             };
@@ -8405,7 +6890,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["InvoicesPaymentPlansCreateResult"];
+                        data: components["schemas"]["InvoiceSchedule"];
                     };
                 };
             };

@@ -26,7 +26,7 @@ export const EventEnvelope = Type.Object(
     ),
     data: Type.Record(Type.String(), Type.Unknown(), { description: 'Details for the event type.' }),
   },
-  { additionalProperties: false },
+  { title: 'EventEnvelope', additionalProperties: false },
 );
 export type EventEnvelope = Static<typeof EventEnvelope>;
 

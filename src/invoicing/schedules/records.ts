@@ -29,7 +29,7 @@ export const ScheduleLine = Type.Object(
     unit_amount_minor: MinorValue,
     tax_rate: Nullable(Type.String()),
   },
-  { additionalProperties: false },
+  { title: 'ScheduleLine', additionalProperties: false },
 );
 
 export const ScheduleCadence = Type.Object(
@@ -39,7 +39,7 @@ export const ScheduleCadence = Type.Object(
     day_of_month: Nullable(Type.Union([Type.Integer(), Type.Literal('last')])),
     interval_months: Nullable(Type.Integer()),
   },
-  { additionalProperties: false },
+  { title: 'ScheduleCadence', additionalProperties: false },
 );
 
 export const ScheduleEndRecord = Type.Object(
@@ -48,7 +48,7 @@ export const ScheduleEndRecord = Type.Object(
     date: Nullable(DateValue),
     count: Nullable(Type.Integer()),
   },
-  { additionalProperties: false },
+  { title: 'ScheduleEnd', additionalProperties: false },
 );
 
 export const Installment = Type.Object(
@@ -64,7 +64,7 @@ export const Installment = Type.Object(
     reminded_at: Nullable(TimestampValue),
     paid_at: Nullable(TimestampValue, 'When the worker saw it paid; the status is exact at once.'),
   },
-  { additionalProperties: false },
+  { title: 'Installment', additionalProperties: false },
 );
 export type Installment = Static<typeof Installment>;
 
@@ -102,7 +102,7 @@ export const InvoiceSchedule = Type.Object(
     created_at: TimestampValue,
     updated_at: TimestampValue,
   },
-  { additionalProperties: false },
+  { title: 'InvoiceSchedule', additionalProperties: false },
 );
 export type InvoiceSchedule = Static<typeof InvoiceSchedule>;
 

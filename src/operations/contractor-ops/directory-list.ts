@@ -35,7 +35,7 @@ export const DirectoryEntry = Type.Object(
     revision: Type.Integer({ minimum: 1 }),
     created_at: Type.String({ format: 'date-time' }),
   },
-  { additionalProperties: false },
+  { title: 'ContractorDirectoryEntry', additionalProperties: false },
 );
 
 export const listDirectory = defineOperation({

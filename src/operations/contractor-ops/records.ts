@@ -23,7 +23,7 @@ export const JobRole = Type.Object(
     created_at: Type.String({ format: 'date-time' }),
     updated_at: Type.String({ format: 'date-time' }),
   },
-  { additionalProperties: false },
+  { title: 'JobRole', additionalProperties: false },
 );
 export type JobRole = Static<typeof JobRole>;
 

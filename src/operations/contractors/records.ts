@@ -25,7 +25,7 @@ export const Contractor = Type.Object(
     created_at: Type.String({ format: 'date-time' }),
     updated_at: Type.String({ format: 'date-time' }),
   },
-  { additionalProperties: false },
+  { title: 'Contractor', additionalProperties: false },
 );
 export type Contractor = Static<typeof Contractor>;
 
@@ -41,12 +41,12 @@ export const TaxProfile = Type.Object(
     reviewed_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
     reviewed_by: Type.Union([Type.String(), Type.Null()], { description: 'Member id of the reviewer.' }),
   },
-  { additionalProperties: false },
+  { title: 'TaxProfile', additionalProperties: false },
 );
 
 export const ContractorWithTaxProfile = Type.Object(
   { ...Contractor.properties, tax_profile: TaxProfile },
-  { additionalProperties: false },
+  { title: 'ContractorWithTaxProfile', additionalProperties: false },
 );
 export type ContractorWithTaxProfile = Static<typeof ContractorWithTaxProfile>;
 

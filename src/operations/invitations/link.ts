@@ -14,7 +14,7 @@ export const InvitationLink = Type.Object(
     expires_at: Type.String({ format: 'date-time', description: 'When the link stops working.' }),
     invitation_id: Id('The open invitation the link belongs to.'),
   },
-  { additionalProperties: false },
+  { title: 'InvitationLink', additionalProperties: false },
 );
 
 export const invitationLink = defineOperation({

@@ -36,7 +36,7 @@ export const Invitation = Type.Object(
     created_at: Time('When it was sent.'),
     updated_at: Time('Last change.'),
   },
-  { additionalProperties: false },
+  { title: 'Invitation', additionalProperties: false },
 );
 export type Invitation = Static<typeof Invitation>;
 

@@ -5,8 +5,8 @@ import { asIso } from '../../db/values.ts';
 import { invitationStatus } from '../../invitations/rules.ts';
 import { defineOperation } from '../define.ts';
 import { selectInvitations } from './queries.ts';
-import { markRevoked } from './revocation.ts';
 import { Invitation, toInvitation } from './records.ts';
+import { markRevoked } from './revocation.ts';
 
 export const revokeInvitation = defineOperation({
   name: 'contractors.invitations.revoke',

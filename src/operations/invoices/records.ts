@@ -29,7 +29,7 @@ export const InvoiceLineRecord = Type.Object(
     tax_minor: Minor('subtotal x rate, rounded half-even.'),
     total_minor: Minor('subtotal + tax.'),
   },
-  { additionalProperties: false },
+  { title: 'InvoiceLine', additionalProperties: false },
 );
 
 export const PaymentRecord = Type.Object(
@@ -41,7 +41,7 @@ export const PaymentRecord = Type.Object(
     reference: Type.Union([Type.String(), Type.Null()]),
     created_at: Type.String({ format: 'date-time' }),
   },
-  { additionalProperties: false },
+  { title: 'InvoicePayment', additionalProperties: false },
 );
 export type PaymentRecord = Static<typeof PaymentRecord>;
 
@@ -75,12 +75,12 @@ const summaryFields = {
 };
 
 /** List items: the invoice without its lines and payments. */
-export const InvoiceSummary = Type.Object(summaryFields, { additionalProperties: false });
+export const InvoiceSummary = Type.Object(summaryFields, { title: 'InvoiceSummary', additionalProperties: false });
 export type InvoiceSummary = Static<typeof InvoiceSummary>;
 
 export const Invoice = Type.Object(
   { ...summaryFields, lines: Type.Array(InvoiceLineRecord), payments: Type.Array(PaymentRecord) },
-  { additionalProperties: false },
+  { title: 'Invoice', additionalProperties: false },
 );
 export type Invoice = Static<typeof Invoice>;
 

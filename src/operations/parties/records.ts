@@ -19,7 +19,7 @@ export const Party = Type.Object(
     created_at: Type.String({ format: 'date-time' }),
     updated_at: Type.String({ format: 'date-time' }),
   },
-  { additionalProperties: false },
+  { title: 'Party', additionalProperties: false },
 );
 export type Party = Static<typeof Party>;
 

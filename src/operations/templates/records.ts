@@ -40,7 +40,7 @@ export const Template = Type.Object(
     created_at: Type.String({ format: 'date-time' }),
     updated_at: Type.String({ format: 'date-time' }),
   },
-  { additionalProperties: false },
+  { title: 'AgreementTemplate', additionalProperties: false },
 );
 export type Template = Static<typeof Template>;
 

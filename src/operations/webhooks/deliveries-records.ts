@@ -35,7 +35,7 @@ export const WebhookDelivery = Type.Object(
       'When it succeeded, failed for good or was cancelled; null while pending.',
     ),
   },
-  { additionalProperties: false },
+  { title: 'WebhookDelivery', additionalProperties: false },
 );
 export type WebhookDelivery = Static<typeof WebhookDelivery>;
 
@@ -54,7 +54,7 @@ export const WebhookAttempt = Type.Object(
     error_message: NullableString('Short diagnostic of a failure, or null.'),
     response_excerpt: Type.String({ description: 'The first 1024 characters of the answer body.' }),
   },
-  { additionalProperties: false },
+  { title: 'WebhookAttempt', additionalProperties: false },
 );
 export type WebhookAttempt = Static<typeof WebhookAttempt>;
 
@@ -63,7 +63,7 @@ export const WebhookDeliveryWithAttempts = Type.Object(
     ...WebhookDelivery.properties,
     attempts: Type.Array(WebhookAttempt, { description: 'Every attempt, oldest first.' }),
   },
-  { additionalProperties: false },
+  { title: 'WebhookDeliveryWithAttempts', additionalProperties: false },
 );
 
 export type DeliveryRow = Selectable<WebhookDeliveriesTable> & { event_type: string };

@@ -35,7 +35,7 @@ export const WebhookEndpoint = Type.Object(
       description: '`active` for a live endpoint; `disabled` after automatic turn-off; `archived`.',
     }),
   },
-  { additionalProperties: false },
+  { title: 'WebhookEndpoint', additionalProperties: false },
 );
 export type WebhookEndpoint = Static<typeof WebhookEndpoint>;
 
@@ -45,7 +45,7 @@ export const EndpointWithSecret = Type.Object(
     endpoint: WebhookEndpoint,
     secret: Type.String({ description: 'The signing secret (whsec_...). Shown only now; store it safely.' }),
   },
-  { additionalProperties: false },
+  { title: 'WebhookEndpointWithSecret', additionalProperties: false },
 );
 
 export type EndpointRow = Selectable<WebhookEndpointsTable>;
