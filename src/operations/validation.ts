@@ -74,7 +74,7 @@ function fieldWithNul(value: unknown, path: string[]): string[] | undefined {
   }
   if (typeof value === 'object' && value !== null) {
     for (const [key, item] of Object.entries(value)) {
-      if (key.includes('\u0000')) return [...path, key.replace(/\u0000/g, '\\u0000')];
+      if (key.includes('\u0000')) return [...path, key.replaceAll('\u0000', '\\u0000')];
       const found = fieldWithNul(item, [...path, key]);
       if (found) return found;
     }

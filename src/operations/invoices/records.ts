@@ -75,7 +75,10 @@ const summaryFields = {
 };
 
 /** List items: the invoice without its lines and payments. */
-export const InvoiceSummary = Type.Object(summaryFields, { title: 'InvoiceSummary', additionalProperties: false });
+export const InvoiceSummary = Type.Object(summaryFields, {
+  title: 'InvoiceSummary',
+  additionalProperties: false,
+});
 export type InvoiceSummary = Static<typeof InvoiceSummary>;
 
 export const Invoice = Type.Object(
