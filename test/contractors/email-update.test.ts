@@ -1,9 +1,18 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { type Caller, createCaller, startTestApp, type TestApp } from '../support/app.ts';
+import { type Caller, createCaller, type TestApp } from '../support/app.ts';
 import { DIALECTS } from '../support/databases.ts';
 import { call } from '../support/http.ts';
-import { assertError, auditFor, eventsFor, makeContractor, OTHER_ID } from './helpers.ts';
+import {
+  assertError,
+  auditFor,
+  caller,
+  eventsFor,
+  makeContractor,
+  OTHER_ID,
+  startWithMembers,
+  storedContractor,
+} from './helpers.ts';
 
 for (const dialect of DIALECTS) {
   describe(`contractors.email.update (${dialect})`, () => {
@@ -11,23 +20,12 @@ for (const dialect of DIALECTS) {
     let admin: Caller;
     let finance: Caller;
     before(async () => {
-      app = await startTestApp(dialect);
-      admin = await createCaller(app);
-      finance = await createCaller(app, { role: 'finance', organizationId: admin.organizationId });
+      ({ app, admin, finance } = await startWithMembers(dialect));
     });
     after(() => app.close());
 
-    const change = (caller: Caller, input: Record<string, unknown>, key?: string) =>
-      call(app.baseUrl, 'contractors.email.update', input, {
-        token: caller.token,
-        ...(key ? { idempotencyKey: key } : {}),
-      });
-    const stored = (id: string) =>
-      app.services.db.kysely
-        .selectFrom('contractors')
-        .selectAll()
-        .where('id', '=', id)
-        .executeTakeFirstOrThrow();
+    const change = caller(() => app, 'contractors.email.update');
+    const stored = (id: string) => storedContractor(app, id);
 
     it('changes the email, keeps a lower-cased copy, audits and emits', async () => {
       const c = await makeContractor(app, admin, { email: 'old@example.com' });

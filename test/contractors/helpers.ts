@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
+import type { DialectName } from '../../src/db/database.ts';
 import { asJson } from '../../src/db/values.ts';
 import { newId } from '../../src/lib/ids.ts';
-import type { Caller, TestApp } from '../support/app.ts';
+import { type Caller, createCaller, startTestApp, type TestApp } from '../support/app.ts';
 import { type ApiResponse, call } from '../support/http.ts';
 
 let sequence = 0;
@@ -133,3 +134,31 @@ export function assertError(res: ApiResponse, status: number, code: string, fiel
 }
 
 export const OTHER_ID = '01927f3e-6a1c-7b2d-8e4f-0123456789ab';
+
+/** The app of one test file, with an administrator and a finance member of one organization. */
+export async function startWithMembers(
+  dialect: DialectName,
+): Promise<{ app: TestApp; admin: Caller; finance: Caller }> {
+  const app = await startTestApp(dialect);
+  const admin = await createCaller(app);
+  const finance = await createCaller(app, { role: 'finance', organizationId: admin.organizationId });
+  return { app, admin, finance };
+}
+
+/**
+ * `(caller, input, key?)` calling one operation; without `key` the harness makes a fresh one.
+ * The app is read at call time: tests define these before their `before` hook has run.
+ */
+export function caller(app: () => TestApp, operation: string) {
+  return (who: Caller, input: Record<string, unknown>, key?: string) =>
+    call(app().baseUrl, operation, input, { token: who.token, ...(key ? { idempotencyKey: key } : {}) });
+}
+
+/** The stored contractor row, read straight from the database. */
+export function storedContractor(app: TestApp, id: string) {
+  return app.services.db.kysely
+    .selectFrom('contractors')
+    .selectAll()
+    .where('id', '=', id)
+    .executeTakeFirstOrThrow();
+}

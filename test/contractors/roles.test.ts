@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { asBool, asMinor } from '../../src/db/values.ts';
-import { type Caller, createCaller, startTestApp, type TestApp } from '../support/app.ts';
+import { type Caller, createCaller, type TestApp } from '../support/app.ts';
 import { DIALECTS } from '../support/databases.ts';
 import { call } from '../support/http.ts';
-import { assertError, auditFor, eventsFor, makeRole, OTHER_ID } from './helpers.ts';
+import { assertError, auditFor, caller, eventsFor, makeRole, OTHER_ID, startWithMembers } from './helpers.ts';
 
 for (const dialect of DIALECTS) {
   describe(`contractorOps.roles.save and list (${dialect})`, () => {
@@ -12,17 +12,11 @@ for (const dialect of DIALECTS) {
     let admin: Caller;
     let finance: Caller;
     before(async () => {
-      app = await startTestApp(dialect);
-      admin = await createCaller(app);
-      finance = await createCaller(app, { role: 'finance', organizationId: admin.organizationId });
+      ({ app, admin, finance } = await startWithMembers(dialect));
     });
     after(() => app.close());
 
-    const save = (caller: Caller, input: Record<string, unknown>, key?: string) =>
-      call(app.baseUrl, 'contractorOps.roles.save', input, {
-        token: caller.token,
-        ...(key ? { idempotencyKey: key } : {}),
-      });
+    const save = caller(() => app, 'contractorOps.roles.save');
     const stored = (id: string) =>
       app.services.db.kysely
         .selectFrom('job_roles')

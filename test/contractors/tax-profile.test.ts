@@ -1,9 +1,17 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { type Caller, createCaller, startTestApp, type TestApp } from '../support/app.ts';
+import { type Caller, createCaller, type TestApp } from '../support/app.ts';
 import { DIALECTS } from '../support/databases.ts';
 import { call } from '../support/http.ts';
-import { assertError, auditFor, eventsFor, makeContractor, OTHER_ID } from './helpers.ts';
+import {
+  assertError,
+  auditFor,
+  caller,
+  eventsFor,
+  makeContractor,
+  OTHER_ID,
+  startWithMembers,
+} from './helpers.ts';
 
 for (const dialect of DIALECTS) {
   describe(`contractors.taxProfile.review (${dialect})`, () => {
@@ -11,17 +19,11 @@ for (const dialect of DIALECTS) {
     let admin: Caller;
     let finance: Caller;
     before(async () => {
-      app = await startTestApp(dialect);
-      admin = await createCaller(app);
-      finance = await createCaller(app, { role: 'finance', organizationId: admin.organizationId });
+      ({ app, admin, finance } = await startWithMembers(dialect));
     });
     after(() => app.close());
 
-    const review = (caller: Caller, input: Record<string, unknown>, key?: string) =>
-      call(app.baseUrl, 'contractors.taxProfile.review', input, {
-        token: caller.token,
-        ...(key ? { idempotencyKey: key } : {}),
-      });
+    const review = caller(() => app, 'contractors.taxProfile.review');
     const answers = { residency: 'CA', servicesInCanada: true, identityConfirmed: true };
 
     it('starts unreviewed: contractors.get shows an empty profile', async () => {

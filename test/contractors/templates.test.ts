@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import { type Caller, createCaller, startTestApp, type TestApp } from '../support/app.ts';
+import { type Caller, createCaller, type TestApp } from '../support/app.ts';
 import { DIALECTS } from '../support/databases.ts';
 import { call } from '../support/http.ts';
-import { assertError, auditFor, eventsFor, OTHER_ID } from './helpers.ts';
+import { assertError, auditFor, caller, eventsFor, OTHER_ID, startWithMembers } from './helpers.ts';
 
 const MiB = 1024 * 1024;
 const PDF = Buffer.from('%PDF-1.7\n%\xe2\xe3\xcf\xd3\n1 0 obj\n<<>>\nendobj\n', 'latin1');
@@ -19,22 +19,12 @@ for (const dialect of DIALECTS) {
     let admin: Caller;
     let finance: Caller;
     before(async () => {
-      app = await startTestApp(dialect);
-      admin = await createCaller(app);
-      finance = await createCaller(app, { role: 'finance', organizationId: admin.organizationId });
+      ({ app, admin, finance } = await startWithMembers(dialect));
     });
     after(() => app.close());
 
-    const upload = (caller: Caller, input: Record<string, unknown>, key?: string) =>
-      call(app.baseUrl, 'contractors.templates.upload', input, {
-        token: caller.token,
-        ...(key ? { idempotencyKey: key } : {}),
-      });
-    const draft = (caller: Caller, input: Record<string, unknown>, key?: string) =>
-      call(app.baseUrl, 'contractors.templates.createDraft', input, {
-        token: caller.token,
-        ...(key ? { idempotencyKey: key } : {}),
-      });
+    const upload = caller(() => app, 'contractors.templates.upload');
+    const draft = caller(() => app, 'contractors.templates.createDraft');
     const stored = (id: string) =>
       app.services.db.kysely
         .selectFrom('agreement_templates')

@@ -1,17 +1,20 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { asBool } from '../../src/db/values.ts';
-import { type Caller, createCaller, startTestApp, type TestApp } from '../support/app.ts';
+import { type Caller, createCaller, type TestApp } from '../support/app.ts';
 import { DIALECTS } from '../support/databases.ts';
 import { call } from '../support/http.ts';
 import {
   assertError,
   auditFor,
+  caller,
   eventsFor,
   makeContractor,
   OTHER_ID,
   seedHours,
   seedPayment,
+  startWithMembers,
+  storedContractor,
 } from './helpers.ts';
 
 for (const dialect of DIALECTS) {
@@ -20,24 +23,13 @@ for (const dialect of DIALECTS) {
     let admin: Caller;
     let finance: Caller;
     before(async () => {
-      app = await startTestApp(dialect);
-      admin = await createCaller(app);
-      finance = await createCaller(app, { role: 'finance', organizationId: admin.organizationId });
+      ({ app, admin, finance } = await startWithMembers(dialect));
     });
     after(() => app.close());
 
-    const update = (caller: Caller, input: Record<string, unknown>, key?: string) =>
-      call(app.baseUrl, 'contractors.update', input, {
-        token: caller.token,
-        ...(key ? { idempotencyKey: key } : {}),
-      });
+    const update = caller(() => app, 'contractors.update');
 
-    const stored = (id: string) =>
-      app.services.db.kysely
-        .selectFrom('contractors')
-        .selectAll()
-        .where('id', '=', id)
-        .executeTakeFirstOrThrow();
+    const stored = (id: string) => storedContractor(app, id);
 
     it('changes names and country, bumps the revision, audits and emits the changed fields', async () => {
       const c = await makeContractor(app, admin, { country: 'CA' });

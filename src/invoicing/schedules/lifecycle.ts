@@ -34,11 +34,17 @@ export async function loadForChange(
   return row;
 }
 
-export async function recordChange(unit: UnitOfWork, before: ScheduleRow, after: ScheduleRow, event: string) {
+/** Audit row and event of a schedule change; `before` is null for the creation. */
+export async function recordChange(
+  unit: UnitOfWork,
+  before: ScheduleRow | null,
+  after: ScheduleRow,
+  event: string,
+) {
   await unit.audit({
     recordType: 'invoice_schedule',
     recordId: after.id,
-    beforeRevision: before.revision,
+    beforeRevision: before?.revision ?? null,
     afterRevision: after.revision,
   });
   await unit.emit({

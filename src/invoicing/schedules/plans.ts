@@ -5,6 +5,7 @@ import type { UnitOfWork } from '../../jobs/system-context.ts';
 import { newId } from '../../lib/ids.ts';
 import { localDateIn, parseIsoDate } from '../calendar.ts';
 import { loadInvoice, loadOrganization } from '../service/index.ts';
+import { recordChange } from './lifecycle.ts';
 import { buildInstallments, type PaymentPlanInput } from './plan-input.ts';
 import type { ScheduleRow } from './records.ts';
 import { checkTimeZone } from './recurring.ts';
@@ -116,26 +117,7 @@ export async function createPaymentPlan(unit: UnitOfWork, input: PaymentPlanInpu
       }),
     )
     .execute();
-  await unit.audit({
-    recordType: 'invoice_schedule',
-    recordId: row.id,
-    beforeRevision: null,
-    afterRevision: 1,
-  });
-  await unit.emit({
-    type: 'invoice.schedule.created',
-    subject: { type: 'invoice_schedule', id: row.id },
-    data: {
-      kind: row.kind,
-      status: row.status,
-      name: row.name,
-      partyId: row.party_id,
-      currency: row.currency,
-      invoiceId: row.invoice_id,
-      nextRunDate: null,
-      revision: 1,
-    },
-  });
+  await recordChange(unit, null, row, 'invoice.schedule.created');
   return row;
 }
 

@@ -104,26 +104,7 @@ export async function createRecurringSchedule(unit: UnitOfWork, input: Recurring
     updated_at: now.toISOString(),
   };
   await unit.db.insertInto('invoice_schedules').values(row).execute();
-  await unit.audit({
-    recordType: 'invoice_schedule',
-    recordId: row.id,
-    beforeRevision: null,
-    afterRevision: 1,
-  });
-  await unit.emit({
-    type: 'invoice.schedule.created',
-    subject: { type: 'invoice_schedule', id: row.id },
-    data: {
-      kind: row.kind,
-      status: row.status,
-      name: row.name,
-      partyId: row.party_id,
-      currency: row.currency,
-      invoiceId: null,
-      nextRunDate: row.next_run_date,
-      revision: 1,
-    },
-  });
+  await recordChange(unit, null, row, 'invoice.schedule.created');
   return row;
 }
 

@@ -2,7 +2,7 @@ import { Type } from 'typebox';
 import { Country, Id, Limit, Offset } from '../../contract/formats.ts';
 import type { PayCadence as PayCadenceValue } from '../../db/tables/contractors.ts';
 import { asBool, asIso, asMinor, dbBool } from '../../db/values.ts';
-import { formatHours, nameFilter } from '../contractors/queries.ts';
+import { formatHours, NameQuery, nameFilter } from '../contractors/queries.ts';
 import { defineOperation } from '../define.ts';
 import { OffsetPage, offsetPage } from '../pagination.ts';
 import { PayCadence } from './records.ts';
@@ -48,12 +48,7 @@ export const listDirectory = defineOperation({
     {
       limit: Type.Optional(Limit),
       offset: Type.Optional(Offset),
-      query: Type.Optional(
-        Type.String({
-          maxLength: 200,
-          description: 'Filter on display or legal name, up to 200 characters.',
-        }),
-      ),
+      query: Type.Optional(NameQuery),
       active: Type.Optional(
         Type.Boolean({ description: 'Only contractors with portal access on (true) or off (false).' }),
       ),

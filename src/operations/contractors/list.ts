@@ -2,7 +2,7 @@ import { Type } from 'typebox';
 import { Limit, Offset } from '../../contract/formats.ts';
 import { defineOperation } from '../define.ts';
 import { OffsetPage, offsetPage } from '../pagination.ts';
-import { nameFilter, selectContractors } from './queries.ts';
+import { NameQuery, nameFilter, selectContractors } from './queries.ts';
 import { Contractor, toContractor } from './records.ts';
 
 export const listContractors = defineOperation({
@@ -15,12 +15,7 @@ export const listContractors = defineOperation({
     {
       limit: Type.Optional(Limit),
       offset: Type.Optional(Offset),
-      query: Type.Optional(
-        Type.String({
-          maxLength: 200,
-          description: 'Filter on display or legal name, up to 200 characters.',
-        }),
-      ),
+      query: Type.Optional(NameQuery),
     },
     { additionalProperties: false },
   ),

@@ -1,5 +1,12 @@
 import { type Kysely, type RawBuilder, sql } from 'kysely';
+import { Type } from 'typebox';
 import type { Database } from '../../db/schema.ts';
+
+/** The `query` input of contractors.list and contractorOps.directory.list, matched by nameFilter. */
+export const NameQuery = Type.String({
+  maxLength: 200,
+  description: 'Filter on display or legal name, up to 200 characters.',
+});
 
 /** Contractors of one organization (never any other), aliased `c`. */
 export function selectContractors(db: Kysely<Database>, organizationId: string, _now: Date) {

@@ -3,8 +3,8 @@ import { AppError } from '../../contract/errors.ts';
 import { Id, IdempotencyKey } from '../../contract/formats.ts';
 import { EventEnvelope, toEnvelope } from '../../events/envelope.ts';
 import { WEBHOOK_TEST_EVENT } from '../../events/types/webhooks.ts';
-import { newId } from '../../lib/ids.ts';
 import { requireEndpoint } from '../../webhooks/endpoints.ts';
+import { pendingDelivery } from '../../webhooks/fan-out.ts';
 import { defineOperation } from '../define.ts';
 
 export const TEST_EVENT_MESSAGE = 'This is a test event sent with webhooks.endpoints.test.';
@@ -47,33 +47,14 @@ export const testEndpoint = defineOperation({
       },
       { requestId: ctx.requestId, now },
     );
-    const deliveryId = newId();
-    await ctx.db
-      .insertInto('webhook_deliveries')
-      .values({
-        id: deliveryId,
-        organization_id: ctx.organizationId,
-        endpoint_id: endpoint.id,
-        event_id: event.id,
-        status: 'pending',
-        attempt_count: 0,
-        attempt_limit: null,
-        next_attempt_at: event.createdAt,
-        locked_until: null,
-        locked_by: null,
-        last_status_code: null,
-        last_error: null,
-        created_at: event.createdAt,
-        updated_at: event.createdAt,
-        completed_at: null,
-      })
-      .execute();
+    const delivery = pendingDelivery(event, endpoint.id);
+    await ctx.db.insertInto('webhook_deliveries').values(delivery).execute();
     const row = await ctx.db
       .selectFrom('events')
       .selectAll()
       .where('organization_id', '=', ctx.organizationId)
       .where('id', '=', event.id)
       .executeTakeFirstOrThrow();
-    return { delivery_id: deliveryId, event: toEnvelope(row) };
+    return { delivery_id: delivery.id, event: toEnvelope(row) };
   },
 });
