@@ -27,6 +27,20 @@ function scopesOf(payload: Record<string, unknown>): Scope[] {
  * member by subject. A subject that is a member of several organizations picks one with
  * X-Accounting-Organization (or an `org_id` claim).
  */
+/**
+ * The issuer's fault, not the token's: the JWKS fetch failed (network error, timeout, non-200,
+ * not JSON, not a key set). A caller with a good token must hear "retry", not "your token is bad".
+ * jose raises its bare JOSEError class only for a non-200 answer or unparsable JSON.
+ */
+function issuerUnreachable(error: unknown): boolean {
+  if (!(error instanceof joseErrors.JOSEError)) return true;
+  return (
+    error instanceof joseErrors.JWKSTimeout ||
+    error instanceof joseErrors.JWKSInvalid ||
+    error.constructor === joseErrors.JOSEError
+  );
+}
+
 export async function verifyOAuthToken(
   services: Services,
   token: string,
@@ -44,6 +58,13 @@ export async function verifyOAuthToken(
     });
     payload = verified.payload as Record<string, unknown>;
   } catch (error) {
+    if (issuerUnreachable(error)) {
+      throw new AppError(
+        'oauth_unavailable',
+        "The OAuth issuer's key set could not be fetched; retry later.",
+        { retryAfterSeconds: 30 },
+      );
+    }
     const expired = error instanceof joseErrors.JWTExpired;
     throw new AppError(
       'invalid_credential',

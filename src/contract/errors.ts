@@ -187,6 +187,11 @@ export const ERROR_CODES = {
     description: 'An unexpected failure; the request id identifies it in the logs. Nothing was changed.',
   },
   service_unavailable: { status: 503, description: 'The database is unavailable; retry later.' },
+  oauth_unavailable: {
+    status: 503,
+    description:
+      "The OAuth issuer's key set (JWKS) could not be fetched, so the access token could not be checked; retry later (`Retry-After`). API keys are not affected.",
+  },
 } as const satisfies Record<
   string,
   { status: 400 | 401 | 403 | 404 | 405 | 409 | 413 | 415 | 429 | 500 | 503; description: string }

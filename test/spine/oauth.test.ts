@@ -203,4 +203,63 @@ for (const dialect of DIALECTS) {
       );
     });
   });
+
+  describe(`OAuth issuer outages (${dialect})`, () => {
+    // An issuer whose key set answers 500 until told otherwise, then its real keys.
+    let healthy = false;
+    let keys: KeyPair;
+    let jwk: JWK;
+    let server: Server;
+    let app: TestApp;
+    let url: string;
+    before(async () => {
+      keys = await generateKeyPair('ES256');
+      jwk = { ...(await exportJWK(keys.publicKey)), kid: 'key-1', alg: 'ES256', use: 'sig' };
+      server = createServer((_request, response) => {
+        if (!healthy) return void response.writeHead(500).end('down');
+        response.writeHead(200, { 'content-type': 'application/json' });
+        response.end(JSON.stringify({ keys: [jwk] }));
+      });
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      app = await startTestApp(dialect, { env: { ACCOUNTING_OAUTH_ISSUER: url } });
+      const organizationId = await newOrganization(app);
+      await addMember(app.services.db.kysely, app.clock, {
+        organizationId,
+        email: `${unique('outage')}@example.com`,
+        role: 'admin',
+        oauthSubject: 'outage-subject',
+      });
+    });
+    after(async () => {
+      await app?.close();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    });
+
+    const token = () => {
+      const now = Math.floor(app.clock.now().getTime() / 1000);
+      return new SignJWT({ scope: 'accounting:read' })
+        .setProtectedHeader({ alg: 'ES256', kid: 'key-1' })
+        .setIssuer(url)
+        .setSubject('outage-subject')
+        .setIssuedAt(now)
+        .setExpirationTime(now + 300)
+        .sign(keys.privateKey);
+    };
+
+    it('answers 503 oauth_unavailable with Retry-After while the key set cannot be fetched, then recovers', async () => {
+      const down = await call(app.baseUrl, 'contractors.list', {}, { token: await token() });
+      assertError(down, 503, 'oauth_unavailable');
+      assert.equal(down.headers.get('retry-after'), '30');
+      // A malformed token is still the caller's fault, outage or not.
+      assertError(
+        await call(app.baseUrl, 'contractors.list', {}, { token: 'a.b.c' }),
+        401,
+        'invalid_credential',
+      );
+      healthy = true;
+      const up = await call(app.baseUrl, 'contractors.list', {}, { token: await token() });
+      assert.equal(up.status, 200, JSON.stringify(up.body));
+    });
+  });
 }
