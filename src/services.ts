@@ -2,6 +2,7 @@ import { type Logger, pino } from 'pino';
 import type { Config } from './config.ts';
 import { type Db, openDatabase } from './db/database.ts';
 import { createEventRecorder, type EventFanOut, type EventRecorder } from './events/recorder.ts';
+import { Wakeups } from './jobs/wakeups.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
 import { createMailQueue, type MailQueue, type MailTransport } from './mail/outbox-queue.ts';
 import { createMetrics, type Metrics } from './observability/metrics.ts';
@@ -18,6 +19,8 @@ export interface Services {
   mail: MailQueue;
   rateLimiter: RateLimiter;
   metrics: Metrics;
+  /** Nudges for this process's job loops after a commit (see src/jobs/wakeups.ts). */
+  wakeups: Wakeups;
 }
 
 export interface ServiceOverrides {
@@ -48,6 +51,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     mail: createMailQueue({ db, clock, logger, transport }),
     rateLimiter: new RateLimiter(config.rateLimit),
     metrics: createMetrics(),
+    wakeups: new Wakeups(),
   };
 }
 

@@ -89,7 +89,7 @@ export async function acceptInvitation(
   const now = services.clock.now();
   const nowIso = now.toISOString();
   try {
-    return await services.db.kysely.transaction().execute(async (trx): Promise<AcceptResult> => {
+    const result = await services.db.kysely.transaction().execute(async (trx): Promise<AcceptResult> => {
       const row = await findByToken(trx, token);
       const state = describe(row, now);
       if (state.kind !== 'open' || !row) return state;
@@ -153,6 +153,9 @@ export async function acceptInvitation(
         contractorName: row.display_name,
       };
     });
+    // invitation.accepted was committed: deliver it now rather than at the next poll.
+    if (result.kind === 'accepted') services.wakeups.notify('events');
+    return result;
   } catch (error) {
     if (error instanceof RaceLost) return lookUpInvitation(services, token);
     throw error;

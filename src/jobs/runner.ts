@@ -1,4 +1,5 @@
 import type { Services } from '../services.ts';
+import type { WakeupTopic } from './wakeups.ts';
 
 /** A recurring piece of background work. `run` returns how much it did (0 = idle). */
 export interface Job {
@@ -6,6 +7,8 @@ export interface Job {
   /** Pause between runs when idle; a run that did work is followed at once by another. */
   intervalMs: number;
   run(services: Services): Promise<number>;
+  /** Topics that end an idle pause early (see wakeups.ts). */
+  wakeOn?: readonly WakeupTopic[];
 }
 
 export interface RunningJobs {
@@ -32,20 +35,35 @@ export function startJobs(services: Services, jobs: readonly Job[]): RunningJobs
     }
   }
 
+  const unsubscribes: Array<() => void> = [];
   for (const job of jobs) {
+    // A nudge that arrives while the job runs is kept, so the loop looks again instead of sleeping.
+    let nudged = false;
+    let wakeSleeper: (() => void) | undefined;
+    for (const topic of job.wakeOn ?? []) {
+      unsubscribes.push(
+        services.wakeups.on(topic, () => {
+          nudged = true;
+          wakeSleeper?.();
+        }),
+      );
+    }
     loops.push(
       (async () => {
         while (!stopping) {
+          nudged = false;
           const done = await runOnce(job);
-          if (done > 0 || stopping) continue;
+          if (done > 0 || nudged || stopping) continue;
           await new Promise<void>((resolve) => {
             const timer = setTimeout(finish, job.intervalMs);
             function finish() {
               clearTimeout(timer);
               wakers.delete(finish);
+              wakeSleeper = undefined;
               resolve();
             }
             wakers.add(finish);
+            wakeSleeper = finish;
           });
         }
       })(),
@@ -55,6 +73,7 @@ export function startJobs(services: Services, jobs: readonly Job[]): RunningJobs
   return {
     async stop() {
       stopping = true;
+      for (const unsubscribe of unsubscribes) unsubscribe();
       for (const wake of [...wakers]) wake();
       await Promise.all(loops);
     },

@@ -28,6 +28,7 @@ export async function withSystemUnit<T>(
 ): Promise<T> {
   const afterCommit: Array<() => Promise<void> | void> = [];
   const requestId = `job_${newId().replaceAll('-', '')}`;
+  let nudgeQueued = false;
   const result = await services.db.kysely.transaction().execute(async (trx) => {
     const unit: UnitOfWork = {
       organizationId,
@@ -56,6 +57,10 @@ export async function withSystemUnit<T>(
       },
       async emit(event) {
         await services.events.record(trx, organizationId, event, { requestId, now: services.clock.now() });
+        if (!nudgeQueued) {
+          nudgeQueued = true;
+          afterCommit.push(() => services.wakeups.notify('events'));
+        }
       },
       async sendMail(message: MailMessage) {
         await services.mail.enqueue(trx, organizationId, message);

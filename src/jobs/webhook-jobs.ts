@@ -9,6 +9,8 @@ import type { Job } from './runner.ts';
  */
 export const webhookDeliveryJob: Job = {
   name: 'webhooks.deliver',
+  // New events are delivered at once when this process committed them.
+  wakeOn: ['events'],
   intervalMs: 100,
   run: deliverDue,
 };

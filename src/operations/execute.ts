@@ -124,6 +124,8 @@ function makeContext(
   const requireMutation = (what: string) => {
     if (!isMutation) throw new Error(`${call.operation.name} is a read and cannot ${what}`);
   };
+  // One wake-up of the delivery job per committed transaction, however many events it holds.
+  let nudgeQueued = false;
   return {
     organizationId: principal.organizationId,
     principal,
@@ -158,6 +160,10 @@ function makeContext(
         requestId: call.requestId,
         now: services.clock.now(),
       });
+      if (!nudgeQueued) {
+        nudgeQueued = true;
+        afterCommit.push(() => services.wakeups.notify('events'));
+      }
     },
     async sendMail(message: MailMessage) {
       requireMutation('send mail');
