@@ -1265,7 +1265,7 @@ export interface paths {
         };
         /**
          * Download the PDF of a sent invoice
-         * @description For invoices that have a number (sent, paid, or voided after sending); a draft answers 404. The document prints the party details frozen at sending and the current amount paid and balance.
+         * @description For invoices that have a number (sent, paid, or voided after sending); a draft answers 404. The document prints the party details frozen at sending and the current amount paid and balance. Over HTTP, `Accept: application/pdf` returns the PDF bytes (Content-Disposition: attachment) instead of the JSON form with base64 content.
          *
          *     **Access:** scopes `accounting:read`; roles admin, finance.
          *
@@ -1275,7 +1275,7 @@ export interface paths {
         put?: never;
         /**
          * Download the PDF of a sent invoice
-         * @description For invoices that have a number (sent, paid, or voided after sending); a draft answers 404. The document prints the party details frozen at sending and the current amount paid and balance.
+         * @description For invoices that have a number (sent, paid, or voided after sending); a draft answers 404. The document prints the party details frozen at sending and the current amount paid and balance. Over HTTP, `Accept: application/pdf` returns the PDF bytes (Content-Disposition: attachment) instead of the JSON form with base64 content.
          *
          *     **Access:** scopes `accounting:read`; roles admin, finance.
          *
@@ -6296,19 +6296,22 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success: the result is in `data`. */
+            /** @description Success: the result is in `data`; with `Accept: application/pdf` the file itself. */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
                     "X-Accounting-API-Version": components["headers"]["ApiVersion"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Only on the application/pdf form: `attachment; filename="..."`. */
+                    "Content-Disposition"?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         data: components["schemas"]["InvoicesPdfResult"];
                     };
+                    "application/pdf": string;
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -6342,19 +6345,22 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success: the result is in `data`. */
+            /** @description Success: the result is in `data`; with `Accept: application/pdf` the file itself. */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
                     "X-Accounting-API-Version": components["headers"]["ApiVersion"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Only on the application/pdf form: `attachment; filename="..."`. */
+                    "Content-Disposition"?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         data: components["schemas"]["InvoicesPdfResult"];
                     };
+                    "application/pdf": string;
                 };
             };
             400: components["responses"]["BadRequest"];

@@ -7,6 +7,7 @@ import { type AnyOperation, acceptsGet } from '../operations/define.ts';
 import { type InvocationMeta, invoke } from '../operations/execute.ts';
 import type { RateLimitState } from '../operations/rate-limit.ts';
 import type { Services } from '../services.ts';
+import { prefersMediaType } from './accept.ts';
 import { coerceQuery } from './query.ts';
 
 const DEFAULT_MAX_BODY = 1024 * 1024;
@@ -60,6 +61,17 @@ function rateLimitHeaders(reply: FastifyReply, state: RateLimitState | undefined
   reply.header('RateLimit', `"default";r=${state.remaining};t=${state.resetSeconds}`);
 }
 
+function sendFile(
+  reply: FastifyReply,
+  mediaType: string,
+  file: { filename: string; bytes: Buffer },
+): FastifyReply {
+  // The name is ours (`invoice-<number>.pdf`), but quote-safe ASCII is enforced all the same.
+  const filename = file.filename.replace(/[^A-Za-z0-9._-]/g, '_');
+  reply.header('Content-Disposition', `attachment; filename="${filename}"`);
+  return reply.code(200).type(mediaType).send(file.bytes);
+}
+
 export function registerOperationRoutes(app: FastifyInstance, services: Services): void {
   app.route({
     method: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
@@ -107,6 +119,12 @@ export function registerOperationRoutes(app: FastifyInstance, services: Services
         );
         if (meta.replayed) reply.header('Idempotent-Replayed', 'true');
         rateLimitHeaders(reply, meta.rateLimit);
+        if (operation.file) {
+          reply.header('Vary', 'Accept');
+          if (prefersMediaType(header(request, 'accept'), operation.file.mediaType)) {
+            return sendFile(reply, operation.file.mediaType, operation.file.from(result.data));
+          }
+        }
         return reply.code(200).type('application/json').send(result);
       } catch (error) {
         rateLimitHeaders(reply, meta.rateLimit);

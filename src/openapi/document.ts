@@ -73,10 +73,23 @@ function operationObject(
   } else {
     parameters.push(...(queryParameters(input, example) ?? []));
   }
+  const file = operation.file;
   entry.responses = {
     '200': {
-      description: 'Success: the result is in `data`.',
-      headers: successHeaders(mutation),
+      description: file
+        ? `Success: the result is in \`data\`; with \`Accept: ${file.mediaType}\` the file itself.`
+        : 'Success: the result is in `data`.',
+      headers: {
+        ...successHeaders(mutation),
+        ...(file
+          ? {
+              'Content-Disposition': {
+                description: `Only on the ${file.mediaType} form: \`attachment; filename="..."\`.`,
+                schema: { type: 'string' },
+              },
+            }
+          : {}),
+      },
       content: {
         'application/json': {
           schema: {
@@ -86,6 +99,9 @@ function operationObject(
             properties: { data: outputRef },
           },
         },
+        ...(file
+          ? { [file.mediaType]: { schema: { type: 'string', contentMediaType: file.mediaType } } }
+          : {}),
       },
     },
     ...errorResponses({ mutation, post: method === 'post' }),

@@ -19,6 +19,11 @@ export interface MutationRules {
   destructive?: boolean;
 }
 
+export interface FileForm<O extends TSchema = TSchema> {
+  mediaType: string;
+  from(output: Static<O>): { filename: string; bytes: Buffer };
+}
+
 export interface OperationDescriptor<I extends TSchema = TSchema, O extends TSchema = TSchema> {
   /** Dotted name: the path segment after /api/v1/accounting/. */
   name: string;
@@ -36,6 +41,12 @@ export interface OperationDescriptor<I extends TSchema = TSchema, O extends TSch
   get?: false;
   /** MCP tool name; `false` keeps the operation out of MCP. Derived from the name when omitted. */
   mcpTool?: string | false;
+  /**
+   * A read whose result is a file. Over HTTP, a request whose `Accept` prefers `mediaType` to JSON
+   * gets the bytes themselves (with Content-Disposition) instead of the JSON form; MCP and the
+   * JSON form keep the operation's output.
+   */
+  file?: FileForm<O>;
   /** Largest accepted body in bytes (default 1 MiB). */
   maxBodyBytes?: number;
   input: I;

@@ -4,6 +4,7 @@ import { asJson } from '../../src/db/values.ts';
 import { type Caller, createCaller, startTestApp, type TestApp } from '../support/app.ts';
 import { DIALECTS } from '../support/databases.ts';
 import { call } from '../support/http.ts';
+import { assertMatchesOpenApi } from '../support/openapi-validator.ts';
 import { createInvoice, createParty, eventsOf, type Json, pdfText, sendInvoice } from './ops-support.ts';
 
 for (const dialect of DIALECTS) {
@@ -183,6 +184,72 @@ for (const dialect of DIALECTS) {
         assert.ok(!text.includes('Renamed Corp'), text);
         assert.ok(text.includes('Payable by wire.'), text);
       }
+    });
+
+    it('answers the PDF bytes themselves to Accept: application/pdf, the JSON form otherwise', async () => {
+      const sent = await sendInvoice(app, admin, await createInvoice(app, admin, String(party.id)));
+      const url = `${app.baseUrl}/api/v1/accounting/invoices.pdf`;
+      const auth = { authorization: `Bearer ${admin.token}` };
+      const fetchChecked = async (target: string, init: RequestInit) => {
+        const response = await fetch(target, init);
+        const bytes = Buffer.from(await response.arrayBuffer());
+        const isJson = (response.headers.get('content-type') ?? '').startsWith('application/json');
+        assertMatchesOpenApi({
+          method: init.method ?? 'GET',
+          path: new URL(target).pathname,
+          status: response.status,
+          headers: response.headers,
+          body: isJson ? JSON.parse(bytes.toString()) : undefined,
+        });
+        return { response, bytes, json: (isJson ? JSON.parse(bytes.toString()) : {}) as Json };
+      };
+      const withId = `${url}?id=${String(sent.id)}`;
+      // Bad input is refused as a JSON error whatever the client accepts.
+      const noId = await fetchChecked(url, {
+        method: 'GET',
+        headers: { ...auth, accept: 'application/pdf' },
+      });
+      assert.equal(noId.response.status, 400);
+      assert.match(noId.response.headers.get('content-type') ?? '', /^application\/json/);
+      assert.equal((noId.json.error as { field: string }).field, 'id');
+
+      const file = await fetchChecked(withId, { headers: { ...auth, accept: 'application/pdf' } });
+      assert.equal(file.response.status, 200);
+      assert.equal(file.response.headers.get('content-type'), 'application/pdf');
+      assert.equal(
+        file.response.headers.get('content-disposition'),
+        `attachment; filename="invoice-${String(sent.number)}.pdf"`,
+      );
+      assert.equal(file.response.headers.get('vary'), 'Accept');
+      const jsonForm = await call(app.baseUrl, 'invoices.pdf', { id: sent.id }, { token: admin.token });
+      assert.deepEqual(file.bytes, Buffer.from(String(jsonForm.data.content_base64), 'base64'));
+      assert.equal(jsonForm.headers.get('vary'), 'Accept');
+
+      // POST negotiates the same way.
+      const post = await fetchChecked(url, {
+        method: 'POST',
+        headers: {
+          ...auth,
+          accept: 'application/pdf, application/json;q=0.5',
+          'content-type': 'application/json',
+        },
+        body: JSON.stringify({ id: sent.id }),
+      });
+      assert.equal(post.response.status, 200);
+      assert.deepEqual(post.bytes, file.bytes);
+      // Clients that do not prefer the PDF keep the JSON form.
+      for (const accept of ['*/*', 'application/json', 'application/*', 'application/pdf;q=0.1, */*']) {
+        const other = await fetchChecked(withId, { headers: { ...auth, accept } });
+        assert.equal(other.response.status, 200, accept);
+        assert.equal((other.json.data as Json).filename, `invoice-${String(sent.number)}.pdf`, accept);
+      }
+      // Failures stay JSON errors.
+      const draft = await createInvoice(app, admin, String(party.id));
+      const missing = await fetchChecked(`${url}?id=${String(draft.id)}`, {
+        headers: { ...auth, accept: 'application/pdf' },
+      });
+      assert.equal(missing.response.status, 404);
+      assert.equal((missing.json.error as { code: string }).code, 'not_found');
     });
 
     it('voids drafts and unpaid sent invoices (number kept); refuses once paid or with payments', async () => {

@@ -101,7 +101,11 @@ export function openApiProblems(response: ObservedResponse): string[] {
   }
   const resolved = resolve(document, responses[declared]);
   const content = resolved?.content as Json | undefined;
-  if (content?.['application/json']) {
+  const mediaType = (response.headers.get('content-type') ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+  if (content && mediaType !== '' && mediaType !== 'application/json') {
+    // A file form (invoices.pdf with Accept: application/pdf): its media type must be documented.
+    if (!content[mediaType]) problems.push(`${where}: content type ${mediaType} is not documented`);
+  } else if (content?.['application/json']) {
     const schemaRef = pointer('paths', response.path, method, 'responses', declared);
     const base = (responses[declared] as Json).$ref;
     const ref =

@@ -8,7 +8,7 @@ export const invoicePdf = defineOperation({
   name: 'invoices.pdf',
   summary: 'Download the PDF of a sent invoice',
   description:
-    'For invoices that have a number (sent, paid, or voided after sending); a draft answers 404. The document prints the party details frozen at sending and the current amount paid and balance.',
+    'For invoices that have a number (sent, paid, or voided after sending); a draft answers 404. The document prints the party details frozen at sending and the current amount paid and balance. Over HTTP, `Accept: application/pdf` returns the PDF bytes (Content-Disposition: attachment) instead of the JSON form with base64 content.',
   access: { scopes: ['accounting:read'], roles: ['admin', 'finance'] },
   input: Type.Object({ id: Id('Invoice id.') }, { additionalProperties: false }),
   output: Type.Object(
@@ -20,6 +20,11 @@ export const invoicePdf = defineOperation({
     { additionalProperties: false },
   ),
   example: { id: '00000000-0000-0000-0000-000000000000' },
+  // `curl -H 'Accept: application/pdf' -o invoice.pdf` saves the document itself.
+  file: {
+    mediaType: 'application/pdf',
+    from: (output) => ({ filename: output.filename, bytes: Buffer.from(output.content_base64, 'base64') }),
+  },
   async run({ ctx, input }) {
     const invoice = await loadInvoice(ctx.db, ctx.organizationId, input.id);
     if (!invoice) throw notFound('Invoice', 'id');
