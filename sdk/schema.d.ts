@@ -781,7 +781,7 @@ export interface paths {
         };
         /**
          * List the organization's events, newest first
-         * @description Cursor pagination (events arrive all the time; pages never skip or repeat). Each item is the envelope exactly as delivered to endpoints. `type` filters by an exact type, a group (invoice.*) or *.
+         * @description Cursor pagination (events arrive all the time; pages never skip or repeat). Each item is the envelope exactly as delivered to endpoints. `type` filters by an exact type, a group (invoice.*) or *. Events are kept for ACCOUNTING_EVENT_RETENTION_DAYS (default 30).
          *
          *     **Access:** scopes `accounting:read`; roles admin.
          *
@@ -791,7 +791,7 @@ export interface paths {
         put?: never;
         /**
          * List the organization's events, newest first
-         * @description Cursor pagination (events arrive all the time; pages never skip or repeat). Each item is the envelope exactly as delivered to endpoints. `type` filters by an exact type, a group (invoice.*) or *.
+         * @description Cursor pagination (events arrive all the time; pages never skip or repeat). Each item is the envelope exactly as delivered to endpoints. `type` filters by an exact type, a group (invoice.*) or *. Events are kept for ACCOUNTING_EVENT_RETENTION_DAYS (default 30).
          *
          *     **Access:** scopes `accounting:read`; roles admin.
          *
@@ -849,7 +849,7 @@ export interface paths {
         };
         /**
          * List the webhook delivery log, newest first
-         * @description One item per (event, endpoint) pair. Cursor pagination (deliveries arrive all the time; pages never skip or repeat). Filters combine; webhooks.deliveries.get adds the attempts.
+         * @description One item per (event, endpoint) pair. Cursor pagination (deliveries arrive all the time; pages never skip or repeat). Filters combine; webhooks.deliveries.get adds the attempts. Kept as long as their event (ACCOUNTING_EVENT_RETENTION_DAYS, default 30).
          *
          *     **Access:** scopes `accounting:read`; roles admin.
          *
@@ -859,7 +859,7 @@ export interface paths {
         put?: never;
         /**
          * List the webhook delivery log, newest first
-         * @description One item per (event, endpoint) pair. Cursor pagination (deliveries arrive all the time; pages never skip or repeat). Filters combine; webhooks.deliveries.get adds the attempts.
+         * @description One item per (event, endpoint) pair. Cursor pagination (deliveries arrive all the time; pages never skip or repeat). Filters combine; webhooks.deliveries.get adds the attempts. Kept as long as their event (ACCOUNTING_EVENT_RETENTION_DAYS, default 30).
          *
          *     **Access:** scopes `accounting:read`; roles admin.
          *

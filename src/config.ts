@@ -34,6 +34,8 @@ export interface Config {
     secretKey: string | undefined;
     /** The delivery worker: lease, timeout, concurrency budgets (docs/webhooks-delivery.md, "Settings"). */
     delivery: DeliverySettings;
+    /** ACCOUNTING_EVENT_RETENTION_DAYS: events, their deliveries and attempts older than this are purged. */
+    eventRetentionDays: number;
   };
 }
 
@@ -100,11 +102,13 @@ function parseSecretKey(text: string | undefined): string | undefined {
   return text;
 }
 
-/** A whole number of days, 0 to 365. */
-function parseDays(text: string | undefined, name: string, fallback: number): number {
+/** A whole number of days within `min`-`max` (0-365 unless given). */
+function parseDays(text: string | undefined, name: string, fallback: number, min = 0, max = 365): number {
   if (text === undefined || text === '') return fallback;
   const days = Number(text);
-  if (!/^\d+$/.test(text.trim()) || days > 365) throw new ConfigError(`${name}: "${text}" is not 0-365 days`);
+  if (!/^\d+$/.test(text.trim()) || days < min || days > max) {
+    throw new ConfigError(`${name}: "${text}" is not ${min}-${max} days`);
+  }
   return days;
 }
 
@@ -150,6 +154,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       retrySchedule: env.ACCOUNTING_WEBHOOK_RETRY_SCHEDULE || undefined,
       secretKey: parseSecretKey(env.ACCOUNTING_SECRET_KEY),
       delivery: parseDeliverySettings(env, ConfigError),
+      // At least a week, so a failed delivery can still be retried from the log after a long weekend.
+      eventRetentionDays: parseDays(
+        env.ACCOUNTING_EVENT_RETENTION_DAYS,
+        'ACCOUNTING_EVENT_RETENTION_DAYS',
+        30,
+        7,
+        3650,
+      ),
     },
   };
 }

@@ -1,7 +1,13 @@
-import { idempotencyPurgeJob, mailDispatchJob } from './core-jobs.ts';
+import { eventPurgeJob, idempotencyPurgeJob, mailDispatchJob } from './core-jobs.ts';
 import { invoicingJobs } from './invoicing-jobs.ts';
 import type { Job } from './runner.ts';
 import { webhookJobs } from './webhook-jobs.ts';
 
 /** Every background job; `serve` and `worker` both run this list. */
-export const JOBS: readonly Job[] = [mailDispatchJob, idempotencyPurgeJob, ...webhookJobs, ...invoicingJobs];
+export const JOBS: readonly Job[] = [
+  mailDispatchJob,
+  idempotencyPurgeJob,
+  eventPurgeJob,
+  ...webhookJobs,
+  ...invoicingJobs,
+];

@@ -1,4 +1,5 @@
 import { purgeExpiredIdempotencyKeys } from '../operations/idempotency.ts';
+import { purgeExpiredEvents } from '../webhooks/retention.ts';
 import type { Job } from './runner.ts';
 
 export const mailDispatchJob: Job = {
@@ -13,6 +14,16 @@ export const idempotencyPurgeJob: Job = {
   // Purging is housekeeping, not progress: report 0 so the loop sleeps between runs.
   run: async (services) => {
     await purgeExpiredIdempotencyKeys(services.db.kysely, services.clock.now());
+    return 0;
+  },
+};
+
+export const eventPurgeJob: Job = {
+  name: 'events.purge',
+  intervalMs: 10 * 60_000,
+  run: async (services) => {
+    const { eventRetentionDays } = services.config.webhooks;
+    await purgeExpiredEvents(services.db, services.clock.now(), eventRetentionDays);
     return 0;
   },
 };

@@ -5,6 +5,7 @@ import * as invitations from './0003-invitations.ts';
 import * as webhooks from './0004-webhooks.ts';
 import * as invoicing from './0005-invoicing.ts';
 import * as schedules from './0006-schedules.ts';
+import * as eventRetention from './0007-event-retention.ts';
 import type { ColumnTypes } from './column-types.ts';
 
 export interface AppMigration {
@@ -22,4 +23,5 @@ export const MIGRATIONS: Record<string, AppMigration> = {
   '0004-webhooks': webhooks,
   '0005-invoicing': invoicing,
   '0006-schedules': schedules,
+  '0007-event-retention': eventRetention,
 };

@@ -8,7 +8,7 @@ export const listDeliveries = defineOperation({
   name: 'webhooks.deliveries.list',
   summary: 'List the webhook delivery log, newest first',
   description:
-    'One item per (event, endpoint) pair. Cursor pagination (deliveries arrive all the time; pages never skip or repeat). Filters combine; webhooks.deliveries.get adds the attempts.',
+    'One item per (event, endpoint) pair. Cursor pagination (deliveries arrive all the time; pages never skip or repeat). Filters combine; webhooks.deliveries.get adds the attempts. Kept as long as their event (ACCOUNTING_EVENT_RETENTION_DAYS, default 30).',
   access: { scopes: ['accounting:read'], roles: ['admin'] },
   input: Type.Object(
     {

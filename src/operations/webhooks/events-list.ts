@@ -11,7 +11,7 @@ export const listEvents = defineOperation({
   name: 'webhooks.events.list',
   summary: "List the organization's events, newest first",
   description:
-    'Cursor pagination (events arrive all the time; pages never skip or repeat). Each item is the envelope exactly as delivered to endpoints. `type` filters by an exact type, a group (invoice.*) or *.',
+    'Cursor pagination (events arrive all the time; pages never skip or repeat). Each item is the envelope exactly as delivered to endpoints. `type` filters by an exact type, a group (invoice.*) or *. Events are kept for ACCOUNTING_EVENT_RETENTION_DAYS (default 30).',
   access: { scopes: ['accounting:read'], roles: ['admin'] },
   input: Type.Object(
     {

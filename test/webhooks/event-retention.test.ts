@@ -1,0 +1,212 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { loadConfig } from '../../src/config.ts';
+import { dbJson } from '../../src/db/values.ts';
+import { webhookDeliveryJob } from '../../src/jobs/webhook-jobs.ts';
+import { DAY } from '../../src/lib/clock.ts';
+import { newId } from '../../src/lib/ids.ts';
+import { purgeExpiredEvents } from '../../src/webhooks/retention.ts';
+import { type Caller, createCaller, startTestApp, type TestApp } from '../support/app.ts';
+import { DIALECTS } from '../support/databases.ts';
+import { assertError } from '../support/expect.ts';
+import { call } from '../support/http.ts';
+import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.ts';
+import { createEndpoint } from './endpoint-helpers.ts';
+
+describe('ACCOUNTING_EVENT_RETENTION_DAYS', () => {
+  it('defaults to 30 days and accepts 7 to 3650 whole days only', () => {
+    assert.equal(loadConfig({}).webhooks.eventRetentionDays, 30);
+    assert.equal(loadConfig({ ACCOUNTING_EVENT_RETENTION_DAYS: '7' }).webhooks.eventRetentionDays, 7);
+    assert.equal(loadConfig({ ACCOUNTING_EVENT_RETENTION_DAYS: '3650' }).webhooks.eventRetentionDays, 3650);
+    for (const bad of ['6', '3651', '30d', '1.5', '-7', 'forever']) {
+      assert.throws(
+        () => loadConfig({ ACCOUNTING_EVENT_RETENTION_DAYS: bad }),
+        /ACCOUNTING_EVENT_RETENTION_DAYS/,
+        bad,
+      );
+    }
+  });
+});
+
+for (const dialect of DIALECTS) {
+  describe(`event retention (${dialect})`, () => {
+    let app: TestApp;
+    let receiver: WebhookReceiver;
+    before(async () => {
+      receiver = await startWebhookReceiver((request) => ({ status: request.path === '/fail' ? 500 : 200 }));
+      // Two attempts, the second a week after the first: a retry can be pending for days.
+      app = await startTestApp(dialect, { env: { ACCOUNTING_WEBHOOK_RETRY_SCHEDULE: '0,168h' } });
+    });
+    after(async () => {
+      await app.close();
+      await receiver.close();
+    });
+
+    const eventIds = async (organizationId: string) =>
+      (
+        await app.services.db.kysely
+          .selectFrom('events')
+          .select('id')
+          .where('organization_id', '=', organizationId)
+          .execute()
+      ).map((row) => row.id);
+    const rowsFor = async (eventId: string) => {
+      const deliveries = await app.services.db.kysely
+        .selectFrom('webhook_deliveries')
+        .select(['id', 'status'])
+        .where('event_id', '=', eventId)
+        .execute();
+      const attempts = await app.services.db.kysely
+        .selectFrom('webhook_attempts')
+        .select('id')
+        .where(
+          'delivery_id',
+          'in',
+          deliveries.map((d) => d.id).concat('00000000-0000-0000-0000-000000000000'),
+        )
+        .execute();
+      return { deliveries, attempts: attempts.length };
+    };
+    async function insertEvent(organizationId: string, at: Date): Promise<string> {
+      const id = newId(at.getTime());
+      await app.services.db.kysely
+        .insertInto('events')
+        .values({
+          id,
+          organization_id: organizationId,
+          type: 'contractor.updated',
+          subject_type: 'contractor',
+          subject_id: newId(),
+          data: dbJson({}),
+          request_id: null,
+          created_at: at.toISOString(),
+        })
+        .execute();
+      return id;
+    }
+    const lastEvent = async (caller: Caller) => {
+      const ids = await eventIds(caller.organizationId);
+      const events = await app.services.db.kysely
+        .selectFrom('events')
+        .select(['id', 'type'])
+        .where('id', 'in', ids)
+        .orderBy('created_at', 'desc')
+        .orderBy('id', 'desc')
+        .executeTakeFirstOrThrow();
+      return events.id;
+    };
+
+    it('deletes expired events with their deliveries and attempts, keeping pending retries and young events', async () => {
+      const caller = await createCaller(app);
+      await createEndpoint(app, caller, { url: `${receiver.url}/ok`, events: ['contractor.created'] });
+      await createEndpoint(app, caller, { url: `${receiver.url}/fail`, events: ['contractor.updated'] });
+      const created = await call(
+        app.baseUrl,
+        'contractors.create',
+        { displayName: 'Ada', legalName: 'Ada Lovelace', email: `ada-${newId()}@example.com` },
+        { token: caller.token },
+      );
+      assert.equal(created.status, 200, JSON.stringify(created.body));
+      const delivered = await lastEvent(caller);
+      const updated = await call(
+        app.baseUrl,
+        'contractors.update',
+        { id: created.data.id, expectedRevision: 1, displayName: 'Ada L.' },
+        { token: caller.token },
+      );
+      assert.equal(updated.status, 200, JSON.stringify(updated.body));
+      const retrying = await lastEvent(caller);
+      const undelivered = await insertEvent(caller.organizationId, app.clock.now());
+      await app.runJobs([webhookDeliveryJob]);
+      assert.deepEqual(
+        (await rowsFor(delivered)).deliveries.map((d) => d.status),
+        ['succeeded'],
+      );
+      assert.equal((await rowsFor(delivered)).attempts, 1);
+      assert.deepEqual(
+        (await rowsFor(retrying)).deliveries.map((d) => d.status),
+        ['pending'],
+      );
+
+      app.clock.advance(29 * DAY);
+      const another = await call(
+        app.baseUrl,
+        'contractors.create',
+        { displayName: 'Bob', legalName: 'Bob Builder', email: `bob-${newId()}@example.com` },
+        { token: caller.token },
+      );
+      assert.equal(another.status, 200);
+      const young = await lastEvent(caller);
+      app.clock.advance(2 * DAY);
+
+      // Nothing is old enough under a longer retention.
+      assert.equal(await purgeExpiredEvents(app.services.db, app.clock.now(), 31), 0);
+      // The two endpoints' creation events, `delivered` and `undelivered`.
+      assert.equal(await purgeExpiredEvents(app.services.db, app.clock.now(), 30), 4);
+      assert.deepEqual((await eventIds(caller.organizationId)).sort(), [retrying, young].sort());
+      assert.deepEqual(await rowsFor(delivered), { deliveries: [], attempts: 0 });
+      assert.deepEqual(await rowsFor(undelivered), { deliveries: [], attempts: 0 });
+      assert.equal((await rowsFor(retrying)).attempts, 1);
+      const gone = await call(app.baseUrl, 'webhooks.events.get', { id: delivered }, { token: caller.token });
+      assertError(gone, 404, 'not_found');
+      const kept = await call(app.baseUrl, 'webhooks.events.get', { id: young }, { token: caller.token });
+      assert.equal(kept.status, 200);
+
+      // The retry runs and fails for good; the next purge takes that event too.
+      await app.runJobs([webhookDeliveryJob]);
+      assert.deepEqual(
+        (await rowsFor(retrying)).deliveries.map((d) => d.status),
+        ['failed'],
+      );
+      assert.equal(await purgeExpiredEvents(app.services.db, app.clock.now(), 30), 1);
+      assert.deepEqual(await eventIds(caller.organizationId), [young]);
+      assert.deepEqual(await rowsFor(retrying), { deliveries: [], attempts: 0 });
+    });
+
+    it('works through a backlog in batches, past old events that are still pending', async () => {
+      const caller = await createCaller(app);
+      const { endpoint } = await createEndpoint(app, caller, {
+        url: `${receiver.url}/fail`,
+        events: ['contractor.*'],
+      });
+      // Start from a clean slate: whatever earlier tests left is old enough a year on.
+      app.clock.advance(365 * DAY);
+      await purgeExpiredEvents(app.services.db, app.clock.now(), 30, 1000);
+      const start = app.clock.now().getTime() - 40 * DAY;
+      const pending: string[] = [];
+      // 600 of the oldest events keep a pending delivery: the purge must look past them.
+      for (let i = 0; i < 600; i++) {
+        const at = new Date(start + i);
+        const id = await insertEvent(caller.organizationId, at);
+        pending.push(id);
+        await app.services.db.kysely
+          .insertInto('webhook_deliveries')
+          .values({
+            id: newId(),
+            organization_id: caller.organizationId,
+            endpoint_id: endpoint.id,
+            event_id: id,
+            status: 'pending',
+            attempt_count: 1,
+            attempt_limit: null,
+            next_attempt_at: new Date(start + 100 * DAY).toISOString(),
+            locked_until: null,
+            locked_by: null,
+            last_status_code: 500,
+            last_error: null,
+            created_at: at.toISOString(),
+            updated_at: at.toISOString(),
+            completed_at: null,
+          })
+          .execute();
+      }
+      for (let i = 0; i < 1100; i++) await insertEvent(caller.organizationId, new Date(start + 1000 + i));
+      assert.equal(await purgeExpiredEvents(app.services.db, app.clock.now(), 30), 1100);
+      assert.deepEqual((await eventIds(caller.organizationId)).sort(), pending.sort());
+      // At most `maxBatches` batches per run: the job comes back for the rest.
+      for (let i = 0; i < 1200; i++) await insertEvent(caller.organizationId, new Date(start + 5000 + i));
+      assert.equal(await purgeExpiredEvents(app.services.db, app.clock.now(), 30, 1), 500);
+      assert.equal(await purgeExpiredEvents(app.services.db, app.clock.now(), 30), 700);
+    });
+  });
+}
