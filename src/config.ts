@@ -14,6 +14,8 @@ export interface Config {
   mailFrom: string;
   logLevel: string;
   rateLimit: { requests: number; windowMs: number };
+  /** ACCOUNTING_PORTAL_RATE_LIMIT: portal page requests per client address (no credential there). */
+  portalRateLimit: { requests: number; windowMs: number };
   idempotencyTtlMs: number;
   /** A request still "running" after this long is presumed dead and its key can be taken over. */
   idempotencyLockMs: number;
@@ -51,12 +53,12 @@ export function parseDuration(text: string, name: string): number {
   return amount * factor;
 }
 
-function parseRateLimit(text: string): { requests: number; windowMs: number } {
+function parseRateLimit(text: string, name: string): { requests: number; windowMs: number } {
   const match = /^(\d+)\/(\d+(?:ms|s|m|h))$/.exec(text.trim());
   const requests = Number(match?.[1]);
-  const windowMs = match?.[2] === undefined ? 0 : parseDuration(match[2], 'ACCOUNTING_RATE_LIMIT');
+  const windowMs = match?.[2] === undefined ? 0 : parseDuration(match[2], name);
   if (!match || requests < 1 || windowMs < 1) {
-    throw new ConfigError(`ACCOUNTING_RATE_LIMIT: "${text}" is not like 600/1m (requests per window)`);
+    throw new ConfigError(`${name}: "${text}" is not like 600/1m (requests per window)`);
   }
   return { requests, windowMs };
 }
@@ -130,7 +132,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     smtpUrl: env.SMTP_URL || undefined,
     mailFrom: env.MAIL_FROM || DEFAULT_MAIL_FROM,
     logLevel: env.LOG_LEVEL ?? 'info',
-    rateLimit: parseRateLimit(env.ACCOUNTING_RATE_LIMIT ?? '600/1m'),
+    rateLimit: parseRateLimit(env.ACCOUNTING_RATE_LIMIT ?? '600/1m', 'ACCOUNTING_RATE_LIMIT'),
+    portalRateLimit: parseRateLimit(
+      env.ACCOUNTING_PORTAL_RATE_LIMIT ?? '60/1m',
+      'ACCOUNTING_PORTAL_RATE_LIMIT',
+    ),
     idempotencyTtlMs: parseIdempotencyTtl(env.ACCOUNTING_IDEMPOTENCY_TTL ?? '24h'),
     idempotencyLockMs: parseDuration(env.ACCOUNTING_IDEMPOTENCY_LOCK ?? '60s', 'ACCOUNTING_IDEMPOTENCY_LOCK'),
     oauth: issuer

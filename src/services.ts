@@ -18,6 +18,8 @@ export interface Services {
   events: EventRecorder;
   mail: MailQueue;
   rateLimiter: RateLimiter;
+  /** The contractor portal's limiter, keyed by client address (src/http/portal-routes.ts). */
+  portalRateLimiter: RateLimiter;
   metrics: Metrics;
   /** Nudges for this process's job loops after a commit (see src/jobs/wakeups.ts). */
   wakeups: Wakeups;
@@ -50,6 +52,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     events: createEventRecorder(overrides.eventFanOuts ?? [webhookFanOut]),
     mail: createMailQueue({ db, clock, logger, transport }),
     rateLimiter: new RateLimiter(config.rateLimit),
+    portalRateLimiter: new RateLimiter(config.portalRateLimit),
     metrics: createMetrics(),
     wakeups: new Wakeups(),
   };

@@ -1,6 +1,8 @@
-import type { FastifyReply } from 'fastify';
-import { type PortalPage, portalPage } from '../invitations/pages.ts';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import ipaddr from 'ipaddr.js';
+import { type PortalPage, portalPage, tooManyRequestsPage } from '../invitations/pages.ts';
 import { acceptInvitation, lookUpInvitation } from '../invitations/portal.ts';
+import type { Services } from '../services.ts';
 import type { HttpPlugin } from './app.ts';
 
 const PREFIX = '/portal/invitations/';
@@ -17,17 +19,42 @@ const PREFIX = '/portal/invitations/';
  */
 export const portalRoutes: HttpPlugin = (app, services) => {
   app.get<{ Params: { '*': string } }>(`${PREFIX}*`, async (request, reply) => {
+    if (limited(services, request, reply)) return reply;
     const token = request.params['*'];
     return sendPage(reply, portalPage(await lookUpInvitation(services, token), token));
   });
 
   // The form's body carries nothing we need; a small limit keeps junk out.
   app.post<{ Params: { '*': string } }>(`${PREFIX}*`, { bodyLimit: 4096 }, async (request, reply) => {
+    if (limited(services, request, reply)) return reply;
     const match = /^([^/]*)\/accept$/.exec(request.params['*']);
     const token = match?.[1] ?? '';
     return sendPage(reply, portalPage(await acceptInvitation(services, token, request.id), token));
   });
 };
+
+/**
+ * The portal has no credential to limit by, so it limits by client address: an IPv4 address, or
+ * the /64 of an IPv6 one (one host usually holds a whole /64). Behind a reverse proxy every
+ * visitor shares the proxy's address (trustProxy is off), so raise ACCOUNTING_PORTAL_RATE_LIMIT there.
+ */
+export function clientKey(address: string): string {
+  try {
+    const parsed = ipaddr.process(address);
+    if (parsed.kind() === 'ipv4') return parsed.toString();
+    return `${ipaddr.IPv6.networkAddressFromCIDR(`${parsed.toString()}/64`).toString()}/64`;
+  } catch {
+    return address;
+  }
+}
+
+function limited(services: Services, request: FastifyRequest, reply: FastifyReply): boolean {
+  const state = services.portalRateLimiter.take(clientKey(request.ip));
+  if (state.retryAfterSeconds === undefined) return false;
+  reply.header('Retry-After', String(state.retryAfterSeconds));
+  sendPage(reply, tooManyRequestsPage());
+  return true;
+}
 
 function sendPage(reply: FastifyReply, page: PortalPage): FastifyReply {
   return (

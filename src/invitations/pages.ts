@@ -32,6 +32,11 @@ function when(iso: string): string {
   return `${iso.slice(0, 16).replace('T', ' ')} UTC`;
 }
 
+/** Answered, with Retry-After, when one address opens portal pages faster than the portal limit. */
+export function tooManyRequestsPage(): PortalPage {
+  return page(429, 'Too many requests', p('Please wait a minute, then open the link from your email again.'));
+}
+
 /**
  * The page for every state of a link. Unknown or malformed tokens are 404; links that existed but
  * can no longer be used (accepted, revoked, replaced, expired) are 410 Gone; a contractor whose
