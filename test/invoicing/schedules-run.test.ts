@@ -39,6 +39,14 @@ for (const dialect of DIALECTS) {
       live.push(made.id);
       return made;
     };
+    const adminEmail = async () =>
+      (
+        await app.services.db.kysely
+          .selectFrom('members')
+          .select('email')
+          .where('id', '=', admin.memberId)
+          .executeTakeFirstOrThrow()
+      ).email;
     const cancelAll = async () => {
       for (const id of live.splice(0)) {
         const current = await getSchedule(app, admin, id);
@@ -252,6 +260,12 @@ for (const dialect of DIALECTS) {
         events.filter((e) => e.subjectId === made.id).map((e) => e.data.runDates),
         [skipped],
       );
+      // The admin and finance members are told, once, which dates to bill by hand.
+      const notices = await mailsOf(app, admin.organizationId, 'invoice.schedule_run_skipped');
+      assert.equal(notices.length, 1);
+      assert.deepEqual(notices[0]?.to, [await adminEmail()]);
+      assert.match(notices[0]?.subject ?? '', /skipped 4 dates/);
+      for (const date of skipped) assert.ok(notices[0]?.text.includes(date), date);
       assert.equal((await issueDates(app, made.id)).length, 8);
       await cancelAll();
     });
@@ -304,6 +318,17 @@ for (const dialect of DIALECTS) {
         failed.map((e) => [e.data.runDate, e.data.errorCode, e.data.draftInvoiceId]),
         kept.map((i) => [i.issue_date, 'party_email_missing', i.id]),
       );
+      // Each failed run is mailed to the admin and finance members, with what to do about it.
+      const notices = await mailsOf(app, admin.organizationId, 'invoice.schedule_run_failed');
+      assert.deepEqual(
+        notices.map((m) => m.to),
+        [[await adminEmail()], [await adminEmail()]],
+      );
+      for (const [i, date] of ['2037-01-02', '2037-02-02'].entries()) {
+        assert.match(notices[i]?.subject ?? '', new RegExp(`could not send its invoice for ${date}`));
+        assert.match(notices[i]?.text ?? '', /the party has no email address/);
+        assert.match(notices[i]?.text ?? '', /kept as a draft/);
+      }
       await cancelAll();
     });
   });

@@ -3,13 +3,17 @@ import type { Database } from '../../db/schema.ts';
 import { asBool, asJson } from '../../db/values.ts';
 import type { UnitOfWork } from '../../jobs/system-context.ts';
 import { newId } from '../../lib/ids.ts';
-import { scheduleUpcomingNotice } from '../../mail/templates/index.ts';
+import {
+  type ScheduleRunProblem,
+  scheduleRunProblem,
+  scheduleUpcomingNotice,
+} from '../../mail/templates/index.ts';
 import type { Services } from '../../services.ts';
 import { addDays, localDateIn } from '../calendar.ts';
 import { formatMoneyForDisplay, parseCurrency } from '../money.ts';
 import { loadOrganization, loadParty } from '../service/index.ts';
 import { scheduleEventData } from './events.ts';
-import { type StoredTemplate, templateTotal } from './records.ts';
+import { type ScheduleRow, type StoredTemplate, templateTotal } from './records.ts';
 import { findSchedule } from './repository.ts';
 import { inNoticeWindow } from './timing.ts';
 import { activeZones, eachItem } from './work.ts';
@@ -52,6 +56,28 @@ export async function staffEmails(db: Kysely<Database>, organizationId: string):
     .orderBy('email')
     .execute();
   return rows.map((row) => row.email);
+}
+
+/**
+ * Emails the schedule's admin and finance members that a run failed or runs were skipped, in the
+ * run's transaction: the mail goes out exactly when the run_failed / run_skipped event does.
+ */
+export async function mailRunProblem(
+  unit: UnitOfWork,
+  row: ScheduleRow,
+  problem: ScheduleRunProblem,
+): Promise<void> {
+  const recipients = await staffEmails(unit.db, unit.organizationId);
+  if (recipients.length === 0) return;
+  const organization = await loadOrganization(unit.db, unit.organizationId);
+  const party = await loadParty(unit.db, unit.organizationId, row.party_id);
+  const mail = scheduleRunProblem({
+    organizationName: organization.name,
+    scheduleName: row.name,
+    partyName: party?.name ?? 'the party',
+    ...problem,
+  });
+  await unit.sendMail({ to: recipients, ...mail });
 }
 
 /**

@@ -8,6 +8,7 @@ import { compareDates, localDateIn } from '../calendar.ts';
 import { InvoicingError } from '../errors.ts';
 import { createDraftInvoice, sendInvoice } from '../service/index.ts';
 import { scheduleEventData } from './events.ts';
+import { mailRunProblem } from './notices.ts';
 import type { ScheduleRow, StoredTemplate } from './records.ts';
 import { domainSchedule, findSchedule, scheduleToday, tryUpdateSchedule } from './repository.ts';
 import { dueRunAction, nextRunAfter } from './timing.ts';
@@ -145,6 +146,7 @@ async function makeSlot(unit: UnitOfWork, id: string, attempt: Attempt, errorCod
       subject,
       data: { ...scheduleEventData(after), runDates: skipped },
     });
+    await mailRunProblem(unit, after, { problem: 'skipped', runDates: skipped });
   } else if (Number(inserted.numInsertedOrUpdatedRows ?? 0n) === 1) {
     // (Zero rows would mean the slot already has its run: never a second invoice.)
     await makeInvoice(unit, row, {
@@ -210,6 +212,12 @@ async function makeInvoice(
       type: 'invoice.schedule.run_failed',
       subject: { type: 'invoice_schedule', id: row.id },
       data: { ...scheduleEventData(slot.after), runDate: slot.runDate, errorCode, draftInvoiceId: invoiceId },
+    });
+    await mailRunProblem(unit, slot.after, {
+      problem: 'failed',
+      runDate: slot.runDate,
+      errorCode,
+      draftKept: invoiceId !== null,
     });
   }
 }

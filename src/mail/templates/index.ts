@@ -2,5 +2,10 @@ export { type ContractorInvitationInput, contractorInvitation } from './contract
 export { type InvoiceDeadlineSoonInput, invoiceDeadlineSoon } from './invoice-deadline-soon.ts';
 export { type InvoiceSentInput, invoiceFilename, invoiceSent } from './invoice-sent.ts';
 export { escapeHtml, type RenderedMail } from './render.ts';
+export {
+  type ScheduleRunProblem,
+  type ScheduleRunProblemInput,
+  scheduleRunProblem,
+} from './schedule-run-problem.ts';
 export { type ScheduleUpcomingNoticeInput, scheduleUpcomingNotice } from './schedule-upcoming-notice.ts';
 export { type WebhookEndpointDisabledInput, webhookEndpointDisabled } from './webhook-endpoint-disabled.ts';
