@@ -21,7 +21,14 @@ import { runWebhookEnable } from './webhook-commands.ts';
 
 type Options = Record<string, string | boolean | undefined>;
 
-const ADMIN_COMMANDS = ['orgs create', 'members add', 'members set-status', 'keys create', 'keys revoke'];
+const ADMIN_COMMANDS = [
+  'orgs create',
+  'members add',
+  'members set-status',
+  'keys create',
+  'keys revoke',
+  'webhooks enable',
+];
 
 function required(options: Options, name: string): string {
   const value = options[name];

@@ -200,6 +200,67 @@ describe('accounting CLI on SQLite', { concurrency: true }, () => {
     });
   });
 
+  it('webhooks enable turns an auto-disabled endpoint back on, and refuses one that is not disabled', async () => {
+    const env = { ACCOUNTING_DATA_DIR: dataDir() };
+    const init = json((await runCli(['init', '--json'], env)).stdout);
+    const token = String(init.apiKey);
+    const organizationId = String(init.organizationId);
+    const endpointId = await withApi(env, async (baseUrl) => {
+      const made = await call(
+        baseUrl,
+        'webhooks.endpoints.create',
+        { url: 'https://hooks.example.com/in', events: ['*'] },
+        { token },
+      );
+      assert.equal(made.status, 200, JSON.stringify(made.body));
+      return String((made.data.endpoint as { id: string }).id);
+    });
+    // The state the delivery worker leaves after 20 failures in a row.
+    const services = await createServices(loadConfig({ ...env, LOG_LEVEL: 'silent' }), {
+      logger: pino({ level: 'silent' }),
+    });
+    await services.db.kysely
+      .updateTable('webhook_endpoints')
+      .set((eb) => ({
+        status: 'disabled',
+        active: 0,
+        failure_count: 20,
+        disabled_reason: '20 failed attempts in a row',
+        disabled_at: new Date().toISOString(),
+        revision: eb('revision', '+', 1),
+      }))
+      .where('id', '=', endpointId)
+      .execute();
+    await services.db.close();
+
+    const stale = await runCli(
+      ['webhooks', 'enable', '--org', organizationId, '--endpoint', endpointId, '--revision', '1'],
+      env,
+    );
+    assert.equal(stale.code, 2, stale.stderr);
+    assert.match(stale.stderr, /revision/);
+    const enabled = await runCli(
+      ['webhooks', 'enable', '--org', organizationId, '--endpoint', endpointId, '--json'],
+      env,
+    );
+    assert.equal(enabled.code, 0, enabled.stderr);
+    assert.deepEqual(json(enabled.stdout), { endpointId, status: 'active', revision: 3 });
+    await withApi(env, async (baseUrl) => {
+      const got = await call(baseUrl, 'webhooks.endpoints.get', { id: endpointId }, { token });
+      assert.equal(got.status, 200);
+      assert.deepEqual(
+        [got.data.status, got.data.active, got.data.failure_count, got.data.disabled_reason],
+        ['active', true, 0, null],
+      );
+    });
+    const again = await runCli(
+      ['webhooks', 'enable', '--org', organizationId, '--endpoint', endpointId],
+      env,
+    );
+    assert.equal(again.code, 2);
+    assert.match(again.stderr, /An active endpoint cannot be enabled/);
+  });
+
   it('usage errors exit with 2 and say what is wrong', async () => {
     const cases: Array<[string[], RegExp]> = [
       [[], /Usage: accounting/],
