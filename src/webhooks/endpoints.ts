@@ -44,7 +44,8 @@ export async function loadForChange(
   const row = await requireEndpoint(unit.db, unit.organizationId, id);
   if (row.revision !== expectedRevision) throw revisionConflict(row.revision);
   if (!allowed.includes(row.status)) {
-    throw new AppError('invalid_state', `A ${row.status} endpoint cannot be ${action}.`, {
+    const article = /^[aeiou]/.test(row.status) ? 'An' : 'A';
+    throw new AppError('invalid_state', `${article} ${row.status} endpoint cannot be ${action}.`, {
       details: { state: row.status },
     });
   }
