@@ -49,6 +49,8 @@ export const testEndpoint = defineOperation({
     );
     const delivery = pendingDelivery(event, endpoint.id);
     await ctx.db.insertInto('webhook_deliveries').values(delivery).execute();
+    // Recorded without ctx.emit (no fan-out), so the delivery loop is woken here.
+    ctx.afterCommit(() => ctx.services.wakeups.notify('events'));
     const row = await ctx.db
       .selectFrom('events')
       .selectAll()

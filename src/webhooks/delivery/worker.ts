@@ -21,6 +21,12 @@ interface Pool {
 }
 
 const SWEEP_INTERVAL_MS = 1_000;
+/**
+ * While attempts are in flight, the pool looks for newly due deliveries at least this often (and at
+ * once on an after-commit nudge): a slow receiver holding a slot for up to 10 s must not hold back
+ * deliveries to anyone else. The same interval as the idle poll of the delivery job.
+ */
+const BUSY_POLL_MS = 100;
 
 const pools = new WeakMap<Services, Pool>();
 
@@ -84,9 +90,10 @@ async function claimInto(pool: Pool, kind: ClaimKind, budget: number): Promise<n
 }
 
 /**
- * One step of the delivery job: fills both budgets with due deliveries, then waits until at least
- * one attempt in flight finishes. Returns how many attempts were started or finished (0 = idle:
- * nothing due and nothing in flight), so the job loop polls again at once while there is work and
+ * One step of the delivery job: fills both budgets with due deliveries, then waits until an
+ * attempt in flight finishes, a new event is committed in this process, or BUSY_POLL_MS passes.
+ * Returns a positive number while anything was started, finished or is still in flight (0 = idle:
+ * nothing due and nothing in flight), so the job loop comes back at once while there is work and
  * `runJobs` in tests drains the queue at the current clock.
  */
 export async function deliverDue(services: Services): Promise<number> {
@@ -103,8 +110,26 @@ export async function deliverDue(services: Services): Promise<number> {
   const started =
     (await claimInto(pool, 'first', settings.concurrency)) +
     (await claimInto(pool, 'retry', settings.retryConcurrency));
-  if (pool.inFlight.size > 0) await Promise.race(pool.inFlight);
-  return started + (pool.finished - before);
+  if (pool.inFlight.size === 0) return started + (pool.finished - before);
+  await untilProgressOrPoll(services, pool);
+  // Attempts still in flight count as work, so the job loop (and `runJobs`) comes straight back.
+  return Math.max(1, started + (pool.finished - before));
+}
+
+/** Resolves when an attempt in flight finishes, an event is committed here, or BUSY_POLL_MS passes. */
+async function untilProgressOrPoll(services: Services, pool: Pool): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  let unsubscribe: (() => void) | undefined;
+  const poll = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, BUSY_POLL_MS);
+    unsubscribe = services.wakeups.on('events', resolve);
+  });
+  try {
+    await Promise.race([...pool.inFlight, poll]);
+  } finally {
+    clearTimeout(timer);
+    unsubscribe?.();
+  }
 }
 
 /** Waits for every attempt this process has in flight (graceful shutdown). */
