@@ -705,7 +705,7 @@ export interface paths {
          *
          *     **Access:** scopes `accounting:read`, `accounting:write`, `accounting:admin`; roles admin.
          *
-         *     **Idempotency:** required: header `Idempotency-Key` (8-200) or body `idempotencyKey` (8-200).
+         *     **Idempotency:** required in the body: `idempotencyKey` (8-200); a header `Idempotency-Key`, if also sent, must be the same.
          *
          *     **Revision:** send `expectedRevision` (the revision last read); a different current revision answers 409 `revision_conflict` with `current_revision`, and nothing changes.
          *
@@ -1427,7 +1427,7 @@ export interface paths {
          *
          *     **Access:** scopes `accounting:read`, `accounting:write`; roles admin, finance.
          *
-         *     **Idempotency:** required: header `Idempotency-Key` (8-200) or body `idempotencyKey` (8-200).
+         *     **Idempotency:** required in the body: `idempotencyKey` (8-200); a header `Idempotency-Key`, if also sent, must be the same.
          *
          *     **Revision:** send `expectedRevision` (the revision last read); a different current revision answers 409 `revision_conflict` with `current_revision`, and nothing changes.
          *
@@ -1539,7 +1539,7 @@ export interface paths {
          *
          *     **Dashboard only.** No API key, OAuth token or MCP client can call this operation: every such request is refused with 403 `dashboard_only` before its input is read.
          *
-         *     **Idempotency:** required: header `Idempotency-Key` (8-200) or body `idempotencyKey` (8-200).
+         *     **Idempotency:** required in the body: `idempotencyKey` (8-200); a header `Idempotency-Key`, if also sent, must be the same.
          *
          *     **Revision:** send `expectedRevision` (the revision last read); a different current revision answers 409 `revision_conflict` with `current_revision`, and nothing changes.
          */

@@ -1,4 +1,5 @@
-import { DAY, HOUR, MINUTE, SECOND } from './lib/clock.ts';
+import { DAY } from './lib/clock.ts';
+import { parseDurationMs } from './lib/duration.ts';
 import { DEFAULT_MAIL_FROM } from './mail/sender.ts';
 import { type DeliverySettings, parseDeliverySettings } from './webhooks/delivery/settings.ts';
 
@@ -45,12 +46,9 @@ export class ConfigError extends Error {}
 
 /** Parses `90s`, `5m`, `24h`, `7d`, `500ms` or plain milliseconds. */
 export function parseDuration(text: string, name: string): number {
-  const match = /^(\d+)(ms|s|m|h|d)?$/.exec(text.trim());
-  if (!match) throw new ConfigError(`${name}: "${text}" is not a duration like 30s, 5m, 24h`);
-  const amount = Number(match[1]);
-  const unit = match[2] ?? 'ms';
-  const factor = { ms: 1, s: SECOND, m: MINUTE, h: HOUR, d: DAY }[unit] ?? 1;
-  return amount * factor;
+  const ms = parseDurationMs(text);
+  if (ms === undefined) throw new ConfigError(`${name}: "${text}" is not a duration like 30s, 5m, 24h`);
+  return ms;
 }
 
 function parseRateLimit(text: string, name: string): { requests: number; windowMs: number } {

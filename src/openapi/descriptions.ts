@@ -43,10 +43,17 @@ export function describeOperation(
     );
   }
   if (operation.mutation) {
+    const max = operation.mutation.idempotencyKeyMax;
+    // pause and rotateSecret: the contract lists idempotencyKey among the required body fields.
+    const bodyKeyRequired = ((operation.input as { required?: string[] }).required ?? []).includes(
+      'idempotencyKey',
+    );
     parts.push(
-      options.audience === 'http'
-        ? `**Idempotency:** required: header \`Idempotency-Key\` (8-200) or body \`idempotencyKey\` (8-${operation.mutation.idempotencyKeyMax}).`
-        : `**Idempotency:** \`idempotencyKey\` (8-${operation.mutation.idempotencyKeyMax} characters) is required; reuse the same key when retrying and the change takes effect once.`,
+      options.audience !== 'http'
+        ? `**Idempotency:** \`idempotencyKey\` (8-${max} characters) is required; reuse the same key when retrying and the change takes effect once.`
+        : bodyKeyRequired
+          ? `**Idempotency:** required in the body: \`idempotencyKey\` (8-${max}); a header \`Idempotency-Key\`, if also sent, must be the same.`
+          : `**Idempotency:** required: header \`Idempotency-Key\` (8-200) or body \`idempotencyKey\` (8-${max}).`,
     );
     if (operation.mutation.revision === 'required') {
       parts.push(

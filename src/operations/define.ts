@@ -17,6 +17,11 @@ export interface MutationRules {
   revision: 'required' | 'none';
   /** Irreversible or removing (drives the MCP destructive hint). */
   destructive?: boolean;
+  /**
+   * The result holds a secret shown once (a webhook signing secret): the idempotency record keeps
+   * it sealed with the endpoint-secret keys and opens it only to replay (docs/decisions.md).
+   */
+  sealedReplay?: true;
 }
 
 export interface FileForm<O extends TSchema = TSchema> {

@@ -5,6 +5,7 @@ import { canonicalJson, sha256Hex } from '../lib/canonical-json.ts';
 import { newId } from '../lib/ids.ts';
 import type { MailMessage } from '../mail/message.ts';
 import type { Services } from '../services.ts';
+import { createReplaySealer } from '../webhooks/endpoint-secrets.ts';
 import { checkAccess, checkRestrictedFields } from './access.ts';
 import type { EventInput, OperationContext, Principal } from './context.ts';
 import type { AnyOperation } from './define.ts';
@@ -79,7 +80,15 @@ export async function invoke(
     ttlMs: services.config.idempotencyTtlMs,
     lockMs: services.config.idempotencyLockMs,
   };
-  const claim = await claimIdempotencyKey(services.db.kysely, scope, settings);
+  const sealer = operation.mutation.sealedReplay
+    ? await createReplaySealer(
+        services.db.kysely,
+        services.config.webhooks.secretKey,
+        scope.organizationId,
+        key,
+      )
+    : undefined;
+  const claim = await claimIdempotencyKey(services.db.kysely, scope, settings, sealer);
   if (claim.kind === 'replay') {
     meta.replayed = true;
     return claim.body as { data: unknown };
@@ -91,7 +100,7 @@ export async function invoke(
     body = await services.db.kysely.transaction().execute(async (trx) => {
       const ctx = makeContext(services, call, trx, afterCommit);
       const result = { data: await operation.run({ ctx, input }) };
-      await completeIdempotencyKey(trx, scope, result);
+      await completeIdempotencyKey(trx, scope, result, sealer);
       return result;
     });
   } catch (error) {

@@ -57,6 +57,7 @@ export async function claimIdempotencyKey(
   db: Kysely<Database>,
   scope: IdempotencyScope,
   settings: IdempotencySettings,
+  sealer?: ReplaySealer,
 ): Promise<Claim> {
   const nowIso = settings.now.toISOString();
   for (let attempt = 0; attempt < 3; attempt += 1) {
@@ -98,7 +99,8 @@ export async function claimIdempotencyKey(
         },
       );
     }
-    if (row.state === 'completed') return { kind: 'replay', body: asJson(row.response_body) };
+    if (row.state === 'completed')
+      return { kind: 'replay', body: storedResult(asJson(row.response_body), sealer) };
     if (asIso(row.locked_until) > nowIso) {
       throw new AppError(
         'idempotency_in_progress',
@@ -130,6 +132,11 @@ export async function claimIdempotencyKey(
   );
 }
 
+function storedResult(stored: unknown, sealer: ReplaySealer | undefined): unknown {
+  const sealed = (stored as { sealed?: unknown } | null)?.sealed;
+  return sealer && typeof sealed === 'string' ? JSON.parse(sealer.open(sealed)) : stored;
+}
+
 async function deleteKey(db: Kysely<Database>, scope: IdempotencyScope, expiresAt: string): Promise<void> {
   await db
     .deleteFrom('idempotency_keys')
@@ -139,15 +146,23 @@ async function deleteKey(db: Kysely<Database>, scope: IdempotencyScope, expiresA
     .execute();
 }
 
+/** Seals the stored result of an operation whose answer holds a secret (MutationRules.sealedReplay). */
+export interface ReplaySealer {
+  seal(text: string): string;
+  open(sealed: string): string;
+}
+
 /** Stores the result inside the operation's transaction: the effect and its record commit together. */
 export async function completeIdempotencyKey(
   trx: Kysely<Database>,
   scope: IdempotencyScope,
   body: unknown,
+  sealer?: ReplaySealer,
 ): Promise<void> {
+  const stored = sealer ? { sealed: sealer.seal(JSON.stringify(body)) } : body;
   await trx
     .updateTable('idempotency_keys')
-    .set({ state: 'completed', response_status: 200, response_body: dbJson(body) })
+    .set({ state: 'completed', response_status: 200, response_body: dbJson(stored) })
     .where('organization_id', '=', scope.organizationId)
     .where('key', '=', scope.key)
     .execute();

@@ -90,36 +90,75 @@ function aad(binding: SecretBinding): Buffer {
 }
 
 export function sealSecret(keys: SealingKeys, secret: string, binding: SecretBinding): string {
+  return seal(keys, secret, aad(binding));
+}
+
+export function openSecret(keys: SealingKeys, sealed: string, binding: SecretBinding): string {
+  return open(keys, sealed, aad(binding), 'stored endpoint secret');
+}
+
+/**
+ * A stored idempotent result that holds a secret (the answer of `webhooks.endpoints.create` and
+ * `rotateSecret`), sealed like the secret itself and bound to its organization and key, so the
+ * idempotency table never holds a secret in clear (see docs/decisions.md).
+ */
+export function sealReplay(keys: SealingKeys, text: string, organizationId: string, key: string): string {
+  return seal(keys, text, replayAad(organizationId, key));
+}
+
+export function openReplay(keys: SealingKeys, sealed: string, organizationId: string, key: string): string {
+  return open(keys, sealed, replayAad(organizationId, key), 'stored result');
+}
+
+/** The sealer `invoke` uses for the stored result of a `sealedReplay` operation. */
+export async function createReplaySealer(
+  db: Kysely<Database>,
+  operatorKey: string | undefined,
+  organizationId: string,
+  key: string,
+): Promise<{ seal(text: string): string; open(sealed: string): string }> {
+  const keys = await loadSealingKeys(db, operatorKey);
+  return {
+    seal: (text) => sealReplay(keys, text, organizationId, key),
+    open: (sealed) => openReplay(keys, sealed, organizationId, key),
+  };
+}
+
+function replayAad(organizationId: string, key: string): Buffer {
+  return Buffer.from(`idempotency-replay:${organizationId}:${key}`, 'utf8');
+}
+
+function seal(keys: SealingKeys, plaintext: string, associated: Buffer): string {
   const key = keys.byId.get(keys.currentId);
   if (!key) throw new SecretUnavailableError(`sealing key ${keys.currentId} is not loaded`);
   const iv = randomBytes(12);
   const cipher = createCipheriv('aes-256-gcm', key, iv);
-  cipher.setAAD(aad(binding));
-  const body = Buffer.concat([cipher.update(secret, 'utf8'), cipher.final()]);
+  cipher.setAAD(associated);
+  const body = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
   const parts = [iv, body, cipher.getAuthTag()].map((part) => part.toString('base64url'));
   return ['v1', keys.currentId, ...parts].join('.');
 }
 
-export function openSecret(keys: SealingKeys, sealed: string, binding: SecretBinding): string {
+function open(keys: SealingKeys, sealed: string, associated: Buffer, what: string): string {
   const [version, keyId, iv, body, tag, ...rest] = sealed.split('.');
   if (version !== 'v1' || !keyId || !iv || body === undefined || !tag || rest.length > 0) {
-    throw new SecretUnavailableError('the stored endpoint secret is not in the sealed format');
+    throw new SecretUnavailableError(`the ${what} is not in the sealed format`);
   }
   const key = keys.byId.get(keyId);
   if (!key) {
     throw new SecretUnavailableError(
-      `the endpoint secret was sealed with key ${keyId}, which is not configured (ACCOUNTING_SECRET_KEY changed?)`,
+      `the ${what} was sealed with key ${keyId}, which is not configured (ACCOUNTING_SECRET_KEY changed?)`,
     );
   }
   try {
     const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'));
-    decipher.setAAD(aad(binding));
+    decipher.setAAD(associated);
     decipher.setAuthTag(Buffer.from(tag, 'base64url'));
     return Buffer.concat([decipher.update(Buffer.from(body, 'base64url')), decipher.final()]).toString(
       'utf8',
     );
   } catch {
-    throw new SecretUnavailableError('the stored endpoint secret does not open with its key');
+    throw new SecretUnavailableError(`the ${what} does not open with its key`);
   }
 }
 

@@ -61,6 +61,20 @@ describe('OpenAPI document', () => {
     assert.ok(!JSON.stringify(document.components.schemas).includes('"$id"'), 'no $id left in components');
   });
 
+  it('says where the idempotency key goes: the body for pause and rotateSecret, header or body elsewhere', () => {
+    const idempotencyLine = (name: string) =>
+      String((document.paths[`/api/v1/accounting/${name}`]?.post as Json | undefined)?.description)
+        .split('\n')
+        .find((line) => line.startsWith('**Idempotency:**'));
+    for (const name of ['invoices.schedules.pause', 'webhooks.endpoints.rotateSecret']) {
+      assert.match(idempotencyLine(name) ?? '', /required in the body: `idempotencyKey` \(8-200\)/, name);
+    }
+    assert.match(
+      idempotencyLine('contractors.create') ?? '',
+      /header `Idempotency-Key` \(8-200\) or body `idempotencyKey` \(8-150\)/,
+    );
+  });
+
   it('has every operation of the catalog, POST always, GET only for reads', () => {
     for (const operation of OPERATIONS) {
       const item = document.paths[`${API_PREFIX}/${operation.name}`];

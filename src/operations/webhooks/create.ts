@@ -14,7 +14,7 @@ export const createEndpoint = defineOperation({
     'Administrators add endpoints. Returns the endpoint and its signing secret; the secret is shown only here (and by an idempotent replay of this request). The url must be https on port 443 or 8443 to a public address; private and local addresses are refused, except http://localhost where the operator allows it.',
   // The contract does not show scopes; like rotateSecret, changing webhook configuration needs all three.
   access: { scopes: ['accounting:read', 'accounting:write', 'accounting:admin'], roles: ['admin'] },
-  mutation: { idempotencyKeyMax: 200, revision: 'none' },
+  mutation: { idempotencyKeyMax: 200, revision: 'none', sealedReplay: true },
   input: Type.Object(
     {
       url: UrlInput,

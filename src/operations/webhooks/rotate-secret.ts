@@ -11,7 +11,7 @@ export const rotateEndpointSecret = defineOperation({
   description:
     'Cannot be undone. The new secret is returned once and signs every later delivery attempt, retries of older events included; the old secret stops signing at once. secret_version increases by 1.',
   access: { scopes: ['accounting:read', 'accounting:write', 'accounting:admin'], roles: ['admin'] },
-  mutation: { idempotencyKeyMax: 200, revision: 'required', destructive: true },
+  mutation: { idempotencyKeyMax: 200, revision: 'required', destructive: true, sealedReplay: true },
   mcpTool: 'accounting_webhooks_endpoints_rotate_secret',
   input: Type.Object(
     {

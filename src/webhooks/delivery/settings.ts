@@ -1,5 +1,6 @@
 // Operator settings of the delivery worker (docs/webhooks-delivery.md, "Settings"). Defaults fit the
 // contract (10 s answer time); tests and benchmarks shorten the lease and the timeout through env.
+import { parseDurationMs } from '../../lib/duration.ts';
 import { DEFAULT_RETRY_SCHEDULE, parseRetrySchedule, type RetrySchedule } from '../retry-schedule.ts';
 
 export interface DeliverySettings {
@@ -30,13 +31,10 @@ export const DEFAULT_DELIVERY_SETTINGS: DeliverySettings = Object.freeze({
 export class DeliverySettingsError extends Error {}
 type ErrorClass = new (message: string) => Error;
 
-const UNIT_MS: Readonly<Record<string, number>> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
-
-/** `500ms`, `2s`, `1m`, or a bare number of milliseconds. */
 function duration(name: string, text: string, Failure: ErrorClass): number {
-  const match = /^(\d{1,9})(ms|s|m|h)?$/.exec(text.trim());
-  if (!match) throw new Failure(`${name}: "${text}" is not a duration like 500ms, 10s or 1m`);
-  return Number(match[1]) * (UNIT_MS[match[2] ?? 'ms'] ?? 1);
+  const ms = parseDurationMs(text);
+  if (ms === undefined) throw new Failure(`${name}: "${text}" is not a duration like 500ms, 10s or 1m`);
+  return ms;
 }
 
 function count(name: string, text: string, max: number, Failure: ErrorClass): number {
