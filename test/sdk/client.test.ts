@@ -13,6 +13,7 @@ import { signPayload } from '../../src/webhooks/signature.ts';
 import { type Caller, createCaller, startTestApp, type TestApp } from '../support/app.ts';
 import { DIALECTS } from '../support/databases.ts';
 import { addCaller } from '../support/factories.ts';
+import { openApiCheckedFetch } from '../support/http.ts';
 
 /**
  * A real HTTP peer on loopback whose answers the test scripts, for the failures a healthy
@@ -196,7 +197,11 @@ for (const dialect of DIALECTS) {
     after(() => app.close());
 
     it('creates with an automatic key, replays with an explicit one and reports typed errors', async () => {
-      const client = createAccountingClient({ baseUrl: app.baseUrl, apiKey: admin.token });
+      const client = createAccountingClient({
+        baseUrl: app.baseUrl,
+        apiKey: admin.token,
+        fetch: openApiCheckedFetch,
+      });
       const first = await client.request('contractors.create', { ...create, email: 'grace@example.com' });
       assert.equal(first.data.email, 'grace@example.com');
       assert.equal(first.replayed, false);
@@ -219,14 +224,22 @@ for (const dialect of DIALECTS) {
       assert.match(failure.requestId ?? '', /^req_/);
 
       const reader = await addCaller(app, admin.organizationId, { scopes: ['accounting:read'] });
-      const readOnly = createAccountingClient({ baseUrl: app.baseUrl, apiKey: reader.token });
+      const readOnly = createAccountingClient({
+        baseUrl: app.baseUrl,
+        apiKey: reader.token,
+        fetch: openApiCheckedFetch,
+      });
       const refused = await readOnly.call('contractors.create', create).catch((e: unknown) => e);
       assert.ok(refused instanceof AccountingError);
       assert.equal(refused.code, 'insufficient_scope');
     });
 
     it('iterates offset pages and cursor pages to the end, without repeats', async () => {
-      const client = createAccountingClient({ baseUrl: app.baseUrl, apiKey: admin.token });
+      const client = createAccountingClient({
+        baseUrl: app.baseUrl,
+        apiKey: admin.token,
+        fetch: openApiCheckedFetch,
+      });
       for (let i = 0; i < 5; i += 1) {
         await client.call('contractors.create', { ...create, email: `page-${i}@example.com` });
       }

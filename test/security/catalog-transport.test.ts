@@ -6,7 +6,7 @@ import { type Caller, startTestApp, type TestApp } from '../support/app.ts';
 import { DIALECTS } from '../support/databases.ts';
 import { assertCommonHeaders, assertError } from '../support/expect.ts';
 import { API_OPERATIONS, addCaller, exampleOf, newOrganization } from '../support/factories.ts';
-import { call, freshKey } from '../support/http.ts';
+import { call, freshKey, openApiCheckedFetch } from '../support/http.ts';
 
 /**
  * Transport rules for every operation of the catalog, with a caller that is allowed to call it:
@@ -73,7 +73,7 @@ for (const dialect of DIALECTS) {
 
       it(`${name}: POST refuses a query string with 400 unknown_parameter`, async () => {
         const url = `${app.baseUrl}/api/v1/accounting/${name}?limit=1`;
-        const res = await fetch(url, {
+        const res = await openApiCheckedFetch(url, {
           method: 'POST',
           headers: { authorization: `Bearer ${tokenFor(operation)}`, 'content-type': 'application/json' },
           body: '{}',

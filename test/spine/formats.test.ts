@@ -6,7 +6,7 @@ import { type Caller, createCaller, startTestApp, type TestApp } from '../suppor
 import { DIALECTS } from '../support/databases.ts';
 import { assertError } from '../support/expect.ts';
 import { contractorInput } from '../support/factories.ts';
-import { call } from '../support/http.ts';
+import { call, openApiCheckedFetch } from '../support/http.ts';
 
 /**
  * The contract's identifier table: UUID versions 1-8, variants 8/9/a/b, plus the all-zero and
@@ -113,9 +113,12 @@ for (const dialect of DIALECTS) {
         assertError(res, 400, 'invalid_input', `limit=${limit}`);
         assert.equal(res.error.field, 'limit');
       }
-      const repeated = await fetch(`${app.baseUrl}/api/v1/accounting/contractors.list?limit=1&limit=2`, {
-        headers: { authorization: `Bearer ${admin.token}` },
-      });
+      const repeated = await openApiCheckedFetch(
+        `${app.baseUrl}/api/v1/accounting/contractors.list?limit=1&limit=2`,
+        {
+          headers: { authorization: `Bearer ${admin.token}` },
+        },
+      );
       assert.equal(repeated.status, 400);
       const ok = await call(
         app.baseUrl,

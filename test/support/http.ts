@@ -78,3 +78,29 @@ export async function call(
     error: record.error as ApiResponse['error'],
   };
 }
+
+/**
+ * `fetch` that checks every API answer against the OpenAPI document, for clients under test
+ * (the typed client) that make their own requests.
+ */
+export const openApiCheckedFetch: typeof fetch = async (input, init) => {
+  const response = await fetch(input, init);
+  const url = new URL(input instanceof Request ? input.url : String(input));
+  if (url.pathname.startsWith('/api/v1/accounting/')) {
+    const text = await response.clone().text();
+    let body: unknown = text;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      // non-JSON bodies stay text
+    }
+    assertMatchesOpenApi({
+      method: init?.method ?? (input instanceof Request ? input.method : 'GET'),
+      path: url.pathname,
+      status: response.status,
+      headers: response.headers,
+      body,
+    });
+  }
+  return response;
+};
