@@ -38,9 +38,13 @@ function requestId(): string {
 
 function errorResult(error: AppError, id: string): CallToolResult {
   const body = errorBody(error, id);
+  // A tool result has no Retry-After header: the wait travels in the error itself.
+  const retry = error.retryAfterSeconds;
+  if (retry !== undefined) body.error.retry_after_seconds = retry;
+  const wait = retry === undefined ? '' : ` Retry after ${retry} s.`;
   return {
     isError: true,
-    content: [{ type: 'text', text: `${error.code}: ${error.message} (request ${id})` }],
+    content: [{ type: 'text', text: `${error.code}: ${error.message}${wait} (request ${id})` }],
     structuredContent: body,
   };
 }

@@ -119,6 +119,7 @@ for (const dialect of DIALECTS) {
         });
         assert.equal(limited.isError, true);
         assert.equal(limited.error.code, 'rate_limited');
+        assert.ok(Number(limited.error.retry_after_seconds) >= 1, limited.text);
         const api = await call(app.baseUrl, 'contractors.list', {}, { token: caller.token });
         assert.equal(api.status, 429);
       } finally {

@@ -50,6 +50,24 @@ for (const dialect of DIALECTS) {
       assert.match(bad.stderr, /invalid_credential/);
     });
 
+    it('applies the rate limit to tool calls: over it, isError rate_limited with retry_after_seconds', async () => {
+      const caller = await createCaller(app);
+      const connection = await connectStdio(app, caller.token, { ACCOUNTING_RATE_LIMIT: '2/1h' });
+      try {
+        const results = [];
+        for (let i = 0; i < 3; i++)
+          results.push(await callTool(connection.client, 'accounting_contractors_list', {}));
+        assert.deepEqual(
+          results.map((r) => r.isError),
+          [false, false, true],
+        );
+        assert.equal(results[2]?.error.code, 'rate_limited');
+        assert.ok(Number(results[2]?.error.retry_after_seconds) >= 1, results[2]?.text);
+      } finally {
+        await connection.close();
+      }
+    });
+
     it('logs to stderr only and stops honouring a key as soon as it is revoked', async () => {
       const connection = await connectStdio(app, admin.token);
       try {

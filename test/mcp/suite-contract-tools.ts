@@ -40,7 +40,7 @@ function recordOf(data: Json): Json {
 }
 
 export function definePauseAndRotateTests(context: () => SuiteContext): void {
-  it('accounting_webhooks_endpoints_rotate_secret: replay, stale revision, scope refusal', async (t) => {
+  it('accounting_webhooks_endpoints_rotate_secret: replay, stale revision, scope and role refusal', async (t) => {
     if (!findOperation('webhooks.endpoints.rotateSecret') || !findOperation('webhooks.endpoints.create')) {
       return t.skip('webhooks.endpoints.rotateSecret is not in the catalog yet');
     }
@@ -95,6 +95,29 @@ export function definePauseAndRotateTests(context: () => SuiteContext): void {
       assert.equal(refused.error.code, 'insufficient_scope');
     } finally {
       await writerConnection.close();
+    }
+    // Every scope, but the finance role: the contract gives rotateSecret to administrators only.
+    const finance = await addCaller(app, admin.organizationId, {
+      role: 'finance',
+      scopes: ['accounting:read', 'accounting:write', 'accounting:admin'],
+    });
+    const financeConnection = await connect(transport, app, finance.token);
+    try {
+      const { tools } = await financeConnection.client.listTools();
+      assert.ok(!tools.some((tool) => tool.name === 'accounting_webhooks_endpoints_rotate_secret'));
+      const refused = await callTool(
+        financeConnection.client,
+        'accounting_webhooks_endpoints_rotate_secret',
+        {
+          id: endpoint.id,
+          expectedRevision: Number(endpoint.revision) + 1,
+          idempotencyKey: toolKey('rotate-finance'),
+        },
+      );
+      assert.equal(refused.isError, true);
+      assert.equal(refused.error.code, 'role_not_allowed');
+    } finally {
+      await financeConnection.close();
     }
     assert.equal(await auditRows(app, String(endpoint.id), 'webhooks.endpoints.rotateSecret'), 1);
   });
