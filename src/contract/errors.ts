@@ -65,7 +65,8 @@ export const ERROR_CODES = {
   },
   method_not_allowed: {
     status: 405,
-    description: 'GET on a mutation, or a method other than GET/POST. `Allow` lists the accepted methods.',
+    description:
+      'A method the operation does not answer: GET or HEAD on a mutation or a POST-only read, or anything other than GET, HEAD and POST. `Allow` lists the accepted methods.',
   },
   revision_conflict: {
     status: 409,

@@ -1,3 +1,4 @@
+import http from 'node:http';
 import Fastify, {
   type FastifyBaseLogger,
   type FastifyInstance,
@@ -22,6 +23,10 @@ export const GLOBAL_BODY_LIMIT = 16 * 1024 * 1024;
 
 export function sendError(reply: FastifyReply, requestId: string, error: AppError): FastifyReply {
   if (error.retryAfterSeconds !== undefined) reply.header('Retry-After', String(error.retryAfterSeconds));
+  // RFC 9110 section 15.5.6: a 405 lists the methods the resource does answer.
+  const allowed = error.details?.allowed_methods;
+  if (error.code === 'method_not_allowed' && Array.isArray(allowed))
+    reply.header('Allow', allowed.join(', '));
   return reply.code(error.status).type('application/json').send(errorBody(error, requestId));
 }
 
@@ -53,6 +58,15 @@ export async function buildHttpApp(
       void error;
     },
   });
+
+  // Fastify routes only some methods and refuses QUERY without a Content-Type with its own error
+  // (a 500 here). Every other method Node parses is routed as bodyless (CONNECT never reaches
+  // Fastify), so a request of any method gets our 404 or 405 with our headers.
+  for (const method of http.METHODS) {
+    if (method === 'CONNECT' || method === 'QUERY' || app.supportedMethods.includes(method)) continue;
+    app.addHttpMethod(method);
+  }
+  if (app.supportedMethods.includes('QUERY')) app.addHttpMethod('QUERY', { overrideExisting: true });
 
   // Every response, failures and unknown routes included, carries these two headers.
   app.addHook('onRequest', async (request, reply) => {

@@ -11,21 +11,37 @@ import { prefersMediaType } from './accept.ts';
 import { coerceQuery } from './query.ts';
 
 const DEFAULT_MAX_BODY = 1024 * 1024;
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
 
 function header(request: FastifyRequest, name: string): string | undefined {
   const value = request.headers[name];
   return Array.isArray(value) ? value[0] : value;
 }
 
+/** The methods an operation answers; HEAD is GET without the body (RFC 9110), so it goes with GET. */
+function allowedMethods(operation: AnyOperation): string[] {
+  return acceptsGet(operation) ? ['GET', 'HEAD', 'POST'] : ['POST'];
+}
+
+/** GET and HEAD read their input from the query string; every other accepted method is POST. */
+function readsQuery(request: FastifyRequest): boolean {
+  return request.method === 'GET' || request.method === 'HEAD';
+}
+
+/**
+ * Unknown operation 404, then a method it does not answer 405 (`Allow` is set from
+ * `allowed_methods` where errors are sent). Runs as an onRequest hook, before Fastify reads the
+ * body, so any method (PUT, OPTIONS, TRACE, PROPFIND, ...) gets the same answer whatever it carries.
+ */
 function lookup(request: FastifyRequest): AnyOperation {
   const name = (request.params as { operation?: string }).operation ?? '';
   const operation = findOperation(name);
   if (!operation)
     throw new AppError('unknown_operation', `There is no operation named ${name.slice(0, 100)}.`);
-  const allowed = acceptsGet(operation) ? 'GET, POST' : 'POST';
-  if (request.method === 'POST' || (request.method === 'GET' && acceptsGet(operation))) return operation;
-  throw new AppError('method_not_allowed', `${operation.name} accepts ${allowed}.`, {
-    details: { allowed_methods: allowed.split(', ') },
+  const allowed = allowedMethods(operation);
+  if (allowed.includes(request.method)) return operation;
+  throw new AppError('method_not_allowed', `${operation.name} accepts ${allowed.join(', ')}.`, {
+    details: { allowed_methods: allowed },
   });
 }
 
@@ -45,8 +61,16 @@ function parseBody(request: FastifyRequest, operation: AnyOperation): unknown {
       `The body exceeds ${operation.maxBodyBytes ?? DEFAULT_MAX_BODY} bytes.`,
     );
   }
-  const text = body.toString('utf8').trim();
-  if (text === '') return {};
+  let text: string;
+  try {
+    // Strict: invalid bytes are refused, never replaced by U+FFFD. One leading BOM is ignored
+    // (RFC 8259 section 8.1 lets a parser do so; some Windows tools write one).
+    text = strictUtf8.decode(body);
+  } catch {
+    throw new AppError('invalid_json', 'The body is not valid UTF-8.');
+  }
+  // JSON's own whitespace only: an empty body stands for `{}`.
+  if (/^[ \t\n\r]*$/.test(text)) return {};
   try {
     return JSON.parse(text);
   } catch {
@@ -74,11 +98,16 @@ function sendFile(
 
 export function registerOperationRoutes(app: FastifyInstance, services: Services): void {
   app.route({
-    method: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
+    // Every method Fastify routes (see app.ts): 404 and 405 are ours, with our headers. HEAD is
+    // Fastify's automatic twin of GET: the same handler, the body left out.
+    method: [...app.supportedMethods].filter((method) => method !== 'HEAD'),
     url: `${API_PREFIX}/:operation`,
+    onRequest: async (request) => {
+      lookup(request);
+    },
     handler: async (request, reply) => {
       const operation = lookup(request);
-      const body = request.method === 'GET' ? undefined : parseBody(request, operation);
+      const body = readsQuery(request) ? undefined : parseBody(request, operation);
       // A POST takes its input from the body only; a query string beside it would be silently ignored.
       const stray = body === undefined ? undefined : Object.keys(request.query as object)[0];
       if (stray !== undefined) {
@@ -97,7 +126,7 @@ export function registerOperationRoutes(app: FastifyInstance, services: Services
       const meta: InvocationMeta = {};
       try {
         // Query parameters are input: converted only after the caller is known (401 before 400).
-        // `undefined` only for GET: a JSON `null` body must reach validation (and be refused).
+        // `undefined` only for GET/HEAD: a JSON `null` body must reach validation (and be refused).
         const input =
           body !== undefined
             ? body
@@ -113,7 +142,7 @@ export function registerOperationRoutes(app: FastifyInstance, services: Services
             input,
             idempotencyHeader: header(request, 'idempotency-key'),
             requestId: request.id,
-            inputSource: request.method === 'GET' ? 'query' : 'body',
+            inputSource: readsQuery(request) ? 'query' : 'body',
           },
           meta,
         );

@@ -20,9 +20,11 @@ export function coerceQuery(
   query: Record<string, unknown>,
 ): Record<string, unknown> {
   const properties = schema.properties ?? {};
-  const result: Record<string, unknown> = {};
+  // No prototype: a parameter name can never reach Object.prototype through the result either.
+  const result: Record<string, unknown> = Object.create(null);
   for (const [name, raw] of Object.entries(query)) {
-    const property = properties[name];
+    // Own properties only: `__proto__`, `constructor`, `toString` are unknown names, not Object's.
+    const property = Object.hasOwn(properties, name) ? properties[name] : undefined;
     if (!property)
       throw new AppError('unknown_parameter', `${name} is not an accepted parameter.`, { field: name });
     if (Array.isArray(raw))

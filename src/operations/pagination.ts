@@ -1,6 +1,6 @@
 import { type Static, type TSchema, Type } from 'typebox';
 import { AppError } from '../contract/errors.ts';
-import { MAX_SAFE } from '../contract/formats.ts';
+import { isId, MAX_SAFE } from '../contract/formats.ts';
 
 /**
  * Both list styles of the contract. Records inside are snake_case; the page envelope uses the
@@ -53,12 +53,34 @@ export function encodeCursor(position: CursorPosition): string {
   return Buffer.from(JSON.stringify([position.createdAt, position.id])).toString('base64url');
 }
 
+/** How timestamps are stored and issued: `Date#toISOString` of a year from 1970 to 9999. */
+const ISSUED_TIMESTAMP = /^(\d{4})-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
+function isIssuedTimestamp(value: unknown): value is string {
+  if (typeof value !== 'string') return false;
+  const year = ISSUED_TIMESTAMP.exec(value)?.[1];
+  if (year === undefined || Number(year) < 1970) return false;
+  const time = Date.parse(value);
+  // The round trip refuses dates that do not exist (2026-02-30) and anything not in canonical form.
+  return !Number.isNaN(time) && new Date(time).toISOString() === value;
+}
+
+/**
+ * Cursors are opaque but travel through the caller's hands, so a decoded one is checked as
+ * strictly as any input: a forged id or timestamp would otherwise reach PostgreSQL's uuid and
+ * timestamptz casts (a 500) or compare as text on SQLite. Only what `encodeCursor` issues passes.
+ */
 export function decodeCursor(cursor: string): CursorPosition {
   try {
     const parsed: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-    if (Array.isArray(parsed) && typeof parsed[0] === 'string' && typeof parsed[1] === 'string') {
-      if (!Number.isNaN(Date.parse(parsed[0])))
-        return { createdAt: new Date(parsed[0]).toISOString(), id: parsed[1] };
+    if (
+      Array.isArray(parsed) &&
+      parsed.length === 2 &&
+      isIssuedTimestamp(parsed[0]) &&
+      isId(parsed[1]) &&
+      parsed[1] === parsed[1].toLowerCase()
+    ) {
+      return { createdAt: parsed[0], id: parsed[1] };
     }
   } catch {
     // falls through to the error below

@@ -59,27 +59,76 @@ function describe(error: ErrorObject, field: string | undefined): string {
   }
 }
 
+/** Deepest nesting of objects and arrays an input may have; the top-level object is level 1. */
+export const MAX_INPUT_DEPTH = 64;
+
+/** U+0000, or a UTF-16 surrogate without its pair (with the `u` flag, a pair is one code point). */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding NUL is the point
+const UNSTORABLE = /[\u0000\p{Cs}]/u;
+
+/** A key as it can be shown in `field`: NUL and lone surrogates written as `\uXXXX`. */
+function printable(key: string): string {
+  return key.replace(
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: finding NUL is the point
+    /[\u0000\p{Cs}]/gu,
+    (char) => `\\u${(char.codePointAt(0) ?? 0).toString(16).padStart(4, '0')}`,
+  );
+}
+
+function unstorableText(path: readonly string[], text: string): AppError {
+  const field = path.join('.') || undefined;
+  const what = text.includes('\u0000')
+    ? 'the NUL character (U+0000)'
+    : 'an unpaired UTF-16 surrogate (not valid Unicode text)';
+  return new AppError(
+    'invalid_input',
+    `${field ?? 'body'} must not contain ${what}.`,
+    field === undefined ? {} : { field },
+  );
+}
+
 /**
- * PostgreSQL text cannot hold U+0000 (the insert fails), and no accounting field needs it, so it
- * is refused on both databases alike: the path of the first string (or key) that carries one.
+ * Checks the shape of raw input before anything recursive touches it (structuredClone, Ajv,
+ * hashing), without recursion itself:
+ * - nesting deeper than MAX_INPUT_DEPTH would overflow the stack further on;
+ * - PostgreSQL text and jsonb cannot hold U+0000 or unpaired surrogates (the write fails), and
+ *   SQLite would silently store U+FFFD instead; no accounting field needs either, so both are
+ *   refused on both databases alike, in any string or key. `field` is the path of the first one.
  */
-function fieldWithNul(value: unknown, path: string[]): string[] | undefined {
-  if (typeof value === 'string') return value.includes('\u0000') ? path : undefined;
-  if (Array.isArray(value)) {
-    for (const [index, item] of value.entries()) {
-      const found = fieldWithNul(item, [...path, String(index)]);
-      if (found) return found;
-    }
-    return undefined;
+function checkInputText(value: unknown): void {
+  interface Item {
+    value: unknown;
+    path: readonly string[];
+    depth: number;
   }
-  if (typeof value === 'object' && value !== null) {
-    for (const [key, item] of Object.entries(value)) {
-      if (key.includes('\u0000')) return [...path, key.replaceAll('\u0000', '\\u0000')];
-      const found = fieldWithNul(item, [...path, key]);
-      if (found) return found;
+  const stack: Item[] = [{ value, path: [], depth: 1 }];
+  for (let top = stack.pop(); top !== undefined; top = stack.pop()) {
+    const { value: node, path, depth } = top;
+    if (typeof node === 'string') {
+      if (UNSTORABLE.test(node)) throw unstorableText(path, node);
+      continue;
+    }
+    if (typeof node !== 'object' || node === null) continue;
+    if (depth > MAX_INPUT_DEPTH) {
+      const field = path[0];
+      throw new AppError(
+        'invalid_input',
+        `${field ?? 'body'} nests objects or arrays more than ${MAX_INPUT_DEPTH} levels deep.`,
+        field === undefined ? {} : { field },
+      );
+    }
+    const isArray = Array.isArray(node);
+    const entries: Array<[string, unknown]> = isArray
+      ? node.map((item, index): [string, unknown] => [String(index), item])
+      : Object.entries(node);
+    // Last pushed is checked first: entries go in reverse, each key before its value, so the
+    // first offending field in document order is the one reported.
+    for (const [key, item] of entries.reverse()) {
+      const itemPath = [...path, isArray ? key : printable(key)];
+      stack.push({ value: item, path: itemPath, depth: depth + 1 });
+      if (!isArray) stack.push({ value: key, path: itemPath, depth });
     }
   }
-  return undefined;
 }
 
 /** Validates (and fills defaults into) a copy of `value`; throws a 400 naming the first bad field. */
@@ -91,20 +140,11 @@ export function validateInput<T>(
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw new AppError('invalid_json', 'The body must be a JSON object.');
   }
+  // Before the clone and the schema: both recurse, and a key is checked even where a map accepts any.
+  checkInputText(value);
   const copy = structuredClone(value);
   const validate = compiled(schema);
-  if (validate(copy)) {
-    const nul = fieldWithNul(copy, []);
-    if (nul) {
-      const field = nul.join('.') || undefined;
-      throw new AppError(
-        'invalid_input',
-        `${field ?? 'body'} must not contain the NUL character (U+0000).`,
-        field === undefined ? {} : { field },
-      );
-    }
-    return lowercaseIds(schema, copy) as T;
-  }
+  if (validate(copy)) return lowercaseIds(schema, copy) as T;
   const error = validate.errors?.[0];
   if (!error) throw new AppError('invalid_input', 'The input is invalid.');
   const field = fieldOf(error);

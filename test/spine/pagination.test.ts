@@ -21,10 +21,36 @@ const OFFSET_LISTS = OPERATIONS.filter(
   (op) => 'limit' in inputProperties(op) && 'offset' in inputProperties(op),
 );
 
+const ISSUED_ID = '0190a5f2-3c4d-7abc-8def-0123456789ab';
+const ISSUED_AT = '2026-01-01T00:00:00.000Z';
+
+/** Decoded cursors that this service never issues: each must be 400 on `cursor`, never a 500. */
+const FORGED_POSITIONS: ReadonlyArray<[string, unknown]> = [
+  ['id not a UUID', [ISSUED_AT, 'notauuid']],
+  ['id with SQL', [ISSUED_AT, "' or 1=1 --"]],
+  ['id upper case', [ISSUED_AT, ISSUED_ID.toUpperCase()]],
+  ['id a number', [ISSUED_AT, 42]],
+  ['timestamp without milliseconds', ['2026-01-01T00:00:00Z', ISSUED_ID]],
+  ['timestamp with an offset', ['2026-01-01T00:00:00.000+01:00', ISSUED_ID]],
+  ['timestamp before 1970', ['1969-12-31T23:59:59.999Z', ISSUED_ID]],
+  ['timestamp out of PostgreSQL range', ['-271821-04-20T00:00:00.000Z', ISSUED_ID]],
+  ['timestamp after 9999', ['+010000-01-01T00:00:00.000Z', ISSUED_ID]],
+  ['timestamp that does not exist', ['2026-02-30T00:00:00.000Z', ISSUED_ID]],
+  ['timestamp a date only', ['2026-01-01', ISSUED_ID]],
+  ['extra element', [ISSUED_AT, ISSUED_ID, 'x']],
+  ['object', { createdAt: ISSUED_AT, id: ISSUED_ID }],
+];
+
 describe('cursor helpers', () => {
   it('round-trip any position', () => {
+    // Stored timestamps are years 1970-9999 (PostgreSQL's timestamptz and the text form agree there).
+    const dates = fc.date({
+      min: new Date('1970-01-01T00:00:00.000Z'),
+      max: new Date('9999-12-31T23:59:59.999Z'),
+      noInvalidDate: true,
+    });
     fc.assert(
-      fc.property(fc.date({ noInvalidDate: true }), fc.uuid(), (date, id) => {
+      fc.property(dates, fc.uuid(), (date, id) => {
         const position = { createdAt: date.toISOString(), id };
         const cursor = encodeCursor(position);
         assert.match(cursor, /^[A-Za-z0-9_-]+$/);
@@ -44,6 +70,9 @@ describe('cursor helpers', () => {
     };
     for (const cursor of ['', 'x', 'W10', Buffer.from('["not a date","a"]').toString('base64url')]) {
       assert.ok(refused(cursor), cursor);
+    }
+    for (const [label, position] of FORGED_POSITIONS) {
+      assert.ok(refused(Buffer.from(JSON.stringify(position)).toString('base64url')), label);
     }
     fc.assert(
       fc.property(fc.string(), (text) => {
@@ -240,6 +269,23 @@ for (const dialect of DIALECTS) {
       );
       assertError(bad, 400, 'invalid_input', 'forged cursor');
       assert.equal(bad.error.field, 'cursor');
+    });
+
+    it('forged cursors are 400 on `cursor` for both cursor lists (never a database cast error)', async () => {
+      const caller = await createCaller(app);
+      const valid = Buffer.from(JSON.stringify([ISSUED_AT, ISSUED_ID])).toString('base64url');
+      for (const operation of ['webhooks.events.list', 'webhooks.deliveries.list']) {
+        for (const method of ['POST', 'GET'] as const) {
+          const ok = await call(app.baseUrl, operation, { cursor: valid }, { token: caller.token, method });
+          assert.equal(ok.status, 200, `${operation} ${method} issued form: ${JSON.stringify(ok.body)}`);
+          for (const [label, position] of FORGED_POSITIONS) {
+            const cursor = Buffer.from(JSON.stringify(position)).toString('base64url');
+            const res = await call(app.baseUrl, operation, { cursor }, { token: caller.token, method });
+            assertError(res, 400, 'invalid_input', `${operation} ${method} ${label}`);
+            assert.equal(res.error.field, 'cursor', label);
+          }
+        }
+      }
     });
   });
 }
