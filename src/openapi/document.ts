@@ -11,6 +11,7 @@ import {
   HEADERS,
   successHeaders,
 } from './responses.ts';
+import { sampleOf } from './sample.ts';
 import { type JsonSchema, pascalName, plainSchema, rootName, SchemaRegistry } from './schemas.ts';
 
 export type OpenApiDocument = {
@@ -98,6 +99,8 @@ function operationObject(
             additionalProperties: false,
             properties: { data: outputRef },
           },
+          // Derived from the output schema (src/openapi/sample.ts); the tests validate it.
+          example: { data: sampleOf(output) },
         },
         ...(file
           ? { [file.mediaType]: { schema: { type: 'string', contentMediaType: file.mediaType } } }

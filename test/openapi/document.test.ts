@@ -61,6 +61,25 @@ describe('OpenAPI document', () => {
     assert.ok(!JSON.stringify(document.components.schemas).includes('"$id"'), 'no $id left in components');
   });
 
+  it('carries a response example for every operation, valid against its own schema', () => {
+    const headers = new Headers({ 'x-request-id': 'req_0', 'x-accounting-api-version': API_VERSION });
+    let checked = 0;
+    for (const [path, item] of Object.entries(document.paths)) {
+      for (const [method, operation] of Object.entries(item as Record<string, Json>)) {
+        const ok = (operation.responses as Record<string, Json>)['200'] as Json;
+        const example = ((ok.content as Json)['application/json'] as Json).example as Json | undefined;
+        assert.ok(example && 'data' in example, `${method} ${path} has a response example`);
+        const withHeaders = new Headers(headers);
+        for (const name of Object.keys((ok.headers ?? {}) as Json)) withHeaders.set(name, '1');
+        withHeaders.set('content-type', 'application/json');
+        const problems = openApiProblems({ method, path, status: 200, headers: withHeaders, body: example });
+        assert.deepEqual(problems, [], `${method} ${path}`);
+        checked += 1;
+      }
+    }
+    assert.ok(checked >= OPERATIONS.length);
+  });
+
   it('says where the idempotency key goes: the body for pause and rotateSecret, header or body elsewhere', () => {
     const idempotencyLine = (name: string) =>
       String((document.paths[`/api/v1/accounting/${name}`]?.post as Json | undefined)?.description)
