@@ -2608,7 +2608,7 @@ export interface components {
             paymentTermsDays?: number;
             /**
              * Format: date
-             * @description Day (organization time zone) the draft is sent automatically; not after the due date.
+             * @description Day (organization time zone) the draft is sent automatically; on or after the issue date and not after the due date.
              */
             scheduledSendDate?: string;
             /** @description Printed on the invoice, up to 2000 characters. */
@@ -2686,7 +2686,7 @@ export interface components {
             amountMinor: string;
             /**
              * Format: date
-             * @description Day the money arrived (YYYY-MM-DD), not after the organization's today.
+             * @description Day the money arrived (YYYY-MM-DD): not after the organization's today, at most 365 days before the issue date.
              */
             paidOn: string;
             /**
@@ -3316,6 +3316,31 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "items": [
+                     *           {
+                     *             "id": "01920000-0000-7000-8000-000000000001",
+                     *             "display_name": "Ada Lovelace",
+                     *             "legal_name": "Ada Lovelace Consulting Ltd.",
+                     *             "email": "text",
+                     *             "country": "text",
+                     *             "active": true,
+                     *             "job_role_id": "01920000-0000-7000-8000-000000000001",
+                     *             "portal_status": "not_invited",
+                     *             "joined_at": "2026-09-22T14:30:00.000Z",
+                     *             "revision": 1,
+                     *             "created_at": "2026-09-22T14:30:00.000Z",
+                     *             "updated_at": "2026-09-22T14:30:00.000Z"
+                     *           }
+                     *         ],
+                     *         "limit": 1,
+                     *         "offset": 1,
+                     *         "nextOffset": 1
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["ContractorsListResult"];
                     };
@@ -3364,6 +3389,31 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "items": [
+                     *           {
+                     *             "id": "01920000-0000-7000-8000-000000000001",
+                     *             "display_name": "Ada Lovelace",
+                     *             "legal_name": "Ada Lovelace Consulting Ltd.",
+                     *             "email": "text",
+                     *             "country": "text",
+                     *             "active": true,
+                     *             "job_role_id": "01920000-0000-7000-8000-000000000001",
+                     *             "portal_status": "not_invited",
+                     *             "joined_at": "2026-09-22T14:30:00.000Z",
+                     *             "revision": 1,
+                     *             "created_at": "2026-09-22T14:30:00.000Z",
+                     *             "updated_at": "2026-09-22T14:30:00.000Z"
+                     *           }
+                     *         ],
+                     *         "limit": 1,
+                     *         "offset": 1,
+                     *         "nextOffset": 1
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["ContractorsListResult"];
                     };
@@ -3408,6 +3458,31 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "01920000-0000-7000-8000-000000000001",
+                     *         "display_name": "Ada Lovelace",
+                     *         "legal_name": "Ada Lovelace Consulting Ltd.",
+                     *         "email": "text",
+                     *         "country": "text",
+                     *         "active": true,
+                     *         "job_role_id": "01920000-0000-7000-8000-000000000001",
+                     *         "portal_status": "not_invited",
+                     *         "joined_at": "2026-09-22T14:30:00.000Z",
+                     *         "revision": 1,
+                     *         "created_at": "2026-09-22T14:30:00.000Z",
+                     *         "updated_at": "2026-09-22T14:30:00.000Z",
+                     *         "tax_profile": {
+                     *           "residency": "CA",
+                     *           "services_in_canada": true,
+                     *           "identity_confirmed": true,
+                     *           "reviewed_at": "2026-09-22T14:30:00.000Z",
+                     *           "reviewed_by": "text"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["ContractorWithTaxProfile"];
                     };
@@ -3454,6 +3529,31 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "01920000-0000-7000-8000-000000000001",
+                     *         "display_name": "Ada Lovelace",
+                     *         "legal_name": "Ada Lovelace Consulting Ltd.",
+                     *         "email": "text",
+                     *         "country": "text",
+                     *         "active": true,
+                     *         "job_role_id": "01920000-0000-7000-8000-000000000001",
+                     *         "portal_status": "not_invited",
+                     *         "joined_at": "2026-09-22T14:30:00.000Z",
+                     *         "revision": 1,
+                     *         "created_at": "2026-09-22T14:30:00.000Z",
+                     *         "updated_at": "2026-09-22T14:30:00.000Z",
+                     *         "tax_profile": {
+                     *           "residency": "CA",
+                     *           "services_in_canada": true,
+                     *           "identity_confirmed": true,
+                     *           "reviewed_at": "2026-09-22T14:30:00.000Z",
+                     *           "reviewed_by": "text"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["ContractorWithTaxProfile"];
                     };
@@ -3509,6 +3609,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "01920000-0000-7000-8000-000000000001",
+                     *         "display_name": "Ada Lovelace",
+                     *         "legal_name": "Ada Lovelace Consulting Ltd.",
+                     *         "email": "text",
+                     *         "country": "text",
+                     *         "active": true,
+                     *         "job_role_id": "01920000-0000-7000-8000-000000000001",
+                     *         "portal_status": "not_invited",
+                     *         "joined_at": "2026-09-22T14:30:00.000Z",
+                     *         "revision": 1,
+                     *         "created_at": "2026-09-22T14:30:00.000Z",
+                     *         "updated_at": "2026-09-22T14:30:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Contractor"];
                     };
@@ -3564,6 +3682,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "01920000-0000-7000-8000-000000000001",
+                     *         "display_name": "Ada Lovelace",
+                     *         "legal_name": "Ada Lovelace Consulting Ltd.",
+                     *         "email": "text",
+                     *         "country": "text",
+                     *         "active": true,
+                     *         "job_role_id": "01920000-0000-7000-8000-000000000001",
+                     *         "portal_status": "not_invited",
+                     *         "joined_at": "2026-09-22T14:30:00.000Z",
+                     *         "revision": 1,
+                     *         "created_at": "2026-09-22T14:30:00.000Z",
+                     *         "updated_at": "2026-09-22T14:30:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Contractor"];
                     };
@@ -3619,6 +3755,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "01920000-0000-7000-8000-000000000001",
+                     *         "display_name": "Ada Lovelace",
+                     *         "legal_name": "Ada Lovelace Consulting Ltd.",
+                     *         "email": "text",
+                     *         "country": "text",
+                     *         "active": true,
+                     *         "job_role_id": "01920000-0000-7000-8000-000000000001",
+                     *         "portal_status": "not_invited",
+                     *         "joined_at": "2026-09-22T14:30:00.000Z",
+                     *         "revision": 1,
+                     *         "created_at": "2026-09-22T14:30:00.000Z",
+                     *         "updated_at": "2026-09-22T14:30:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Contractor"];
                     };
@@ -3676,6 +3830,31 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "01920000-0000-7000-8000-000000000001",
+                     *         "display_name": "Ada Lovelace",
+                     *         "legal_name": "Ada Lovelace Consulting Ltd.",
+                     *         "email": "text",
+                     *         "country": "text",
+                     *         "active": true,
+                     *         "job_role_id": "01920000-0000-7000-8000-000000000001",
+                     *         "portal_status": "not_invited",
+                     *         "joined_at": "2026-09-22T14:30:00.000Z",
+                     *         "revision": 1,
+                     *         "created_at": "2026-09-22T14:30:00.000Z",
+                     *         "updated_at": "2026-09-22T14:30:00.000Z",
+                     *         "tax_profile": {
+                     *           "residency": "CA",
+                     *           "services_in_canada": true,
+                     *           "identity_confirmed": true,
+                     *           "reviewed_at": "2026-09-22T14:30:00.000Z",
+                     *           "reviewed_by": "text"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["ContractorWithTaxProfile"];
                     };
@@ -3736,6 +3915,36 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "items": [
+                     *           {
+                     *             "id": "01920000-0000-7000-8000-000000000001",
+                     *             "display_name": "Ada Lovelace",
+                     *             "legal_name": "Ada Lovelace Consulting Ltd.",
+                     *             "email": "text",
+                     *             "country": "CA",
+                     *             "active": true,
+                     *             "job_role": {
+                     *               "id": "01920000-0000-7000-8000-000000000001",
+                     *               "name": "Northwind Traders"
+                     *             },
+                     *             "hourly_rate_minor": "text",
+                     *             "currency": "text",
+                     *             "pay_cadence": "weekly",
+                     *             "agreement_on_file": true,
+                     *             "pending_hours": "text",
+                     *             "revision": 1,
+                     *             "created_at": "2026-09-22T14:30:00.000Z"
+                     *           }
+                     *         ],
+                     *         "limit": 1,
+                     *         "offset": 1,
+                     *         "nextOffset": 1
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["ContractorOpsDirectoryListResult"];
                     };
@@ -3785,6 +3994,36 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "items": [
+                     *           {
+                     *             "id": "01920000-0000-7000-8000-000000000001",
+                     *             "display_name": "Ada Lovelace",
+                     *             "legal_name": "Ada Lovelace Consulting Ltd.",
+                     *             "email": "text",
+                     *             "country": "CA",
+                     *             "active": true,
+                     *             "job_role": {
+                     *               "id": "01920000-0000-7000-8000-000000000001",
+                     *               "name": "Northwind Traders"
+                     *             },
+                     *             "hourly_rate_minor": "text",
+                     *             "currency": "text",
+                     *             "pay_cadence": "weekly",
+                     *             "agreement_on_file": true,
+                     *             "pending_hours": "text",
+                     *             "revision": 1,
+                     *             "created_at": "2026-09-22T14:30:00.000Z"
+                     *           }
+                     *         ],
+                     *         "limit": 1,
+                     *         "offset": 1,
+                     *         "nextOffset": 1
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["ContractorOpsDirectoryListResult"];
                     };
@@ -3839,6 +4078,29 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "items": [
+                     *           {
+                     *             "id": "01920000-0000-7000-8000-000000000001",
+                     *             "name": "Northwind Traders",
+                     *             "description": "Accounting webhooks",
+                     *             "hourly_rate_minor": "text",
+                     *             "currency": "text",
+                     *             "pay_cadence": "weekly",
+                     *             "active": true,
+                     *             "revision": 1,
+                     *             "created_at": "2026-09-22T14:30:00.000Z",
+                     *             "updated_at": "2026-09-22T14:30:00.000Z"
+                     *           }
+                     *         ],
+                     *         "limit": 1,
+                     *         "offset": 1,
+                     *         "nextOffset": 1
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["ContractorOpsRolesListResult"];
                     };
@@ -3887,6 +4149,29 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "items": [
+                     *           {
+                     *             "id": "01920000-0000-7000-8000-000000000001",
+                     *             "name": "Northwind Traders",
+                     *             "description": "Accounting webhooks",
+                     *             "hourly_rate_minor": "text",
+                     *             "currency": "text",
+                     *             "pay_cadence": "weekly",
+                     *             "active": true,
+                     *             "revision": 1,
+                     *             "created_at": "2026-09-22T14:30:00.000Z",
+                     *             "updated_at": "2026-09-22T14:30:00.000Z"
+                     *           }
+                     *         ],
+                     *         "limit": 1,
+                     *         "offset": 1,
+                     *         "nextOffset": 1
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["ContractorOpsRolesListResult"];
                     };
@@ -3941,6 +4226,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "01920000-0000-7000-8000-000000000001",
+                     *         "name": "Northwind Traders",
+                     *         "description": "Accounting webhooks",
+                     *         "hourly_rate_minor": "text",
+                     *         "currency": "text",
+                     *         "pay_cadence": "weekly",
+                     *         "active": true,
+                     *         "revision": 1,
+                     *         "created_at": "2026-09-22T14:30:00.000Z",
+                     *         "updated_at": "2026-09-22T14:30:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["JobRole"];
                     };
@@ -3996,6 +4297,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "01920000-0000-7000-8000-000000000001",
+                     *         "display_name": "Ada Lovelace",
+                     *         "legal_name": "Ada Lovelace Consulting Ltd.",
+                     *         "email": "text",
+                     *         "country": "text",
+                     *         "active": true,
+                     *         "job_role_id": "01920000-0000-7000-8000-000000000001",
+                     *         "portal_status": "not_invited",
+                     *         "joined_at": "2026-09-22T14:30:00.000Z",
+                     *         "revision": 1,
+                     *         "created_at": "2026-09-22T14:30:00.000Z",
+                     *         "updated_at": "2026-09-22T14:30:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Contractor"];
                     };
@@ -4050,6 +4369,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "01920000-0000-7000-8000-000000000001",
+                     *         "contractor_id": "01920000-0000-7000-8000-000000000001",
+                     *         "email": "text",
+                     *         "status": "open",
+                     *         "expires_at": "2026-09-22T14:30:00.000Z",
+                     *         "accepted_at": "2026-09-22T14:30:00.000Z",
+                     *         "revoked_at": "2026-09-22T14:30:00.000Z",
+                     *         "replaced_at": "2026-09-22T14:30:00.000Z",
+                     *         "revision": 1,
+                     *         "created_at": "2026-09-22T14:30:00.000Z",
+                     *         "updated_at": "2026-09-22T14:30:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Invitation"];
                     };
@@ -4105,6 +4441,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "items": [
+                     *           {
+                     *             "id": "01920000-0000-7000-8000-000000000001",
+                     *             "contractor_id": "01920000-0000-7000-8000-000000000001",
+                     *             "email": "text",
+                     *             "status": "open",
+                     *             "expires_at": "2026-09-22T14:30:00.000Z",
+                     *             "accepted_at": "2026-09-22T14:30:00.000Z",
+                     *             "revoked_at": "2026-09-22T14:30:00.000Z",
+                     *             "replaced_at": "2026-09-22T14:30:00.000Z",
+                     *             "revision": 1,
+                     *             "created_at": "2026-09-22T14:30:00.000Z",
+                     *             "updated_at": "2026-09-22T14:30:00.000Z"
+                     *           }
+                     *         ],
+                     *         "limit": 1,
+                     *         "offset": 1,
+                     *         "nextOffset": 1
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["ContractorsInvitationsListResult"];
                     };
@@ -4153,6 +4513,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "items": [
+                     *           {
+                     *             "id": "01920000-0000-7000-8000-000000000001",
+                     *             "contractor_id": "01920000-0000-7000-8000-000000000001",
+                     *             "email": "text",
+                     *             "status": "open",
+                     *             "expires_at": "2026-09-22T14:30:00.000Z",
+                     *             "accepted_at": "2026-09-22T14:30:00.000Z",
+                     *             "revoked_at": "2026-09-22T14:30:00.000Z",
+                     *             "replaced_at": "2026-09-22T14:30:00.000Z",
+                     *             "revision": 1,
+                     *             "created_at": "2026-09-22T14:30:00.000Z",
+                     *             "updated_at": "2026-09-22T14:30:00.000Z"
+                     *           }
+                     *         ],
+                     *         "limit": 1,
+                     *         "offset": 1,
+                     *         "nextOffset": 1
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["ContractorsInvitationsListResult"];
                     };
@@ -4206,6 +4590,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "01920000-0000-7000-8000-000000000001",
+                     *         "contractor_id": "01920000-0000-7000-8000-000000000001",
+                     *         "email": "text",
+                     *         "status": "open",
+                     *         "expires_at": "2026-09-22T14:30:00.000Z",
+                     *         "accepted_at": "2026-09-22T14:30:00.000Z",
+                     *         "revoked_at": "2026-09-22T14:30:00.000Z",
+                     *         "replaced_at": "2026-09-22T14:30:00.000Z",
+                     *         "revision": 1,
+                     *         "created_at": "2026-09-22T14:30:00.000Z",
+                     *         "updated_at": "2026-09-22T14:30:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Invitation"];
                     };
@@ -4251,6 +4652,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "url": "https://hooks.example.com/accounting",
+                     *         "expires_at": "2026-09-22T14:30:00.000Z",
+                     *         "invitation_id": "01920000-0000-7000-8000-000000000001"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["InvitationLink"];
                     };
@@ -4297,6 +4707,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "url": "https://hooks.example.com/accounting",
+                     *         "expires_at": "2026-09-22T14:30:00.000Z",
+                     *         "invitation_id": "01920000-0000-7000-8000-000000000001"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["InvitationLink"];
                     };
@@ -4347,6 +4766,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "items": [
+                     *           {
+                     *             "id": "01920000-0000-7000-8000-000000000001",
+                     *             "name": "Northwind Traders",
+                     *             "kind": "markdown_draft",
+                     *             "media_type": "application/pdf",
+                     *             "file_name": "agreement.pdf",
+                     *             "size_bytes": 1,
+                     *             "sha256": "text",
+                     *             "created_by": "member:01920000-0000-7000-8000-000000000002",
+                     *             "revision": 1,
+                     *             "created_at": "2026-09-22T14:30:00.000Z",
+                     *             "updated_at": "2026-09-22T14:30:00.000Z"
+                     *           }
+                     *         ],
+                     *         "limit": 1,
+                     *         "offset": 1,
+                     *         "nextOffset": 1
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["ContractorsTemplatesListResult"];
                     };
@@ -4391,6 +4834,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "01920000-0000-7000-8000-000000000001",
+                     *         "name": "Northwind Traders",
+                     *         "kind": "markdown_draft",
+                     *         "media_type": "application/pdf",
+                     *         "file_name": "agreement.pdf",
+                     *         "size_bytes": 1,
+                     *         "sha256": "text",
+                     *         "created_by": "member:01920000-0000-7000-8000-000000000002",
+                     *         "revision": 1,
+                     *         "created_at": "2026-09-22T14:30:00.000Z",
+                     *         "updated_at": "2026-09-22T14:30:00.000Z",
+                     *         "markdown": "text"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["ContractorsTemplatesGetResult"];
                     };
@@ -4437,6 +4898,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "01920000-0000-7000-8000-000000000001",
+                     *         "name": "Northwind Traders",
+                     *         "kind": "markdown_draft",
+                     *         "media_type": "application/pdf",
+                     *         "file_name": "agreement.pdf",
+                     *         "size_bytes": 1,
+                     *         "sha256": "text",
+                     *         "created_by": "member:01920000-0000-7000-8000-000000000002",
+                     *         "revision": 1,
+                     *         "created_at": "2026-09-22T14:30:00.000Z",
+                     *         "updated_at": "2026-09-22T14:30:00.000Z",
+                     *         "markdown": "text"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["ContractorsTemplatesGetResult"];
                     };
@@ -4490,6 +4969,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "01920000-0000-7000-8000-000000000001",
+                     *         "name": "Northwind Traders",
+                     *         "kind": "markdown_draft",
+                     *         "media_type": "application/pdf",
+                     *         "file_name": "agreement.pdf",
+                     *         "size_bytes": 1,
+                     *         "sha256": "text",
+                     *         "created_by": "member:01920000-0000-7000-8000-000000000002",
+                     *         "revision": 1,
+                     *         "created_at": "2026-09-22T14:30:00.000Z",
+                     *         "updated_at": "2026-09-22T14:30:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["AgreementTemplate"];
                     };
@@ -4546,6 +5042,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "01920000-0000-7000-8000-000000000001",
+                     *         "name": "Northwind Traders",
+                     *         "kind": "markdown_draft",
+                     *         "media_type": "application/pdf",
+                     *         "file_name": "agreement.pdf",
+                     *         "size_bytes": 1,
+                     *         "sha256": "text",
+                     *         "created_by": "member:01920000-0000-7000-8000-000000000002",
+                     *         "revision": 1,
+                     *         "created_at": "2026-09-22T14:30:00.000Z",
+                     *         "updated_at": "2026-09-22T14:30:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["AgreementTemplate"];
                     };
@@ -4598,6 +5111,39 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "items": [
+                     *           {
+                     *             "id": "01920000-0000-7000-8000-000000000001",
+                     *             "url": "https://hooks.example.com/accounting",
+                     *             "description": "Accounting webhooks",
+                     *             "events": [
+                     *               "text"
+                     *             ],
+                     *             "secret_hint": "whsec_Mf…aSw",
+                     *             "secret_version": 1,
+                     *             "active": true,
+                     *             "failure_count": 1,
+                     *             "disabled_reason": "text",
+                     *             "disabled_at": "2026-09-22T14:30:00.000Z",
+                     *             "last_delivery_at": "2026-09-22T14:30:00.000Z",
+                     *             "last_success_at": "2026-09-22T14:30:00.000Z",
+                     *             "created_by": "member:01920000-0000-7000-8000-000000000002",
+                     *             "archived_at": "2026-09-22T14:30:00.000Z",
+                     *             "revision": 1,
+                     *             "created_at": "2026-09-22T14:30:00.000Z",
+                     *             "updated_at": "2026-09-22T14:30:00.000Z",
+                     *             "status": "active"
+                     *           }
+                     *         ],
+                     *         "limit": 1,
+                     *         "offset": 1,
+                     *         "nextOffset": 1
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["WebhooksEndpointsListResult"];
                     };
@@ -4645,6 +5191,39 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "items": [
+                     *           {
+                     *             "id": "01920000-0000-7000-8000-000000000001",
+                     *             "url": "https://hooks.example.com/accounting",
+                     *             "description": "Accounting webhooks",
+                     *             "events": [
+                     *               "text"
+                     *             ],
+                     *             "secret_hint": "whsec_Mf…aSw",
+                     *             "secret_version": 1,
+                     *             "active": true,
+                     *             "failure_count": 1,
+                     *             "disabled_reason": "text",
+                     *             "disabled_at": "2026-09-22T14:30:00.000Z",
+                     *             "last_delivery_at": "2026-09-22T14:30:00.000Z",
+                     *             "last_success_at": "2026-09-22T14:30:00.000Z",
+                     *             "created_by": "member:01920000-0000-7000-8000-000000000002",
+                     *             "archived_at": "2026-09-22T14:30:00.000Z",
+                     *             "revision": 1,
+                     *             "created_at": "2026-09-22T14:30:00.000Z",
+                     *             "updated_at": "2026-09-22T14:30:00.000Z",
+                     *             "status": "active"
+                     *           }
+                     *         ],
+                     *         "limit": 1,
+                     *         "offset": 1,
+                     *         "nextOffset": 1
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["WebhooksEndpointsListResult"];
                     };
@@ -4689,6 +5268,32 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "01920000-0000-7000-8000-000000000001",
+                     *         "url": "https://hooks.example.com/accounting",
+                     *         "description": "Accounting webhooks",
+                     *         "events": [
+                     *           "text"
+                     *         ],
+                     *         "secret_hint": "whsec_Mf…aSw",
+                     *         "secret_version": 1,
+                     *         "active": true,
+                     *         "failure_count": 1,
+                     *         "disabled_reason": "text",
+                     *         "disabled_at": "2026-09-22T14:30:00.000Z",
+                     *         "last_delivery_at": "2026-09-22T14:30:00.000Z",
+                     *         "last_success_at": "2026-09-22T14:30:00.000Z",
+                     *         "created_by": "member:01920000-0000-7000-8000-000000000002",
+                     *         "archived_at": "2026-09-22T14:30:00.000Z",
+                     *         "revision": 1,
+                     *         "created_at": "2026-09-22T14:30:00.000Z",
+                     *         "updated_at": "2026-09-22T14:30:00.000Z",
+                     *         "status": "active"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["WebhookEndpoint"];
                     };
@@ -4735,6 +5340,32 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "01920000-0000-7000-8000-000000000001",
+                     *         "url": "https://hooks.example.com/accounting",
+                     *         "description": "Accounting webhooks",
+                     *         "events": [
+                     *           "text"
+                     *         ],
+                     *         "secret_hint": "whsec_Mf…aSw",
+                     *         "secret_version": 1,
+                     *         "active": true,
+                     *         "failure_count": 1,
+                     *         "disabled_reason": "text",
+                     *         "disabled_at": "2026-09-22T14:30:00.000Z",
+                     *         "last_delivery_at": "2026-09-22T14:30:00.000Z",
+                     *         "last_success_at": "2026-09-22T14:30:00.000Z",
+                     *         "created_by": "member:01920000-0000-7000-8000-000000000002",
+                     *         "archived_at": "2026-09-22T14:30:00.000Z",
+                     *         "revision": 1,
+                     *         "created_at": "2026-09-22T14:30:00.000Z",
+                     *         "updated_at": "2026-09-22T14:30:00.000Z",
+                     *         "status": "active"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["WebhookEndpoint"];
                     };
@@ -4791,6 +5422,35 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "endpoint": {
+                     *           "id": "01920000-0000-7000-8000-000000000001",
+                     *           "url": "https://hooks.example.com/accounting",
+                     *           "description": "Accounting webhooks",
+                     *           "events": [
+                     *             "text"
+                     *           ],
+                     *           "secret_hint": "whsec_Mf…aSw",
+                     *           "secret_version": 1,
+                     *           "active": true,
+                     *           "failure_count": 1,
+                     *           "disabled_reason": "text",
+                     *           "disabled_at": "2026-09-22T14:30:00.000Z",
+                     *           "last_delivery_at": "2026-09-22T14:30:00.000Z",
+                     *           "last_success_at": "2026-09-22T14:30:00.000Z",
+                     *           "created_by": "member:01920000-0000-7000-8000-000000000002",
+                     *           "archived_at": "2026-09-22T14:30:00.000Z",
+                     *           "revision": 1,
+                     *           "created_at": "2026-09-22T14:30:00.000Z",
+                     *           "updated_at": "2026-09-22T14:30:00.000Z",
+                     *           "status": "active"
+                     *         },
+                     *         "secret": "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["WebhookEndpointWithSecret"];
                     };
@@ -4847,6 +5507,32 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "01920000-0000-7000-8000-000000000001",
+                     *         "url": "https://hooks.example.com/accounting",
+                     *         "description": "Accounting webhooks",
+                     *         "events": [
+                     *           "text"
+                     *         ],
+                     *         "secret_hint": "whsec_Mf…aSw",
+                     *         "secret_version": 1,
+                     *         "active": true,
+                     *         "failure_count": 1,
+                     *         "disabled_reason": "text",
+                     *         "disabled_at": "2026-09-22T14:30:00.000Z",
+                     *         "last_delivery_at": "2026-09-22T14:30:00.000Z",
+                     *         "last_success_at": "2026-09-22T14:30:00.000Z",
+                     *         "created_by": "member:01920000-0000-7000-8000-000000000002",
+                     *         "archived_at": "2026-09-22T14:30:00.000Z",
+                     *         "revision": 1,
+                     *         "created_at": "2026-09-22T14:30:00.000Z",
+                     *         "updated_at": "2026-09-22T14:30:00.000Z",
+                     *         "status": "active"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["WebhookEndpoint"];
                     };
@@ -4900,6 +5586,32 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "01920000-0000-7000-8000-000000000001",
+                     *         "url": "https://hooks.example.com/accounting",
+                     *         "description": "Accounting webhooks",
+                     *         "events": [
+                     *           "text"
+                     *         ],
+                     *         "secret_hint": "whsec_Mf…aSw",
+                     *         "secret_version": 1,
+                     *         "active": true,
+                     *         "failure_count": 1,
+                     *         "disabled_reason": "text",
+                     *         "disabled_at": "2026-09-22T14:30:00.000Z",
+                     *         "last_delivery_at": "2026-09-22T14:30:00.000Z",
+                     *         "last_success_at": "2026-09-22T14:30:00.000Z",
+                     *         "created_by": "member:01920000-0000-7000-8000-000000000002",
+                     *         "archived_at": "2026-09-22T14:30:00.000Z",
+                     *         "revision": 1,
+                     *         "created_at": "2026-09-22T14:30:00.000Z",
+                     *         "updated_at": "2026-09-22T14:30:00.000Z",
+                     *         "status": "active"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["WebhookEndpoint"];
                     };
@@ -4954,6 +5666,35 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "endpoint": {
+                     *           "id": "01920000-0000-7000-8000-000000000001",
+                     *           "url": "https://hooks.example.com/accounting",
+                     *           "description": "Accounting webhooks",
+                     *           "events": [
+                     *             "text"
+                     *           ],
+                     *           "secret_hint": "whsec_Mf…aSw",
+                     *           "secret_version": 1,
+                     *           "active": true,
+                     *           "failure_count": 1,
+                     *           "disabled_reason": "text",
+                     *           "disabled_at": "2026-09-22T14:30:00.000Z",
+                     *           "last_delivery_at": "2026-09-22T14:30:00.000Z",
+                     *           "last_success_at": "2026-09-22T14:30:00.000Z",
+                     *           "created_by": "member:01920000-0000-7000-8000-000000000002",
+                     *           "archived_at": "2026-09-22T14:30:00.000Z",
+                     *           "revision": 1,
+                     *           "created_at": "2026-09-22T14:30:00.000Z",
+                     *           "updated_at": "2026-09-22T14:30:00.000Z",
+                     *           "status": "active"
+                     *         },
+                     *         "secret": "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["WebhookEndpointWithSecret"];
                     };
@@ -5006,6 +5747,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "delivery_id": "01920000-0000-7000-8000-000000000001",
+                     *         "event": {
+                     *           "id": "01920000-0000-7000-8000-000000000001",
+                     *           "type": "invoice.paid",
+                     *           "created": 1,
+                     *           "organizationId": "01920000-0000-7000-8000-000000000001",
+                     *           "subject": {
+                     *             "type": "invoice.paid",
+                     *             "id": "text"
+                     *           },
+                     *           "data": {}
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["WebhooksEndpointsTestResult"];
                     };
@@ -5059,6 +5818,32 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "01920000-0000-7000-8000-000000000001",
+                     *         "url": "https://hooks.example.com/accounting",
+                     *         "description": "Accounting webhooks",
+                     *         "events": [
+                     *           "text"
+                     *         ],
+                     *         "secret_hint": "whsec_Mf…aSw",
+                     *         "secret_version": 1,
+                     *         "active": true,
+                     *         "failure_count": 1,
+                     *         "disabled_reason": "text",
+                     *         "disabled_at": "2026-09-22T14:30:00.000Z",
+                     *         "last_delivery_at": "2026-09-22T14:30:00.000Z",
+                     *         "last_success_at": "2026-09-22T14:30:00.000Z",
+                     *         "created_by": "member:01920000-0000-7000-8000-000000000002",
+                     *         "archived_at": "2026-09-22T14:30:00.000Z",
+                     *         "revision": 1,
+                     *         "created_at": "2026-09-22T14:30:00.000Z",
+                     *         "updated_at": "2026-09-22T14:30:00.000Z",
+                     *         "status": "active"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["WebhookEndpoint"];
                     };
@@ -5111,6 +5896,26 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "items": [
+                     *           {
+                     *             "id": "01920000-0000-7000-8000-000000000001",
+                     *             "type": "invoice.paid",
+                     *             "created": 1,
+                     *             "organizationId": "01920000-0000-7000-8000-000000000001",
+                     *             "subject": {
+                     *               "type": "invoice.paid",
+                     *               "id": "text"
+                     *             },
+                     *             "data": {}
+                     *           }
+                     *         ],
+                     *         "nextCursor": "eyJrIjpbIjIwMjYtMDktMjJUMTI6MDA6MDAuMDAwWiJdfQ"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["WebhooksEventsListResult"];
                     };
@@ -5158,6 +5963,26 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "items": [
+                     *           {
+                     *             "id": "01920000-0000-7000-8000-000000000001",
+                     *             "type": "invoice.paid",
+                     *             "created": 1,
+                     *             "organizationId": "01920000-0000-7000-8000-000000000001",
+                     *             "subject": {
+                     *               "type": "invoice.paid",
+                     *               "id": "text"
+                     *             },
+                     *             "data": {}
+                     *           }
+                     *         ],
+                     *         "nextCursor": "eyJrIjpbIjIwMjYtMDktMjJUMTI6MDA6MDAuMDAwWiJdfQ"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["WebhooksEventsListResult"];
                     };
@@ -5202,6 +6027,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "01920000-0000-7000-8000-000000000001",
+                     *         "type": "invoice.paid",
+                     *         "created": 1,
+                     *         "organizationId": "01920000-0000-7000-8000-000000000001",
+                     *         "subject": {
+                     *           "type": "invoice.paid",
+                     *           "id": "text"
+                     *         },
+                     *         "data": {}
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["EventEnvelope"];
                     };
@@ -5248,6 +6088,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "01920000-0000-7000-8000-000000000001",
+                     *         "type": "invoice.paid",
+                     *         "created": 1,
+                     *         "organizationId": "01920000-0000-7000-8000-000000000001",
+                     *         "subject": {
+                     *           "type": "invoice.paid",
+                     *           "id": "text"
+                     *         },
+                     *         "data": {}
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["EventEnvelope"];
                     };
@@ -5303,6 +6158,29 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "items": [
+                     *           {
+                     *             "id": "01920000-0000-7000-8000-000000000001",
+                     *             "endpoint_id": "01920000-0000-7000-8000-000000000001",
+                     *             "event_id": "01920000-0000-7000-8000-000000000001",
+                     *             "event_type": "text",
+                     *             "status": "pending",
+                     *             "attempt_count": 1,
+                     *             "next_attempt_at": "2026-09-22T14:30:00.000Z",
+                     *             "last_status_code": 1,
+                     *             "last_error": "text",
+                     *             "created_at": "2026-09-22T14:30:00.000Z",
+                     *             "updated_at": "2026-09-22T14:30:00.000Z",
+                     *             "completed_at": "2026-09-22T14:30:00.000Z"
+                     *           }
+                     *         ],
+                     *         "nextCursor": "eyJrIjpbIjIwMjYtMDktMjJUMTI6MDA6MDAuMDAwWiJdfQ"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["WebhooksDeliveriesListResult"];
                     };
@@ -5350,6 +6228,29 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "items": [
+                     *           {
+                     *             "id": "01920000-0000-7000-8000-000000000001",
+                     *             "endpoint_id": "01920000-0000-7000-8000-000000000001",
+                     *             "event_id": "01920000-0000-7000-8000-000000000001",
+                     *             "event_type": "text",
+                     *             "status": "pending",
+                     *             "attempt_count": 1,
+                     *             "next_attempt_at": "2026-09-22T14:30:00.000Z",
+                     *             "last_status_code": 1,
+                     *             "last_error": "text",
+                     *             "created_at": "2026-09-22T14:30:00.000Z",
+                     *             "updated_at": "2026-09-22T14:30:00.000Z",
+                     *             "completed_at": "2026-09-22T14:30:00.000Z"
+                     *           }
+                     *         ],
+                     *         "nextCursor": "eyJrIjpbIjIwMjYtMDktMjJUMTI6MDA6MDAuMDAwWiJdfQ"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["WebhooksDeliveriesListResult"];
                     };
@@ -5394,6 +6295,37 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "01920000-0000-7000-8000-000000000001",
+                     *         "endpoint_id": "01920000-0000-7000-8000-000000000001",
+                     *         "event_id": "01920000-0000-7000-8000-000000000001",
+                     *         "event_type": "text",
+                     *         "status": "pending",
+                     *         "attempt_count": 1,
+                     *         "next_attempt_at": "2026-09-22T14:30:00.000Z",
+                     *         "last_status_code": 1,
+                     *         "last_error": "text",
+                     *         "created_at": "2026-09-22T14:30:00.000Z",
+                     *         "updated_at": "2026-09-22T14:30:00.000Z",
+                     *         "completed_at": "2026-09-22T14:30:00.000Z",
+                     *         "attempts": [
+                     *           {
+                     *             "id": "01920000-0000-7000-8000-000000000001",
+                     *             "attempt_number": 1,
+                     *             "started_at": "2026-09-22T14:30:00.000Z",
+                     *             "duration_ms": 1,
+                     *             "status_code": 1,
+                     *             "outcome": "success",
+                     *             "error_class": "text",
+                     *             "error_message": "text",
+                     *             "response_excerpt": "text"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["WebhookDeliveryWithAttempts"];
                     };
@@ -5440,6 +6372,37 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "01920000-0000-7000-8000-000000000001",
+                     *         "endpoint_id": "01920000-0000-7000-8000-000000000001",
+                     *         "event_id": "01920000-0000-7000-8000-000000000001",
+                     *         "event_type": "text",
+                     *         "status": "pending",
+                     *         "attempt_count": 1,
+                     *         "next_attempt_at": "2026-09-22T14:30:00.000Z",
+                     *         "last_status_code": 1,
+                     *         "last_error": "text",
+                     *         "created_at": "2026-09-22T14:30:00.000Z",
+                     *         "updated_at": "2026-09-22T14:30:00.000Z",
+                     *         "completed_at": "2026-09-22T14:30:00.000Z",
+                     *         "attempts": [
+                     *           {
+                     *             "id": "01920000-0000-7000-8000-000000000001",
+                     *             "attempt_number": 1,
+                     *             "started_at": "2026-09-22T14:30:00.000Z",
+                     *             "duration_ms": 1,
+                     *             "status_code": 1,
+                     *             "outcome": "success",
+                     *             "error_class": "text",
+                     *             "error_message": "text",
+                     *             "response_excerpt": "text"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["WebhookDeliveryWithAttempts"];
                     };
@@ -5491,6 +6454,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "01920000-0000-7000-8000-000000000001",
+                     *         "endpoint_id": "01920000-0000-7000-8000-000000000001",
+                     *         "event_id": "01920000-0000-7000-8000-000000000001",
+                     *         "event_type": "text",
+                     *         "status": "pending",
+                     *         "attempt_count": 1,
+                     *         "next_attempt_at": "2026-09-22T14:30:00.000Z",
+                     *         "last_status_code": 1,
+                     *         "last_error": "text",
+                     *         "created_at": "2026-09-22T14:30:00.000Z",
+                     *         "updated_at": "2026-09-22T14:30:00.000Z",
+                     *         "completed_at": "2026-09-22T14:30:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["WebhookDelivery"];
                     };
@@ -5543,6 +6524,31 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "items": [
+                     *           {
+                     *             "id": "01920000-0000-7000-8000-000000000001",
+                     *             "name": "Northwind Traders",
+                     *             "email": "text",
+                     *             "address_lines": [
+                     *               "text"
+                     *             ],
+                     *             "country": "text",
+                     *             "tax_id": "text",
+                     *             "default_currency": "text",
+                     *             "revision": 1,
+                     *             "created_at": "2026-09-22T14:30:00.000Z",
+                     *             "updated_at": "2026-09-22T14:30:00.000Z"
+                     *           }
+                     *         ],
+                     *         "limit": 1,
+                     *         "offset": 1,
+                     *         "nextOffset": 1
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["PartiesListResult"];
                     };
@@ -5590,6 +6596,31 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "items": [
+                     *           {
+                     *             "id": "01920000-0000-7000-8000-000000000001",
+                     *             "name": "Northwind Traders",
+                     *             "email": "text",
+                     *             "address_lines": [
+                     *               "text"
+                     *             ],
+                     *             "country": "text",
+                     *             "tax_id": "text",
+                     *             "default_currency": "text",
+                     *             "revision": 1,
+                     *             "created_at": "2026-09-22T14:30:00.000Z",
+                     *             "updated_at": "2026-09-22T14:30:00.000Z"
+                     *           }
+                     *         ],
+                     *         "limit": 1,
+                     *         "offset": 1,
+                     *         "nextOffset": 1
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["PartiesListResult"];
                     };
@@ -5634,6 +6665,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "01920000-0000-7000-8000-000000000001",
+                     *         "name": "Northwind Traders",
+                     *         "email": "text",
+                     *         "address_lines": [
+                     *           "text"
+                     *         ],
+                     *         "country": "text",
+                     *         "tax_id": "text",
+                     *         "default_currency": "text",
+                     *         "revision": 1,
+                     *         "created_at": "2026-09-22T14:30:00.000Z",
+                     *         "updated_at": "2026-09-22T14:30:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Party"];
                     };
@@ -5680,6 +6729,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "01920000-0000-7000-8000-000000000001",
+                     *         "name": "Northwind Traders",
+                     *         "email": "text",
+                     *         "address_lines": [
+                     *           "text"
+                     *         ],
+                     *         "country": "text",
+                     *         "tax_id": "text",
+                     *         "default_currency": "text",
+                     *         "revision": 1,
+                     *         "created_at": "2026-09-22T14:30:00.000Z",
+                     *         "updated_at": "2026-09-22T14:30:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Party"];
                     };
@@ -5734,6 +6801,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "01920000-0000-7000-8000-000000000001",
+                     *         "name": "Northwind Traders",
+                     *         "email": "text",
+                     *         "address_lines": [
+                     *           "text"
+                     *         ],
+                     *         "country": "text",
+                     *         "tax_id": "text",
+                     *         "default_currency": "text",
+                     *         "revision": 1,
+                     *         "created_at": "2026-09-22T14:30:00.000Z",
+                     *         "updated_at": "2026-09-22T14:30:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Party"];
                     };
@@ -5788,6 +6873,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "01920000-0000-7000-8000-000000000001",
+                     *         "name": "Northwind Traders",
+                     *         "email": "text",
+                     *         "address_lines": [
+                     *           "text"
+                     *         ],
+                     *         "country": "text",
+                     *         "tax_id": "text",
+                     *         "default_currency": "text",
+                     *         "revision": 1,
+                     *         "created_at": "2026-09-22T14:30:00.000Z",
+                     *         "updated_at": "2026-09-22T14:30:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Party"];
                     };
@@ -5844,6 +6947,43 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "items": [
+                     *           {
+                     *             "id": "01920000-0000-7000-8000-000000000001",
+                     *             "number": "INV-000042",
+                     *             "status": "draft",
+                     *             "overdue": true,
+                     *             "party_id": "01920000-0000-7000-8000-000000000001",
+                     *             "currency": "text",
+                     *             "issue_date": "2026-09-22",
+                     *             "due_date": "2026-09-22",
+                     *             "payment_terms_days": 1,
+                     *             "scheduled_send_date": "2026-09-22",
+                     *             "subtotal_minor": "125000",
+                     *             "tax_minor": "125000",
+                     *             "total_minor": "125000",
+                     *             "amount_paid_minor": "125000",
+                     *             "balance_minor": "125000",
+                     *             "notes": "text",
+                     *             "schedule_id": "01920000-0000-7000-8000-000000000001",
+                     *             "sent_at": "2026-09-22T14:30:00.000Z",
+                     *             "paid_at": "2026-09-22T14:30:00.000Z",
+                     *             "voided_at": "2026-09-22T14:30:00.000Z",
+                     *             "void_reason": "text",
+                     *             "revision": 1,
+                     *             "created_at": "2026-09-22T14:30:00.000Z",
+                     *             "updated_at": "2026-09-22T14:30:00.000Z"
+                     *           }
+                     *         ],
+                     *         "limit": 1,
+                     *         "offset": 1,
+                     *         "nextOffset": 1
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["InvoicesListResult"];
                     };
@@ -5891,6 +7031,43 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "items": [
+                     *           {
+                     *             "id": "01920000-0000-7000-8000-000000000001",
+                     *             "number": "INV-000042",
+                     *             "status": "draft",
+                     *             "overdue": true,
+                     *             "party_id": "01920000-0000-7000-8000-000000000001",
+                     *             "currency": "text",
+                     *             "issue_date": "2026-09-22",
+                     *             "due_date": "2026-09-22",
+                     *             "payment_terms_days": 1,
+                     *             "scheduled_send_date": "2026-09-22",
+                     *             "subtotal_minor": "125000",
+                     *             "tax_minor": "125000",
+                     *             "total_minor": "125000",
+                     *             "amount_paid_minor": "125000",
+                     *             "balance_minor": "125000",
+                     *             "notes": "text",
+                     *             "schedule_id": "01920000-0000-7000-8000-000000000001",
+                     *             "sent_at": "2026-09-22T14:30:00.000Z",
+                     *             "paid_at": "2026-09-22T14:30:00.000Z",
+                     *             "voided_at": "2026-09-22T14:30:00.000Z",
+                     *             "void_reason": "text",
+                     *             "revision": 1,
+                     *             "created_at": "2026-09-22T14:30:00.000Z",
+                     *             "updated_at": "2026-09-22T14:30:00.000Z"
+                     *           }
+                     *         ],
+                     *         "limit": 1,
+                     *         "offset": 1,
+                     *         "nextOffset": 1
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["InvoicesListResult"];
                     };
@@ -5935,6 +7112,58 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "01920000-0000-7000-8000-000000000001",
+                     *         "number": "INV-000042",
+                     *         "status": "draft",
+                     *         "overdue": true,
+                     *         "party_id": "01920000-0000-7000-8000-000000000001",
+                     *         "currency": "text",
+                     *         "issue_date": "2026-09-22",
+                     *         "due_date": "2026-09-22",
+                     *         "payment_terms_days": 1,
+                     *         "scheduled_send_date": "2026-09-22",
+                     *         "subtotal_minor": "125000",
+                     *         "tax_minor": "125000",
+                     *         "total_minor": "125000",
+                     *         "amount_paid_minor": "125000",
+                     *         "balance_minor": "125000",
+                     *         "notes": "text",
+                     *         "schedule_id": "01920000-0000-7000-8000-000000000001",
+                     *         "sent_at": "2026-09-22T14:30:00.000Z",
+                     *         "paid_at": "2026-09-22T14:30:00.000Z",
+                     *         "voided_at": "2026-09-22T14:30:00.000Z",
+                     *         "void_reason": "text",
+                     *         "revision": 1,
+                     *         "created_at": "2026-09-22T14:30:00.000Z",
+                     *         "updated_at": "2026-09-22T14:30:00.000Z",
+                     *         "lines": [
+                     *           {
+                     *             "position": 1,
+                     *             "description": "Accounting webhooks",
+                     *             "quantity": "text",
+                     *             "unit_amount_minor": "125000",
+                     *             "tax_rate": "text",
+                     *             "subtotal_minor": "125000",
+                     *             "tax_minor": "125000",
+                     *             "total_minor": "125000"
+                     *           }
+                     *         ],
+                     *         "payments": [
+                     *           {
+                     *             "id": "01920000-0000-7000-8000-000000000001",
+                     *             "amount_minor": "125000",
+                     *             "paid_on": "2026-09-22",
+                     *             "method": "bank_transfer",
+                     *             "reference": "text",
+                     *             "created_at": "2026-09-22T14:30:00.000Z"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Invoice"];
                     };
@@ -5981,6 +7210,58 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "01920000-0000-7000-8000-000000000001",
+                     *         "number": "INV-000042",
+                     *         "status": "draft",
+                     *         "overdue": true,
+                     *         "party_id": "01920000-0000-7000-8000-000000000001",
+                     *         "currency": "text",
+                     *         "issue_date": "2026-09-22",
+                     *         "due_date": "2026-09-22",
+                     *         "payment_terms_days": 1,
+                     *         "scheduled_send_date": "2026-09-22",
+                     *         "subtotal_minor": "125000",
+                     *         "tax_minor": "125000",
+                     *         "total_minor": "125000",
+                     *         "amount_paid_minor": "125000",
+                     *         "balance_minor": "125000",
+                     *         "notes": "text",
+                     *         "schedule_id": "01920000-0000-7000-8000-000000000001",
+                     *         "sent_at": "2026-09-22T14:30:00.000Z",
+                     *         "paid_at": "2026-09-22T14:30:00.000Z",
+                     *         "voided_at": "2026-09-22T14:30:00.000Z",
+                     *         "void_reason": "text",
+                     *         "revision": 1,
+                     *         "created_at": "2026-09-22T14:30:00.000Z",
+                     *         "updated_at": "2026-09-22T14:30:00.000Z",
+                     *         "lines": [
+                     *           {
+                     *             "position": 1,
+                     *             "description": "Accounting webhooks",
+                     *             "quantity": "text",
+                     *             "unit_amount_minor": "125000",
+                     *             "tax_rate": "text",
+                     *             "subtotal_minor": "125000",
+                     *             "tax_minor": "125000",
+                     *             "total_minor": "125000"
+                     *           }
+                     *         ],
+                     *         "payments": [
+                     *           {
+                     *             "id": "01920000-0000-7000-8000-000000000001",
+                     *             "amount_minor": "125000",
+                     *             "paid_on": "2026-09-22",
+                     *             "method": "bank_transfer",
+                     *             "reference": "text",
+                     *             "created_at": "2026-09-22T14:30:00.000Z"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Invoice"];
                     };
@@ -6043,6 +7324,58 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "01920000-0000-7000-8000-000000000001",
+                     *         "number": "INV-000042",
+                     *         "status": "draft",
+                     *         "overdue": true,
+                     *         "party_id": "01920000-0000-7000-8000-000000000001",
+                     *         "currency": "text",
+                     *         "issue_date": "2026-09-22",
+                     *         "due_date": "2026-09-22",
+                     *         "payment_terms_days": 1,
+                     *         "scheduled_send_date": "2026-09-22",
+                     *         "subtotal_minor": "125000",
+                     *         "tax_minor": "125000",
+                     *         "total_minor": "125000",
+                     *         "amount_paid_minor": "125000",
+                     *         "balance_minor": "125000",
+                     *         "notes": "text",
+                     *         "schedule_id": "01920000-0000-7000-8000-000000000001",
+                     *         "sent_at": "2026-09-22T14:30:00.000Z",
+                     *         "paid_at": "2026-09-22T14:30:00.000Z",
+                     *         "voided_at": "2026-09-22T14:30:00.000Z",
+                     *         "void_reason": "text",
+                     *         "revision": 1,
+                     *         "created_at": "2026-09-22T14:30:00.000Z",
+                     *         "updated_at": "2026-09-22T14:30:00.000Z",
+                     *         "lines": [
+                     *           {
+                     *             "position": 1,
+                     *             "description": "Accounting webhooks",
+                     *             "quantity": "text",
+                     *             "unit_amount_minor": "125000",
+                     *             "tax_rate": "text",
+                     *             "subtotal_minor": "125000",
+                     *             "tax_minor": "125000",
+                     *             "total_minor": "125000"
+                     *           }
+                     *         ],
+                     *         "payments": [
+                     *           {
+                     *             "id": "01920000-0000-7000-8000-000000000001",
+                     *             "amount_minor": "125000",
+                     *             "paid_on": "2026-09-22",
+                     *             "method": "bank_transfer",
+                     *             "reference": "text",
+                     *             "created_at": "2026-09-22T14:30:00.000Z"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Invoice"];
                     };
@@ -6097,6 +7430,58 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "01920000-0000-7000-8000-000000000001",
+                     *         "number": "INV-000042",
+                     *         "status": "draft",
+                     *         "overdue": true,
+                     *         "party_id": "01920000-0000-7000-8000-000000000001",
+                     *         "currency": "text",
+                     *         "issue_date": "2026-09-22",
+                     *         "due_date": "2026-09-22",
+                     *         "payment_terms_days": 1,
+                     *         "scheduled_send_date": "2026-09-22",
+                     *         "subtotal_minor": "125000",
+                     *         "tax_minor": "125000",
+                     *         "total_minor": "125000",
+                     *         "amount_paid_minor": "125000",
+                     *         "balance_minor": "125000",
+                     *         "notes": "text",
+                     *         "schedule_id": "01920000-0000-7000-8000-000000000001",
+                     *         "sent_at": "2026-09-22T14:30:00.000Z",
+                     *         "paid_at": "2026-09-22T14:30:00.000Z",
+                     *         "voided_at": "2026-09-22T14:30:00.000Z",
+                     *         "void_reason": "text",
+                     *         "revision": 1,
+                     *         "created_at": "2026-09-22T14:30:00.000Z",
+                     *         "updated_at": "2026-09-22T14:30:00.000Z",
+                     *         "lines": [
+                     *           {
+                     *             "position": 1,
+                     *             "description": "Accounting webhooks",
+                     *             "quantity": "text",
+                     *             "unit_amount_minor": "125000",
+                     *             "tax_rate": "text",
+                     *             "subtotal_minor": "125000",
+                     *             "tax_minor": "125000",
+                     *             "total_minor": "125000"
+                     *           }
+                     *         ],
+                     *         "payments": [
+                     *           {
+                     *             "id": "01920000-0000-7000-8000-000000000001",
+                     *             "amount_minor": "125000",
+                     *             "paid_on": "2026-09-22",
+                     *             "method": "bank_transfer",
+                     *             "reference": "text",
+                     *             "created_at": "2026-09-22T14:30:00.000Z"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Invoice"];
                     };
@@ -6150,6 +7535,58 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "01920000-0000-7000-8000-000000000001",
+                     *         "number": "INV-000042",
+                     *         "status": "draft",
+                     *         "overdue": true,
+                     *         "party_id": "01920000-0000-7000-8000-000000000001",
+                     *         "currency": "text",
+                     *         "issue_date": "2026-09-22",
+                     *         "due_date": "2026-09-22",
+                     *         "payment_terms_days": 1,
+                     *         "scheduled_send_date": "2026-09-22",
+                     *         "subtotal_minor": "125000",
+                     *         "tax_minor": "125000",
+                     *         "total_minor": "125000",
+                     *         "amount_paid_minor": "125000",
+                     *         "balance_minor": "125000",
+                     *         "notes": "text",
+                     *         "schedule_id": "01920000-0000-7000-8000-000000000001",
+                     *         "sent_at": "2026-09-22T14:30:00.000Z",
+                     *         "paid_at": "2026-09-22T14:30:00.000Z",
+                     *         "voided_at": "2026-09-22T14:30:00.000Z",
+                     *         "void_reason": "text",
+                     *         "revision": 1,
+                     *         "created_at": "2026-09-22T14:30:00.000Z",
+                     *         "updated_at": "2026-09-22T14:30:00.000Z",
+                     *         "lines": [
+                     *           {
+                     *             "position": 1,
+                     *             "description": "Accounting webhooks",
+                     *             "quantity": "text",
+                     *             "unit_amount_minor": "125000",
+                     *             "tax_rate": "text",
+                     *             "subtotal_minor": "125000",
+                     *             "tax_minor": "125000",
+                     *             "total_minor": "125000"
+                     *           }
+                     *         ],
+                     *         "payments": [
+                     *           {
+                     *             "id": "01920000-0000-7000-8000-000000000001",
+                     *             "amount_minor": "125000",
+                     *             "paid_on": "2026-09-22",
+                     *             "method": "bank_transfer",
+                     *             "reference": "text",
+                     *             "created_at": "2026-09-22T14:30:00.000Z"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Invoice"];
                     };
@@ -6204,6 +7641,58 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "01920000-0000-7000-8000-000000000001",
+                     *         "number": "INV-000042",
+                     *         "status": "draft",
+                     *         "overdue": true,
+                     *         "party_id": "01920000-0000-7000-8000-000000000001",
+                     *         "currency": "text",
+                     *         "issue_date": "2026-09-22",
+                     *         "due_date": "2026-09-22",
+                     *         "payment_terms_days": 1,
+                     *         "scheduled_send_date": "2026-09-22",
+                     *         "subtotal_minor": "125000",
+                     *         "tax_minor": "125000",
+                     *         "total_minor": "125000",
+                     *         "amount_paid_minor": "125000",
+                     *         "balance_minor": "125000",
+                     *         "notes": "text",
+                     *         "schedule_id": "01920000-0000-7000-8000-000000000001",
+                     *         "sent_at": "2026-09-22T14:30:00.000Z",
+                     *         "paid_at": "2026-09-22T14:30:00.000Z",
+                     *         "voided_at": "2026-09-22T14:30:00.000Z",
+                     *         "void_reason": "text",
+                     *         "revision": 1,
+                     *         "created_at": "2026-09-22T14:30:00.000Z",
+                     *         "updated_at": "2026-09-22T14:30:00.000Z",
+                     *         "lines": [
+                     *           {
+                     *             "position": 1,
+                     *             "description": "Accounting webhooks",
+                     *             "quantity": "text",
+                     *             "unit_amount_minor": "125000",
+                     *             "tax_rate": "text",
+                     *             "subtotal_minor": "125000",
+                     *             "tax_minor": "125000",
+                     *             "total_minor": "125000"
+                     *           }
+                     *         ],
+                     *         "payments": [
+                     *           {
+                     *             "id": "01920000-0000-7000-8000-000000000001",
+                     *             "amount_minor": "125000",
+                     *             "paid_on": "2026-09-22",
+                     *             "method": "bank_transfer",
+                     *             "reference": "text",
+                     *             "created_at": "2026-09-22T14:30:00.000Z"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["Invoice"];
                     };
@@ -6261,6 +7750,68 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "invoice": {
+                     *           "id": "01920000-0000-7000-8000-000000000001",
+                     *           "number": "INV-000042",
+                     *           "status": "draft",
+                     *           "overdue": true,
+                     *           "party_id": "01920000-0000-7000-8000-000000000001",
+                     *           "currency": "text",
+                     *           "issue_date": "2026-09-22",
+                     *           "due_date": "2026-09-22",
+                     *           "payment_terms_days": 1,
+                     *           "scheduled_send_date": "2026-09-22",
+                     *           "subtotal_minor": "125000",
+                     *           "tax_minor": "125000",
+                     *           "total_minor": "125000",
+                     *           "amount_paid_minor": "125000",
+                     *           "balance_minor": "125000",
+                     *           "notes": "text",
+                     *           "schedule_id": "01920000-0000-7000-8000-000000000001",
+                     *           "sent_at": "2026-09-22T14:30:00.000Z",
+                     *           "paid_at": "2026-09-22T14:30:00.000Z",
+                     *           "voided_at": "2026-09-22T14:30:00.000Z",
+                     *           "void_reason": "text",
+                     *           "revision": 1,
+                     *           "created_at": "2026-09-22T14:30:00.000Z",
+                     *           "updated_at": "2026-09-22T14:30:00.000Z",
+                     *           "lines": [
+                     *             {
+                     *               "position": 1,
+                     *               "description": "Accounting webhooks",
+                     *               "quantity": "text",
+                     *               "unit_amount_minor": "125000",
+                     *               "tax_rate": "text",
+                     *               "subtotal_minor": "125000",
+                     *               "tax_minor": "125000",
+                     *               "total_minor": "125000"
+                     *             }
+                     *           ],
+                     *           "payments": [
+                     *             {
+                     *               "id": "01920000-0000-7000-8000-000000000001",
+                     *               "amount_minor": "125000",
+                     *               "paid_on": "2026-09-22",
+                     *               "method": "bank_transfer",
+                     *               "reference": "text",
+                     *               "created_at": "2026-09-22T14:30:00.000Z"
+                     *             }
+                     *           ]
+                     *         },
+                     *         "payment": {
+                     *           "id": "01920000-0000-7000-8000-000000000001",
+                     *           "amount_minor": "125000",
+                     *           "paid_on": "2026-09-22",
+                     *           "method": "bank_transfer",
+                     *           "reference": "text",
+                     *           "created_at": "2026-09-22T14:30:00.000Z"
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["InvoicesPaymentsRecordResult"];
                     };
@@ -6308,6 +7859,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "filename": "invoice-INV-000042.pdf",
+                     *         "media_type": "application/pdf",
+                     *         "content_base64": "text"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["InvoicesPdfResult"];
                     };
@@ -6357,6 +7917,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "filename": "invoice-INV-000042.pdf",
+                     *         "media_type": "application/pdf",
+                     *         "content_base64": "text"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["InvoicesPdfResult"];
                     };
@@ -6415,6 +7984,71 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "items": [
+                     *           {
+                     *             "id": "01920000-0000-7000-8000-000000000001",
+                     *             "kind": "text",
+                     *             "status": "text",
+                     *             "name": "Northwind Traders",
+                     *             "party_id": "01920000-0000-7000-8000-000000000001",
+                     *             "currency": "text",
+                     *             "amount_minor": "125000",
+                     *             "lines": [
+                     *               {
+                     *                 "description": "Accounting webhooks",
+                     *                 "quantity": "text",
+                     *                 "unit_amount_minor": "125000",
+                     *                 "tax_rate": "text"
+                     *               }
+                     *             ],
+                     *             "payment_terms_days": 1,
+                     *             "notes": "text",
+                     *             "cadence": {
+                     *               "kind": "text",
+                     *               "interval_weeks": 1,
+                     *               "day_of_month": 1,
+                     *               "interval_months": 1
+                     *             },
+                     *             "start_date": "2026-09-22",
+                     *             "end": {
+                     *               "kind": "text",
+                     *               "date": "2026-09-22",
+                     *               "count": 1
+                     *             },
+                     *             "auto_send": true,
+                     *             "invoice_id": "01920000-0000-7000-8000-000000000001",
+                     *             "time_zone": "America/Toronto",
+                     *             "next_run_date": "2026-09-22",
+                     *             "last_run_date": "2026-09-22",
+                     *             "occurrences_created": 1,
+                     *             "installments": [
+                     *               {
+                     *                 "id": "01920000-0000-7000-8000-000000000001",
+                     *                 "sequence": 1,
+                     *                 "due_date": "2026-09-22",
+                     *                 "amount_minor": "125000",
+                     *                 "status": "text",
+                     *                 "reminded_at": "2026-09-22T14:30:00.000Z",
+                     *                 "paid_at": "2026-09-22T14:30:00.000Z"
+                     *               }
+                     *             ],
+                     *             "paused_at": "2026-09-22T14:30:00.000Z",
+                     *             "cancelled_at": "2026-09-22T14:30:00.000Z",
+                     *             "completed_at": "2026-09-22T14:30:00.000Z",
+                     *             "revision": 1,
+                     *             "created_at": "2026-09-22T14:30:00.000Z",
+                     *             "updated_at": "2026-09-22T14:30:00.000Z"
+                     *           }
+                     *         ],
+                     *         "limit": 1,
+                     *         "offset": 1,
+                     *         "nextOffset": 1
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["InvoicesSchedulesListResult"];
                     };
@@ -6462,6 +8096,71 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "items": [
+                     *           {
+                     *             "id": "01920000-0000-7000-8000-000000000001",
+                     *             "kind": "text",
+                     *             "status": "text",
+                     *             "name": "Northwind Traders",
+                     *             "party_id": "01920000-0000-7000-8000-000000000001",
+                     *             "currency": "text",
+                     *             "amount_minor": "125000",
+                     *             "lines": [
+                     *               {
+                     *                 "description": "Accounting webhooks",
+                     *                 "quantity": "text",
+                     *                 "unit_amount_minor": "125000",
+                     *                 "tax_rate": "text"
+                     *               }
+                     *             ],
+                     *             "payment_terms_days": 1,
+                     *             "notes": "text",
+                     *             "cadence": {
+                     *               "kind": "text",
+                     *               "interval_weeks": 1,
+                     *               "day_of_month": 1,
+                     *               "interval_months": 1
+                     *             },
+                     *             "start_date": "2026-09-22",
+                     *             "end": {
+                     *               "kind": "text",
+                     *               "date": "2026-09-22",
+                     *               "count": 1
+                     *             },
+                     *             "auto_send": true,
+                     *             "invoice_id": "01920000-0000-7000-8000-000000000001",
+                     *             "time_zone": "America/Toronto",
+                     *             "next_run_date": "2026-09-22",
+                     *             "last_run_date": "2026-09-22",
+                     *             "occurrences_created": 1,
+                     *             "installments": [
+                     *               {
+                     *                 "id": "01920000-0000-7000-8000-000000000001",
+                     *                 "sequence": 1,
+                     *                 "due_date": "2026-09-22",
+                     *                 "amount_minor": "125000",
+                     *                 "status": "text",
+                     *                 "reminded_at": "2026-09-22T14:30:00.000Z",
+                     *                 "paid_at": "2026-09-22T14:30:00.000Z"
+                     *               }
+                     *             ],
+                     *             "paused_at": "2026-09-22T14:30:00.000Z",
+                     *             "cancelled_at": "2026-09-22T14:30:00.000Z",
+                     *             "completed_at": "2026-09-22T14:30:00.000Z",
+                     *             "revision": 1,
+                     *             "created_at": "2026-09-22T14:30:00.000Z",
+                     *             "updated_at": "2026-09-22T14:30:00.000Z"
+                     *           }
+                     *         ],
+                     *         "limit": 1,
+                     *         "offset": 1,
+                     *         "nextOffset": 1
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["InvoicesSchedulesListResult"];
                     };
@@ -6506,6 +8205,64 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "01920000-0000-7000-8000-000000000001",
+                     *         "kind": "text",
+                     *         "status": "text",
+                     *         "name": "Northwind Traders",
+                     *         "party_id": "01920000-0000-7000-8000-000000000001",
+                     *         "currency": "text",
+                     *         "amount_minor": "125000",
+                     *         "lines": [
+                     *           {
+                     *             "description": "Accounting webhooks",
+                     *             "quantity": "text",
+                     *             "unit_amount_minor": "125000",
+                     *             "tax_rate": "text"
+                     *           }
+                     *         ],
+                     *         "payment_terms_days": 1,
+                     *         "notes": "text",
+                     *         "cadence": {
+                     *           "kind": "text",
+                     *           "interval_weeks": 1,
+                     *           "day_of_month": 1,
+                     *           "interval_months": 1
+                     *         },
+                     *         "start_date": "2026-09-22",
+                     *         "end": {
+                     *           "kind": "text",
+                     *           "date": "2026-09-22",
+                     *           "count": 1
+                     *         },
+                     *         "auto_send": true,
+                     *         "invoice_id": "01920000-0000-7000-8000-000000000001",
+                     *         "time_zone": "America/Toronto",
+                     *         "next_run_date": "2026-09-22",
+                     *         "last_run_date": "2026-09-22",
+                     *         "occurrences_created": 1,
+                     *         "installments": [
+                     *           {
+                     *             "id": "01920000-0000-7000-8000-000000000001",
+                     *             "sequence": 1,
+                     *             "due_date": "2026-09-22",
+                     *             "amount_minor": "125000",
+                     *             "status": "text",
+                     *             "reminded_at": "2026-09-22T14:30:00.000Z",
+                     *             "paid_at": "2026-09-22T14:30:00.000Z"
+                     *           }
+                     *         ],
+                     *         "paused_at": "2026-09-22T14:30:00.000Z",
+                     *         "cancelled_at": "2026-09-22T14:30:00.000Z",
+                     *         "completed_at": "2026-09-22T14:30:00.000Z",
+                     *         "revision": 1,
+                     *         "created_at": "2026-09-22T14:30:00.000Z",
+                     *         "updated_at": "2026-09-22T14:30:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["InvoiceSchedule"];
                     };
@@ -6552,6 +8309,64 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "01920000-0000-7000-8000-000000000001",
+                     *         "kind": "text",
+                     *         "status": "text",
+                     *         "name": "Northwind Traders",
+                     *         "party_id": "01920000-0000-7000-8000-000000000001",
+                     *         "currency": "text",
+                     *         "amount_minor": "125000",
+                     *         "lines": [
+                     *           {
+                     *             "description": "Accounting webhooks",
+                     *             "quantity": "text",
+                     *             "unit_amount_minor": "125000",
+                     *             "tax_rate": "text"
+                     *           }
+                     *         ],
+                     *         "payment_terms_days": 1,
+                     *         "notes": "text",
+                     *         "cadence": {
+                     *           "kind": "text",
+                     *           "interval_weeks": 1,
+                     *           "day_of_month": 1,
+                     *           "interval_months": 1
+                     *         },
+                     *         "start_date": "2026-09-22",
+                     *         "end": {
+                     *           "kind": "text",
+                     *           "date": "2026-09-22",
+                     *           "count": 1
+                     *         },
+                     *         "auto_send": true,
+                     *         "invoice_id": "01920000-0000-7000-8000-000000000001",
+                     *         "time_zone": "America/Toronto",
+                     *         "next_run_date": "2026-09-22",
+                     *         "last_run_date": "2026-09-22",
+                     *         "occurrences_created": 1,
+                     *         "installments": [
+                     *           {
+                     *             "id": "01920000-0000-7000-8000-000000000001",
+                     *             "sequence": 1,
+                     *             "due_date": "2026-09-22",
+                     *             "amount_minor": "125000",
+                     *             "status": "text",
+                     *             "reminded_at": "2026-09-22T14:30:00.000Z",
+                     *             "paid_at": "2026-09-22T14:30:00.000Z"
+                     *           }
+                     *         ],
+                     *         "paused_at": "2026-09-22T14:30:00.000Z",
+                     *         "cancelled_at": "2026-09-22T14:30:00.000Z",
+                     *         "completed_at": "2026-09-22T14:30:00.000Z",
+                     *         "revision": 1,
+                     *         "created_at": "2026-09-22T14:30:00.000Z",
+                     *         "updated_at": "2026-09-22T14:30:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["InvoiceSchedule"];
                     };
@@ -6623,6 +8438,64 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "01920000-0000-7000-8000-000000000001",
+                     *         "kind": "text",
+                     *         "status": "text",
+                     *         "name": "Northwind Traders",
+                     *         "party_id": "01920000-0000-7000-8000-000000000001",
+                     *         "currency": "text",
+                     *         "amount_minor": "125000",
+                     *         "lines": [
+                     *           {
+                     *             "description": "Accounting webhooks",
+                     *             "quantity": "text",
+                     *             "unit_amount_minor": "125000",
+                     *             "tax_rate": "text"
+                     *           }
+                     *         ],
+                     *         "payment_terms_days": 1,
+                     *         "notes": "text",
+                     *         "cadence": {
+                     *           "kind": "text",
+                     *           "interval_weeks": 1,
+                     *           "day_of_month": 1,
+                     *           "interval_months": 1
+                     *         },
+                     *         "start_date": "2026-09-22",
+                     *         "end": {
+                     *           "kind": "text",
+                     *           "date": "2026-09-22",
+                     *           "count": 1
+                     *         },
+                     *         "auto_send": true,
+                     *         "invoice_id": "01920000-0000-7000-8000-000000000001",
+                     *         "time_zone": "America/Toronto",
+                     *         "next_run_date": "2026-09-22",
+                     *         "last_run_date": "2026-09-22",
+                     *         "occurrences_created": 1,
+                     *         "installments": [
+                     *           {
+                     *             "id": "01920000-0000-7000-8000-000000000001",
+                     *             "sequence": 1,
+                     *             "due_date": "2026-09-22",
+                     *             "amount_minor": "125000",
+                     *             "status": "text",
+                     *             "reminded_at": "2026-09-22T14:30:00.000Z",
+                     *             "paid_at": "2026-09-22T14:30:00.000Z"
+                     *           }
+                     *         ],
+                     *         "paused_at": "2026-09-22T14:30:00.000Z",
+                     *         "cancelled_at": "2026-09-22T14:30:00.000Z",
+                     *         "completed_at": "2026-09-22T14:30:00.000Z",
+                     *         "revision": 1,
+                     *         "created_at": "2026-09-22T14:30:00.000Z",
+                     *         "updated_at": "2026-09-22T14:30:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["InvoiceSchedule"];
                     };
@@ -6677,6 +8550,64 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "01920000-0000-7000-8000-000000000001",
+                     *         "kind": "text",
+                     *         "status": "text",
+                     *         "name": "Northwind Traders",
+                     *         "party_id": "01920000-0000-7000-8000-000000000001",
+                     *         "currency": "text",
+                     *         "amount_minor": "125000",
+                     *         "lines": [
+                     *           {
+                     *             "description": "Accounting webhooks",
+                     *             "quantity": "text",
+                     *             "unit_amount_minor": "125000",
+                     *             "tax_rate": "text"
+                     *           }
+                     *         ],
+                     *         "payment_terms_days": 1,
+                     *         "notes": "text",
+                     *         "cadence": {
+                     *           "kind": "text",
+                     *           "interval_weeks": 1,
+                     *           "day_of_month": 1,
+                     *           "interval_months": 1
+                     *         },
+                     *         "start_date": "2026-09-22",
+                     *         "end": {
+                     *           "kind": "text",
+                     *           "date": "2026-09-22",
+                     *           "count": 1
+                     *         },
+                     *         "auto_send": true,
+                     *         "invoice_id": "01920000-0000-7000-8000-000000000001",
+                     *         "time_zone": "America/Toronto",
+                     *         "next_run_date": "2026-09-22",
+                     *         "last_run_date": "2026-09-22",
+                     *         "occurrences_created": 1,
+                     *         "installments": [
+                     *           {
+                     *             "id": "01920000-0000-7000-8000-000000000001",
+                     *             "sequence": 1,
+                     *             "due_date": "2026-09-22",
+                     *             "amount_minor": "125000",
+                     *             "status": "text",
+                     *             "reminded_at": "2026-09-22T14:30:00.000Z",
+                     *             "paid_at": "2026-09-22T14:30:00.000Z"
+                     *           }
+                     *         ],
+                     *         "paused_at": "2026-09-22T14:30:00.000Z",
+                     *         "cancelled_at": "2026-09-22T14:30:00.000Z",
+                     *         "completed_at": "2026-09-22T14:30:00.000Z",
+                     *         "revision": 1,
+                     *         "created_at": "2026-09-22T14:30:00.000Z",
+                     *         "updated_at": "2026-09-22T14:30:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["InvoiceSchedule"];
                     };
@@ -6731,6 +8662,64 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "01920000-0000-7000-8000-000000000001",
+                     *         "kind": "text",
+                     *         "status": "text",
+                     *         "name": "Northwind Traders",
+                     *         "party_id": "01920000-0000-7000-8000-000000000001",
+                     *         "currency": "text",
+                     *         "amount_minor": "125000",
+                     *         "lines": [
+                     *           {
+                     *             "description": "Accounting webhooks",
+                     *             "quantity": "text",
+                     *             "unit_amount_minor": "125000",
+                     *             "tax_rate": "text"
+                     *           }
+                     *         ],
+                     *         "payment_terms_days": 1,
+                     *         "notes": "text",
+                     *         "cadence": {
+                     *           "kind": "text",
+                     *           "interval_weeks": 1,
+                     *           "day_of_month": 1,
+                     *           "interval_months": 1
+                     *         },
+                     *         "start_date": "2026-09-22",
+                     *         "end": {
+                     *           "kind": "text",
+                     *           "date": "2026-09-22",
+                     *           "count": 1
+                     *         },
+                     *         "auto_send": true,
+                     *         "invoice_id": "01920000-0000-7000-8000-000000000001",
+                     *         "time_zone": "America/Toronto",
+                     *         "next_run_date": "2026-09-22",
+                     *         "last_run_date": "2026-09-22",
+                     *         "occurrences_created": 1,
+                     *         "installments": [
+                     *           {
+                     *             "id": "01920000-0000-7000-8000-000000000001",
+                     *             "sequence": 1,
+                     *             "due_date": "2026-09-22",
+                     *             "amount_minor": "125000",
+                     *             "status": "text",
+                     *             "reminded_at": "2026-09-22T14:30:00.000Z",
+                     *             "paid_at": "2026-09-22T14:30:00.000Z"
+                     *           }
+                     *         ],
+                     *         "paused_at": "2026-09-22T14:30:00.000Z",
+                     *         "cancelled_at": "2026-09-22T14:30:00.000Z",
+                     *         "completed_at": "2026-09-22T14:30:00.000Z",
+                     *         "revision": 1,
+                     *         "created_at": "2026-09-22T14:30:00.000Z",
+                     *         "updated_at": "2026-09-22T14:30:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["InvoiceSchedule"];
                     };
@@ -6784,6 +8773,64 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "01920000-0000-7000-8000-000000000001",
+                     *         "kind": "text",
+                     *         "status": "text",
+                     *         "name": "Northwind Traders",
+                     *         "party_id": "01920000-0000-7000-8000-000000000001",
+                     *         "currency": "text",
+                     *         "amount_minor": "125000",
+                     *         "lines": [
+                     *           {
+                     *             "description": "Accounting webhooks",
+                     *             "quantity": "text",
+                     *             "unit_amount_minor": "125000",
+                     *             "tax_rate": "text"
+                     *           }
+                     *         ],
+                     *         "payment_terms_days": 1,
+                     *         "notes": "text",
+                     *         "cadence": {
+                     *           "kind": "text",
+                     *           "interval_weeks": 1,
+                     *           "day_of_month": 1,
+                     *           "interval_months": 1
+                     *         },
+                     *         "start_date": "2026-09-22",
+                     *         "end": {
+                     *           "kind": "text",
+                     *           "date": "2026-09-22",
+                     *           "count": 1
+                     *         },
+                     *         "auto_send": true,
+                     *         "invoice_id": "01920000-0000-7000-8000-000000000001",
+                     *         "time_zone": "America/Toronto",
+                     *         "next_run_date": "2026-09-22",
+                     *         "last_run_date": "2026-09-22",
+                     *         "occurrences_created": 1,
+                     *         "installments": [
+                     *           {
+                     *             "id": "01920000-0000-7000-8000-000000000001",
+                     *             "sequence": 1,
+                     *             "due_date": "2026-09-22",
+                     *             "amount_minor": "125000",
+                     *             "status": "text",
+                     *             "reminded_at": "2026-09-22T14:30:00.000Z",
+                     *             "paid_at": "2026-09-22T14:30:00.000Z"
+                     *           }
+                     *         ],
+                     *         "paused_at": "2026-09-22T14:30:00.000Z",
+                     *         "cancelled_at": "2026-09-22T14:30:00.000Z",
+                     *         "completed_at": "2026-09-22T14:30:00.000Z",
+                     *         "revision": 1,
+                     *         "created_at": "2026-09-22T14:30:00.000Z",
+                     *         "updated_at": "2026-09-22T14:30:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["InvoiceSchedule"];
                     };
@@ -6837,6 +8884,64 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "01920000-0000-7000-8000-000000000001",
+                     *         "kind": "text",
+                     *         "status": "text",
+                     *         "name": "Northwind Traders",
+                     *         "party_id": "01920000-0000-7000-8000-000000000001",
+                     *         "currency": "text",
+                     *         "amount_minor": "125000",
+                     *         "lines": [
+                     *           {
+                     *             "description": "Accounting webhooks",
+                     *             "quantity": "text",
+                     *             "unit_amount_minor": "125000",
+                     *             "tax_rate": "text"
+                     *           }
+                     *         ],
+                     *         "payment_terms_days": 1,
+                     *         "notes": "text",
+                     *         "cadence": {
+                     *           "kind": "text",
+                     *           "interval_weeks": 1,
+                     *           "day_of_month": 1,
+                     *           "interval_months": 1
+                     *         },
+                     *         "start_date": "2026-09-22",
+                     *         "end": {
+                     *           "kind": "text",
+                     *           "date": "2026-09-22",
+                     *           "count": 1
+                     *         },
+                     *         "auto_send": true,
+                     *         "invoice_id": "01920000-0000-7000-8000-000000000001",
+                     *         "time_zone": "America/Toronto",
+                     *         "next_run_date": "2026-09-22",
+                     *         "last_run_date": "2026-09-22",
+                     *         "occurrences_created": 1,
+                     *         "installments": [
+                     *           {
+                     *             "id": "01920000-0000-7000-8000-000000000001",
+                     *             "sequence": 1,
+                     *             "due_date": "2026-09-22",
+                     *             "amount_minor": "125000",
+                     *             "status": "text",
+                     *             "reminded_at": "2026-09-22T14:30:00.000Z",
+                     *             "paid_at": "2026-09-22T14:30:00.000Z"
+                     *           }
+                     *         ],
+                     *         "paused_at": "2026-09-22T14:30:00.000Z",
+                     *         "cancelled_at": "2026-09-22T14:30:00.000Z",
+                     *         "completed_at": "2026-09-22T14:30:00.000Z",
+                     *         "revision": 1,
+                     *         "created_at": "2026-09-22T14:30:00.000Z",
+                     *         "updated_at": "2026-09-22T14:30:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["InvoiceSchedule"];
                     };
@@ -6896,6 +9001,64 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "01920000-0000-7000-8000-000000000001",
+                     *         "kind": "text",
+                     *         "status": "text",
+                     *         "name": "Northwind Traders",
+                     *         "party_id": "01920000-0000-7000-8000-000000000001",
+                     *         "currency": "text",
+                     *         "amount_minor": "125000",
+                     *         "lines": [
+                     *           {
+                     *             "description": "Accounting webhooks",
+                     *             "quantity": "text",
+                     *             "unit_amount_minor": "125000",
+                     *             "tax_rate": "text"
+                     *           }
+                     *         ],
+                     *         "payment_terms_days": 1,
+                     *         "notes": "text",
+                     *         "cadence": {
+                     *           "kind": "text",
+                     *           "interval_weeks": 1,
+                     *           "day_of_month": 1,
+                     *           "interval_months": 1
+                     *         },
+                     *         "start_date": "2026-09-22",
+                     *         "end": {
+                     *           "kind": "text",
+                     *           "date": "2026-09-22",
+                     *           "count": 1
+                     *         },
+                     *         "auto_send": true,
+                     *         "invoice_id": "01920000-0000-7000-8000-000000000001",
+                     *         "time_zone": "America/Toronto",
+                     *         "next_run_date": "2026-09-22",
+                     *         "last_run_date": "2026-09-22",
+                     *         "occurrences_created": 1,
+                     *         "installments": [
+                     *           {
+                     *             "id": "01920000-0000-7000-8000-000000000001",
+                     *             "sequence": 1,
+                     *             "due_date": "2026-09-22",
+                     *             "amount_minor": "125000",
+                     *             "status": "text",
+                     *             "reminded_at": "2026-09-22T14:30:00.000Z",
+                     *             "paid_at": "2026-09-22T14:30:00.000Z"
+                     *           }
+                     *         ],
+                     *         "paused_at": "2026-09-22T14:30:00.000Z",
+                     *         "cancelled_at": "2026-09-22T14:30:00.000Z",
+                     *         "completed_at": "2026-09-22T14:30:00.000Z",
+                     *         "revision": 1,
+                     *         "created_at": "2026-09-22T14:30:00.000Z",
+                     *         "updated_at": "2026-09-22T14:30:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["InvoiceSchedule"];
                     };
@@ -6965,6 +9128,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "receipt_entry_id": "01920000-0000-7000-8000-000000000001",
+                     *         "target_entry_id": "01920000-0000-7000-8000-000000000001",
+                     *         "mode": "text",
+                     *         "receipt_revision": 1,
+                     *         "target_revision": 1
+                     *       }
+                     *     }
+                     */
                     "application/json": {
                         data: components["schemas"]["MatchingReceiptConsolidationConfirmResult"];
                     };

@@ -152,6 +152,8 @@ for (const dialect of DIALECTS) {
         [{ ...base, paymentTermsDays: 30 }, 400, 'invalid_input', 'paymentTermsDays'],
         [{ ...base, dueDate: undefined, paymentTermsDays: 366 }, 400, 'invalid_input', 'paymentTermsDays'],
         [{ ...base, scheduledSendDate: '2026-03-01' }, 400, 'invalid_input', 'scheduledSendDate'],
+        [{ ...base, scheduledSendDate: '2026-01-09' }, 400, 'invalid_input', 'scheduledSendDate'],
+        [{ ...base, scheduledSendDate: '0001-01-01' }, 400, 'invalid_input', 'scheduledSendDate'],
         [{ ...base, partyId: 'nope' }, 400, 'invalid_input', 'partyId'],
         [{ ...base, partyId: NIL }, 404, 'not_found', 'partyId'],
         [{ ...base, notes: 'x'.repeat(2001) }, 400, 'invalid_input', 'notes'],
@@ -211,6 +213,33 @@ for (const dialect of DIALECTS) {
       assert.equal(cleared.data.due_date, '2026-03-01');
       const types = (await eventsOf(app, String(invoice.id))).map((e) => e.type);
       assert.deepEqual(types, ['invoice.created', 'invoice.updated', 'invoice.updated']);
+    });
+
+    it('keeps scheduledSendDate between the issue and due dates on update, naming the field', async () => {
+      const invoice = await createInvoice(app, admin, String(party.id), { scheduledSendDate: '2026-01-10' });
+      const update = (patch: Json) =>
+        call(
+          app.baseUrl,
+          'invoices.update',
+          { id: invoice.id, expectedRevision: invoice.revision, ...patch },
+          { token: admin.token },
+        );
+      for (const patch of [
+        { scheduledSendDate: '2026-01-09' },
+        { scheduledSendDate: '2026-02-10' },
+        // A later issue date would leave the kept send date before it.
+        { issueDate: '2026-01-11' },
+        { issueDate: '2026-01-20', scheduledSendDate: '2026-01-19' },
+      ]) {
+        const res = await update(patch);
+        assert.equal(res.status, 400, JSON.stringify(patch));
+        assert.equal(res.error.code, 'invalid_input', JSON.stringify(patch));
+        assert.equal(res.error.field, 'scheduledSendDate', JSON.stringify(patch));
+      }
+      const moved = await update({ issueDate: '2026-01-20', scheduledSendDate: '2026-01-20' });
+      assert.equal(moved.status, 200, JSON.stringify(moved.body));
+      assert.equal(moved.data.scheduled_send_date, '2026-01-20');
+      assert.equal(moved.data.revision, 2);
     });
 
     it('refuses to update an invoice that is no longer a draft (409 invalid_state)', async () => {

@@ -162,6 +162,13 @@ for (const dialect of DIALECTS) {
       assert.equal(onVoid.error.code, 'payment_not_allowed');
     });
 
+    it('accepts a deposit received up to 365 days before the issue date', async () => {
+      const invoice = await sentInvoice();
+      const res = await pay(invoice, '2500', { paidOn: '2025-01-10' });
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+      assert.equal((res.data.payment as Json).paid_on, '2025-01-10');
+    });
+
     it('refuses bad payment input with exact codes', async () => {
       const invoice = await sentInvoice();
       const cases: [Json, number, string, string][] = [
@@ -172,6 +179,9 @@ for (const dialect of DIALECTS) {
         [{ amountMinor: '9007199254740992' }, 400, 'invalid_input', 'amountMinor'],
         [{ paidOn: '2026-01-16' }, 400, 'invalid_input', 'paidOn'],
         [{ paidOn: '2026-13-01' }, 400, 'invalid_input', 'paidOn'],
+        // More than 365 days before the issue date (2026-01-10): a mistyped year, not a deposit.
+        [{ paidOn: '0001-01-01' }, 400, 'invalid_input', 'paidOn'],
+        [{ paidOn: '2025-01-09' }, 400, 'invalid_input', 'paidOn'],
         [{ method: 'bitcoin' }, 400, 'invalid_input', 'method'],
         [{ reference: 'x'.repeat(201) }, 400, 'invalid_input', 'reference'],
         [{ expectedRevision: 0 }, 400, 'invalid_input', 'expectedRevision'],

@@ -5,7 +5,7 @@ import { HOUR } from '../../src/lib/clock.ts';
 import { type Caller, createCaller, startTestApp, type TestApp } from '../support/app.ts';
 import { DIALECTS } from '../support/databases.ts';
 import { call } from '../support/http.ts';
-import { createInvoice, createParty, eventsOf } from './ops-support.ts';
+import { createInvoice, createParty, eventsOf, type Json } from './ops-support.ts';
 
 for (const dialect of DIALECTS) {
   describe(`scheduled sending of drafts (${dialect})`, () => {
@@ -33,7 +33,8 @@ for (const dialect of DIALECTS) {
       app.clock.set('2026-01-19T10:59:59Z');
       assert.equal(await sendScheduledDrafts(app.services), 0);
       app.clock.set('2026-01-19T11:00:00Z');
-      assert.equal(await sendScheduledDrafts(app.services), 1);
+      // One sent, one refusal recorded (party without email); neither is tried again.
+      assert.equal(await sendScheduledDrafts(app.services), 2);
       assert.equal(await sendScheduledDrafts(app.services), 0);
       app.clock.advance(24 * HOUR);
       assert.equal(await sendScheduledDrafts(app.services), 0);
@@ -53,6 +54,111 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(audit, { actor_type: 'system', actor_id: 'job:invoices.send_scheduled' });
       const types = (await eventsOf(app, String(draft.id))).map((e) => e.type);
       assert.deepEqual(types, ['invoice.created', 'invoice.sent']);
+      const refused = (await eventsOf(app, String(stuck.id))).map((e) => e.type);
+      assert.deepEqual(refused, ['invoice.created', 'invoice.scheduled_send_failed']);
+    });
+
+    const draftsOf = async (partyId: unknown, scheduledSendDate: string, count: number) => {
+      const drafts: Json[] = [];
+      for (let i = 0; i < count; i += 1) {
+        drafts.push(await createInvoice(app, admin, String(partyId), { scheduledSendDate }));
+      }
+      return drafts;
+    };
+    const status = async (invoice: Json) =>
+      (await call(app.baseUrl, 'invoices.get', { id: invoice.id }, { token: admin.token })).data.status;
+    const failures = async (invoice: Json) =>
+      (await eventsOf(app, String(invoice.id))).filter((e) => e.type === 'invoice.scheduled_send_failed');
+    /** The job as the runner calls it: again at once while it did something. */
+    const runUntilIdle = async (limit: number) => {
+      let rounds = 0;
+      while ((await sendScheduledDrafts(app.services, { limit })) > 0) rounds += 1;
+      return rounds;
+    };
+
+    it('a refused draft is reported once and blocks neither later drafts nor later runs', async () => {
+      app.clock.set('2026-01-25T00:00:00Z');
+      const noEmail = await createParty(app, admin, { email: undefined });
+      const party = await createParty(app, admin);
+      // More refused drafts than one batch holds, all older than the good one.
+      const stuck = await draftsOf(noEmail.id, '2026-01-26', 3);
+      const [good] = await draftsOf(party.id, '2026-01-27', 1);
+      app.clock.set('2026-01-27T00:00:00Z'); // 13:00 on Jan 27 in Auckland
+      await runUntilIdle(2);
+      assert.equal(await status(good ?? {}), 'sent');
+      for (const draft of stuck) {
+        assert.equal(await status(draft), 'draft');
+        const [failure, ...more] = await failures(draft);
+        assert.deepEqual(more, []);
+        assert.deepEqual(failure?.data, {
+          number: null,
+          status: 'draft',
+          partyId: noEmail.id,
+          currency: 'CAD',
+          totalMinor: '209248',
+          amountPaidMinor: '0',
+          balanceMinor: '209248',
+          issueDate: '2026-01-10',
+          dueDate: '2026-02-09',
+          scheduledSendDate: '2026-01-26',
+          errorCode: 'party_email_missing',
+        });
+      }
+      // Later runs leave them alone: nothing handled, no new event.
+      app.clock.advance(24 * HOUR);
+      assert.equal(await sendScheduledDrafts(app.services, { limit: 2 }), 0);
+      for (const draft of stuck) assert.equal((await failures(draft)).length, 1);
+      // The admin and finance members are emailed once per refused draft.
+      const mails = await app.services.db.kysely
+        .selectFrom('mail_outbox')
+        .select(['recipients', 'subject'])
+        .where('organization_id', '=', admin.organizationId)
+        .where('kind', '=', 'invoice.scheduled_send_failed')
+        .where('subject', 'like', '%2026-01-26%')
+        .execute();
+      assert.equal(mails.length, 3);
+      const staff = await app.services.db.kysely
+        .selectFrom('members')
+        .select('email')
+        .where('organization_id', '=', admin.organizationId)
+        .execute();
+      const recipients = mails.map((m) =>
+        typeof m.recipients === 'string' ? JSON.parse(m.recipients) : m.recipients,
+      );
+      assert.ok(recipients.every((to) => JSON.stringify(to) === JSON.stringify(staff.map((m) => m.email))));
+    });
+
+    it('a refused draft is tried again once its party or the draft itself changes', async () => {
+      app.clock.set('2026-02-01T00:00:00Z');
+      const noEmail = await createParty(app, admin, { email: undefined });
+      const drafts = await draftsOf(noEmail.id, '2026-02-01', 2);
+      await runUntilIdle(50);
+      for (const draft of drafts) assert.equal((await failures(draft)).length, 1);
+      // Changing the draft (still no email): tried again at the next run, refused and reported again.
+      app.clock.advance(HOUR);
+      const first = drafts[0] ?? {};
+      const updated = await call(
+        app.baseUrl,
+        'invoices.update',
+        { id: first.id, expectedRevision: first.revision, notes: 'PO 12' },
+        { token: admin.token },
+      );
+      assert.equal(updated.status, 200, JSON.stringify(updated.body));
+      assert.equal(await sendScheduledDrafts(app.services), 1);
+      assert.equal(await sendScheduledDrafts(app.services), 0);
+      assert.equal((await failures(first)).length, 2);
+      assert.equal((await failures(drafts[1] ?? {})).length, 1);
+      // The party gets an email: both go out at the next run, without anyone touching the drafts.
+      app.clock.advance(HOUR);
+      const fixed = await call(
+        app.baseUrl,
+        'parties.update',
+        { id: noEmail.id, expectedRevision: noEmail.revision, email: 'ap@fixed.example' },
+        { token: admin.token },
+      );
+      assert.equal(fixed.status, 200, JSON.stringify(fixed.body));
+      assert.equal(await sendScheduledDrafts(app.services), 2);
+      for (const draft of drafts) assert.equal(await status(draft), 'sent');
     });
   });
 }

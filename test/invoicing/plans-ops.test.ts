@@ -239,6 +239,53 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(types, ['invoice.schedule.created', 'invoice.schedule.completed']);
     });
 
+    it('a cancelled plan is frozen: payments under its replacement never mark or announce it', async () => {
+      app.clock.set('2026-03-01T12:00:00Z');
+      const sent = await invoice();
+      const equal = { count: 2, firstDueDate: '2026-04-01', interval: { kind: 'monthly' } };
+      const old = (await createPlan(app, admin, { invoiceId: sent.id, equal })).data as Json;
+      // The first installment is reached, and the plan cancelled before the worker ran.
+      await pay(app, admin, sent.id, 50000n, '2026-03-01');
+      await transition(app, admin, 'cancel', old.id);
+      const replacement = (await createPlan(app, admin, { invoiceId: sent.id, equal })).data as Json;
+      assert.deepEqual(amounts(replacement), ['25000', '25000']);
+      app.clock.set('2026-03-02T12:00:00Z');
+      await pay(app, admin, sent.id, 25000n, '2026-03-02');
+      await runAt(app, '2026-03-02T13:00:00Z');
+      assert.deepEqual(statuses(await getSchedule(app, admin, replacement.id)), ['paid', 'open']);
+      // The last payment pays the invoice: it reaches the old plan's second threshold too.
+      app.clock.set('2026-03-03T12:00:00Z');
+      await pay(app, admin, sent.id, 25000n, '2026-03-03');
+      await runAt(app, '2026-03-03T13:00:00Z');
+      await runAt(app, '2026-06-01T12:00:00Z');
+      const done = await getSchedule(app, admin, replacement.id);
+      assert.equal(done.status, 'completed');
+      assert.deepEqual(statuses(done), ['paid', 'paid']);
+      const frozen = await getSchedule(app, admin, old.id);
+      assert.equal(frozen.status, 'cancelled');
+      // As it was when cancelled: the first paid (recorded by the cancel), the second open (its
+      // due date had not come yet), however much is paid and however late it is now.
+      assert.deepEqual(statuses(frozen), ['paid', 'open']);
+      const [oldFirst, oldSecond] = frozen.installments as Json[];
+      assert.equal(oldFirst?.paid_at, '2026-03-01T12:00:00.000Z');
+      assert.equal(oldSecond?.paid_at, null);
+      const paidEvents = await app.services.db.kysely
+        .selectFrom('events')
+        .select('subject_id')
+        .where('type', '=', 'installment.paid')
+        .where(
+          'subject_id',
+          'in',
+          [...(frozen.installments as Json[]), ...(done.installments as Json[])].map((i) => String(i.id)),
+        )
+        .execute();
+      assert.deepEqual(
+        paidEvents.map((e) => e.subject_id).sort(),
+        [oldFirst?.id, ...(done.installments as Json[]).map((i) => i.id)].map(String).sort(),
+      );
+      app.clock.set('2026-03-01T12:00:00Z');
+    });
+
     it('pause works on plans with the same operation (409 on a stale revision)', async () => {
       const sent = await invoice();
       const plan = (

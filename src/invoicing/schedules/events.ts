@@ -8,7 +8,8 @@ import type { ScheduleRow } from './records.ts';
  * dates ISO dates.
  */
 
-const Minor = Type.String({ pattern: '^(0|[1-9][0-9]{0,17})$' });
+const MINOR_PATTERN = '^(0|[1-9][0-9]{0,17})$';
+const Minor = Type.String({ pattern: MINOR_PATTERN });
 const DateValue = Type.String({ format: 'date' });
 const NullableDate = Type.Union([DateValue, Type.Null()]);
 
@@ -39,6 +40,21 @@ const invoiceDeadlineData = object({
   totalMinor: Minor,
   balanceMinor: Minor,
   dueDate: DateValue,
+});
+
+/** Exactly invoiceEventData (src/invoicing/service/model.ts) plus the refusal's code. */
+const scheduledSendFailedData = object({
+  number: Type.Union([Type.String(), Type.Null()], { description: 'Null: a draft has no number.' }),
+  status: Type.String({ description: 'Still draft.' }),
+  partyId: Type.String({ description: 'ID of the invoiced party.' }),
+  currency: Type.String({ description: 'ISO 4217 code.' }),
+  totalMinor: Type.String({ pattern: MINOR_PATTERN, description: 'Invoice total, minor units.' }),
+  amountPaidMinor: Type.String({ pattern: MINOR_PATTERN, description: 'Always 0 for a draft.' }),
+  balanceMinor: Type.String({ pattern: MINOR_PATTERN, description: 'What is left to pay, minor units.' }),
+  issueDate: Type.String({ format: 'date', description: 'Issue date.' }),
+  dueDate: Type.String({ format: 'date', description: 'Due date.' }),
+  scheduledSendDate: Type.String({ format: 'date', description: 'The day it should have been sent.' }),
+  errorCode: Type.String({ description: 'Code of the refusal, e.g. party_email_missing.' }),
 });
 
 const installmentData = object({
@@ -92,6 +108,13 @@ export const scheduleEvents: readonly EventDefinition[] = [
       runDates: Type.Array(DateValue, { description: 'The skipped run dates, oldest first.' }),
     },
   ),
+  {
+    type: 'invoice.scheduled_send_failed',
+    subjectType: 'invoice',
+    description:
+      'A draft was not sent on its scheduledSendDate (for example the party has no email); tried again once the draft or its party changes.',
+    data: scheduledSendFailedData,
+  },
   {
     type: 'invoice.due_soon',
     subjectType: 'invoice',

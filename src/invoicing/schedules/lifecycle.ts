@@ -1,6 +1,7 @@
 import { AppError, revisionConflict } from '../../contract/errors.ts';
 import type { UnitOfWork } from '../../jobs/system-context.ts';
 import { scheduleEventData } from './events.ts';
+import { markReachedInstallments } from './plan-context.ts';
 import type { ScheduleRow } from './records.ts';
 import { domainSchedule, requireSchedule, scheduleToday, updateSchedule } from './repository.ts';
 import { nextRunFrom } from './timing.ts';
@@ -125,6 +126,8 @@ export async function cancelSchedule(
 ): Promise<ScheduleRow> {
   const row = await loadForChange(unit, id, expectedRevision);
   if (row.status !== 'active' && row.status !== 'paused') throw invalidState(row, 'cancelled');
+  // Payments that reached installments while the plan was live stay recorded in the frozen plan.
+  if (row.kind === 'payment_plan') await markReachedInstallments(unit, row.id);
   const now = unit.clock.now();
   const after = await updateSchedule(
     unit.db,

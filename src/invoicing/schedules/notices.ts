@@ -1,8 +1,5 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema.ts';
 import { asBool, asJson } from '../../db/values.ts';
 import type { UnitOfWork } from '../../jobs/system-context.ts';
-import { newId } from '../../lib/ids.ts';
 import {
   type ScheduleRunProblem,
   scheduleRunProblem,
@@ -12,6 +9,7 @@ import type { Services } from '../../services.ts';
 import { addDays, localDateIn } from '../calendar.ts';
 import { formatMoneyForDisplay, parseCurrency } from '../money.ts';
 import { loadOrganization, loadParty } from '../service/index.ts';
+import { claimNotice, staffEmails } from '../service/notices.ts';
 import { scheduleEventData } from './events.ts';
 import { type ScheduleRow, type StoredTemplate, templateTotal } from './records.ts';
 import { findSchedule } from './repository.ts';
@@ -19,44 +17,6 @@ import { inNoticeWindow } from './timing.ts';
 import { activeZones, eachItem } from './work.ts';
 
 export const NOTICE_JOB = 'invoices.schedules.notify';
-
-/**
- * Records that a notice went out; false when it already had. The unique key
- * (target_type, target_id, kind, target_date) is what makes every notice and reminder happen
- * once, whatever the number of workers: a racing insert waits for the first and then does nothing.
- */
-export async function claimNotice(
-  unit: UnitOfWork,
-  target: { type: string; id: string; kind: string; date: string },
-): Promise<boolean> {
-  const result = await unit.db
-    .insertInto('invoicing_notices')
-    .values({
-      id: newId(),
-      organization_id: unit.organizationId,
-      target_type: target.type,
-      target_id: target.id,
-      kind: target.kind,
-      target_date: target.date,
-      created_at: unit.clock.now().toISOString(),
-    })
-    .onConflict((oc) => oc.columns(['target_type', 'target_id', 'kind', 'target_date']).doNothing())
-    .executeTakeFirst();
-  return Number(result.numInsertedOrUpdatedRows ?? 0n) === 1;
-}
-
-/** Members who can act on a schedule (pause it): active admins and finance members. */
-export async function staffEmails(db: Kysely<Database>, organizationId: string): Promise<string[]> {
-  const rows = await db
-    .selectFrom('members')
-    .select('email')
-    .where('organization_id', '=', organizationId)
-    .where('status', '=', 'active')
-    .where('role', 'in', ['admin', 'finance'])
-    .orderBy('email')
-    .execute();
-  return rows.map((row) => row.email);
-}
 
 /**
  * Emails the schedule's admin and finance members that a run failed or runs were skipped, in the

@@ -62,3 +62,43 @@ export function stillDue(c: PlanContext): bigint {
   const amount = asMinor(c.installment.amount_minor);
   return left < amount ? left : amount;
 }
+
+/**
+ * Records installment `id` paid (paid_at, installment.paid, once) when the invoice's amount paid
+ * reached it and its plan is not cancelled: a cancelled plan is frozen, so a later payment (under
+ * a new plan for the same invoice) never marks or announces the old plan's installments.
+ */
+export async function markInstallmentPaid(unit: UnitOfWork, id: string): Promise<number> {
+  const context = await loadContext(unit, id);
+  if (!context || context.plan.status === 'cancelled' || !isPaid(context)) return 0;
+  const marked = await unit.db
+    .updateTable('payment_plan_installments')
+    .set({ paid_at: unit.clock.now().toISOString() })
+    .where('id', '=', id)
+    .where('organization_id', '=', unit.organizationId)
+    .where('paid_at', 'is', null)
+    .executeTakeFirst();
+  if (marked.numUpdatedRows !== 1n) return 0;
+  await unit.emit({
+    type: 'installment.paid',
+    subject: { type: 'installment', id },
+    data: installmentData(context),
+  });
+  return 1;
+}
+
+/**
+ * Before a plan is cancelled: installments that payments reached while it was live, and that the
+ * worker has not recorded yet, are recorded now, so the frozen plan shows them paid.
+ */
+export async function markReachedInstallments(unit: UnitOfWork, planId: string): Promise<void> {
+  const open = await unit.db
+    .selectFrom('payment_plan_installments')
+    .select('id')
+    .where('organization_id', '=', unit.organizationId)
+    .where('schedule_id', '=', planId)
+    .where('paid_at', 'is', null)
+    .orderBy('sequence')
+    .execute();
+  for (const row of open) await markInstallmentPaid(unit, row.id);
+}

@@ -1,26 +1,29 @@
 import type { UnitOfWork } from '../../jobs/system-context.ts';
 import type { Services } from '../../services.ts';
 import { recordChange } from './lifecycle.ts';
-import { installmentData, isPaid, loadContext } from './plan-context.ts';
+import { markInstallmentPaid } from './plan-context.ts';
 import { findSchedule, tryUpdateSchedule } from './repository.ts';
 import { eachItem } from './work.ts';
 
 export const PLANS_JOB = 'invoices.plans';
 
 /**
- * Bookkeeping that follows payments recorded on invoices (whatever the plan's state, since these
- * are facts, not reminders): installments reached by the amount paid get `paid_at` and
- * installment.paid once; a plan whose invoice is paid completes, one whose invoice was voided
- * is cancelled.
+ * Bookkeeping that follows payments recorded on invoices: installments reached by the amount paid
+ * get `paid_at` and installment.paid once, for active, paused (facts, not reminders) and completed
+ * plans, never for cancelled ones (frozen when cancelled); a plan whose invoice is paid completes,
+ * one whose invoice was voided is cancelled.
  */
 export async function sweepPlans(services: Services, limit = 100): Promise<number> {
   const { kysely } = services.db;
   let handled = 0;
+  // Cancelled plans are frozen (plan-context.ts); paused ones still record payments (a fact).
   const reached = await kysely
     .selectFrom('payment_plan_installments as i')
     .innerJoin('invoices as v', 'v.id', 'i.invoice_id')
+    .innerJoin('invoice_schedules as s', 's.id', 'i.schedule_id')
     .select(['i.id', 'i.organization_id'])
     .where('i.paid_at', 'is', null)
+    .where('s.status', '!=', 'cancelled')
     .whereRef('v.amount_paid_minor', '>=', 'i.paid_threshold_minor')
     .orderBy('i.due_date')
     .limit(limit)
@@ -30,23 +33,7 @@ export async function sweepPlans(services: Services, limit = 100): Promise<numbe
       services,
       PLANS_JOB,
       { organizationId: row.organization_id, id: row.id },
-      async (unit) => {
-        const context = await loadContext(unit, row.id);
-        if (!context || !isPaid(context)) return 0;
-        const marked = await unit.db
-          .updateTable('payment_plan_installments')
-          .set({ paid_at: unit.clock.now().toISOString() })
-          .where('id', '=', row.id)
-          .where('paid_at', 'is', null)
-          .executeTakeFirst();
-        if (marked.numUpdatedRows !== 1n) return 0;
-        await unit.emit({
-          type: 'installment.paid',
-          subject: { type: 'installment', id: row.id },
-          data: installmentData(context),
-        });
-        return 1;
-      },
+      (unit) => markInstallmentPaid(unit, row.id),
     );
   }
   const settled = await kysely

@@ -120,19 +120,32 @@ export function templateTotal(template: StoredTemplate): bigint {
   ).totalMinor;
 }
 
-/** Paid is derived from the invoice's amount paid, so it is exact even before the worker notices. */
-export function installmentStatus(row: InstallmentRow, amountPaidMinor: bigint, today: IsoDate): string {
-  if (amountPaidMinor >= asMinor(row.paid_threshold_minor)) return 'paid';
+/**
+ * Paid is derived from the invoice's amount paid, so it is exact even before the worker notices.
+ * A cancelled plan is frozen: its installments keep the state they had when it was cancelled
+ * (paid only if recorded then, `paid_at`; dated as of the cancellation day), so payments made
+ * afterwards, under a new plan or not, never change them.
+ */
+export function installmentStatus(row: InstallmentRow, paid: boolean, today: IsoDate): string {
+  if (paid) return 'paid';
   return compareDates(row.due_date, today) < 0 ? 'overdue' : 'open';
 }
 
-export function toInstallment(row: InstallmentRow, amountPaidMinor: bigint, today: IsoDate): Installment {
+/** `asOf`: the invoice's amount paid and the plan's today, or the day a cancelled plan was frozen. */
+export function toInstallment(
+  row: InstallmentRow,
+  asOf: { amountPaidMinor: bigint; today: IsoDate } | { frozenOn: IsoDate },
+): Installment {
+  const status =
+    'frozenOn' in asOf
+      ? installmentStatus(row, row.paid_at !== null, asOf.frozenOn)
+      : installmentStatus(row, asOf.amountPaidMinor >= asMinor(row.paid_threshold_minor), asOf.today);
   return {
     id: row.id,
     sequence: row.sequence,
     due_date: row.due_date,
     amount_minor: formatMinor(asMinor(row.amount_minor)),
-    status: installmentStatus(row, amountPaidMinor, today),
+    status,
     reminded_at: asIsoOrNull(row.reminded_at),
     paid_at: asIsoOrNull(row.paid_at),
   };

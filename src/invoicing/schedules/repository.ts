@@ -2,7 +2,7 @@ import type { Kysely, Updateable } from 'kysely';
 import { notFound, revisionConflict } from '../../contract/errors.ts';
 import type { Database } from '../../db/schema.ts';
 import type { InvoiceSchedulesTable } from '../../db/tables/schedules.ts';
-import { asJson, asMinor } from '../../db/values.ts';
+import { asIso, asJson, asMinor } from '../../db/values.ts';
 import type { Schedule, ScheduleEnd } from '../cadence.ts';
 import { type IsoDate, localDateIn } from '../calendar.ts';
 import {
@@ -126,11 +126,13 @@ export async function scheduleRecords(
   }
   return rows.map((row) => {
     if (row.kind !== 'payment_plan') return toSchedule(row, null);
-    const today = scheduleToday(row, now);
-    const paid = paidByInvoice.get(row.invoice_id ?? '') ?? 0n;
+    const asOf =
+      row.status === 'cancelled' && row.cancelled_at !== null
+        ? { frozenOn: scheduleToday(row, new Date(asIso(row.cancelled_at))) }
+        : { amountPaidMinor: paidByInvoice.get(row.invoice_id ?? '') ?? 0n, today: scheduleToday(row, now) };
     return toSchedule(
       row,
-      (byPlan.get(row.id) ?? []).map((item) => toInstallment(item, paid, today)),
+      (byPlan.get(row.id) ?? []).map((item) => toInstallment(item, asOf)),
     );
   });
 }

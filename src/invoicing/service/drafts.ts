@@ -7,6 +7,7 @@ import { parseCurrency } from '../money.ts';
 import { computeInvoiceTotals } from '../totals.ts';
 import { domain, invalidState } from './errors.ts';
 import { type Invoice, invoiceEventData } from './model.ts';
+import { clearSendRefusal } from './notices.ts';
 import { loadInvoice, loadParty, organizationToday } from './queries.ts';
 
 export const MAX_LINES = 100;
@@ -83,6 +84,9 @@ function resolveDates(
   }
   const due = dueDate ?? domain(() => addDays(issueDate, terms ?? 0), 'dueDate');
   if (compareDates(due, issueDate) < 0) throw invalid('dueDate', 'dueDate must not be before issueDate.');
+  if (scheduledSendDate && compareDates(scheduledSendDate, issueDate) < 0) {
+    throw invalid('scheduledSendDate', 'scheduledSendDate must not be before issueDate.');
+  }
   if (scheduledSendDate && compareDates(scheduledSendDate, due) > 0) {
     throw invalid('scheduledSendDate', 'scheduledSendDate must not be after the due date.');
   }
@@ -255,6 +259,7 @@ export async function updateDraftInvoice(
     .where('status', '=', 'draft')
     .executeTakeFirst();
   if (updated.numUpdatedRows === 0n) throw await conflictFor(unit, invoiceId);
+  await clearSendRefusal(unit, invoiceId);
   if (patch.lines !== undefined) {
     await unit.db
       .deleteFrom('invoice_lines')

@@ -23,7 +23,8 @@
  *       party has no email, invalid_state (409) unless draft.
  *   recordPayment(unit, invoiceId, { amountMinor: bigint, paidOn, method, reference?,
  *     expectedRevision? })                              -> { invoice, payment, becamePaid }
- *       sent only; refuses above the balance (payment_exceeds_balance). Emits
+ *       sent only; refuses above the balance (payment_exceeds_balance) and a paidOn after today
+ *       or more than PREPAYMENT_DAYS (365) before the issue date. Emits
  *       invoice.payment_recorded, plus invoice.paid when the balance reaches 0.
  *   voidInvoice(unit, invoiceId, { expectedRevision?, reason? })                   -> Invoice
  *   loadInvoice(db, organizationId, invoiceId)      -> Invoice (with lines, payments) | undefined
@@ -32,7 +33,9 @@
  *   invoiceEventData(invoice)                       -> data of invoice.* events (contract shape)
  *   renderInvoiceDocument(invoice, snapshot)        -> { filename, pdf }
  *   sendScheduledDrafts(services, { limit? })       -> count; sends drafts whose
- *       scheduledSendDate is on or before the organization's today (one transaction each).
+ *       scheduledSendDate is on or before the organization's today (one transaction each). A
+ *       refusal is recorded once (invoicing_notices, invoice.scheduled_send_failed, staff email)
+ *       and retried only after the draft or its party changes.
  *
  * Columns reserved for the deadline worker (invoices table): due_soon_notified_at, overdue_at
  * (set once when the notice/event went out). Overdue itself is derived: status 'sent', balance

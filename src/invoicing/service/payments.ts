@@ -2,17 +2,20 @@ import { AppError, notFound, revisionConflict } from '../../contract/errors.ts';
 import { MAX_SAFE } from '../../contract/formats.ts';
 import type { UnitOfWork } from '../../jobs/system-context.ts';
 import { newId } from '../../lib/ids.ts';
-import { compareDates, type IsoDate, parseIsoDate } from '../calendar.ts';
+import { compareDates, daysBetween, type IsoDate, parseIsoDate } from '../calendar.ts';
 import { applyPayment, balanceOf } from '../status.ts';
 import { conflictFor } from './drafts.ts';
 import { domain } from './errors.ts';
 import { type Invoice, type InvoicePayment, invoiceEventData, type PaymentMethod } from './model.ts';
 import { loadInvoice, organizationToday } from './queries.ts';
 
+/** How long before the issue date a payment (a deposit) may have arrived: docs/decisions.md. */
+export const PREPAYMENT_DAYS = 365;
+
 export interface RecordPaymentInput {
   /** Greater than 0, at most the open balance. */
   amountMinor: bigint;
-  /** The day the money arrived; not after the organization's today. */
+  /** The day the money arrived; not after the organization's today, nor over PREPAYMENT_DAYS before the issue date. */
   paidOn: IsoDate;
   method: PaymentMethod;
   reference?: string | null | undefined;
@@ -53,6 +56,14 @@ export async function recordPayment(
   const today = await organizationToday(unit.db, unit.organizationId, unit.clock);
   if (compareDates(input.paidOn, today) > 0) {
     throw new AppError('invalid_input', 'paidOn must not be in the future.', { field: 'paidOn' });
+  }
+  // A deposit may arrive before the invoice is written, but not years before (a mistyped year).
+  if (daysBetween(input.paidOn, current.issueDate) > PREPAYMENT_DAYS) {
+    throw new AppError(
+      'invalid_input',
+      `paidOn must not be more than ${PREPAYMENT_DAYS} days before the issue date ${current.issueDate}.`,
+      { field: 'paidOn' },
+    );
   }
   const balance = balanceOf(current);
   if (input.amountMinor > balance) {

@@ -1,14 +1,28 @@
-import { withSystemUnit } from '../../jobs/system-context.ts';
+import { AppError } from '../../contract/errors.ts';
+import { type UnitOfWork, withSystemUnit } from '../../jobs/system-context.ts';
 import type { Services } from '../../services.ts';
 import { addDays, localDateIn } from '../calendar.ts';
+import { InvoicingError } from '../errors.ts';
+import { formatMoneyForDisplay, parseCurrency } from '../money.ts';
+import { scheduledSendFailed } from './mail.ts';
+import { invoiceEventData } from './model.ts';
+import { claimNotice, clearSendRefusal, SCHEDULED_SEND_FAILED, staffEmails } from './notices.ts';
+import { loadInvoice, loadOrganization, loadParty } from './queries.ts';
 import { sendInvoice } from './send.ts';
+
+export const SEND_SCHEDULED_JOB = 'invoices.send_scheduled';
 
 /**
  * Sends drafts whose scheduledSendDate has come (in the organization's time zone), each in its
- * own transaction as the system actor. A draft that cannot be sent (party without email) stays
- * a draft and is logged; it is tried again on later runs until someone fixes or unschedules it.
- * Returns how many were sent. Safe with several workers: the send is a compare-and-set on the
- * revision, so a draft sent by another worker fails here with a conflict and is skipped.
+ * own transaction as the system actor. Safe with several workers: the send is a compare-and-set
+ * on the revision, so a draft sent by another worker fails here with a conflict and is skipped.
+ *
+ * A refused send (party without email) is recorded once as an `invoice.scheduled_send_failed`
+ * notice row, with that event and an email to the admin and finance members. A recorded draft
+ * leaves the job's window, so it neither blocks the drafts behind it nor is retried on every
+ * run: it is tried again only after the draft changes (updateDraftInvoice deletes the row) or its
+ * party changes (parties.updated_at later than the row). Any other error (database down) is
+ * logged and the draft stays due. Returns how many drafts were handled (sent or recorded).
  */
 export async function sendScheduledDrafts(
   services: Services,
@@ -20,26 +34,98 @@ export async function sendScheduledDrafts(
   const candidates = await services.db.kysely
     .selectFrom('invoices as i')
     .innerJoin('organizations as o', 'o.id', 'i.organization_id')
+    .innerJoin('parties as p', 'p.id', 'i.party_id')
     .select(['i.id', 'i.organization_id', 'i.revision', 'i.scheduled_send_date', 'o.time_zone'])
     .where('i.status', '=', 'draft')
     .where('i.scheduled_send_date', 'is not', null)
     .where('i.scheduled_send_date', '<=', latest)
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('invoicing_notices as n')
+            .select('n.id')
+            .where('n.target_type', '=', 'invoice')
+            .whereRef('n.target_id', '=', 'i.id')
+            .where('n.kind', '=', SCHEDULED_SEND_FAILED)
+            .whereRef('n.created_at', '>=', 'p.updated_at'),
+        ),
+      ),
+    )
     .orderBy('i.scheduled_send_date')
     .orderBy('i.id')
     .limit(options.limit ?? 50)
     .execute();
-  let sent = 0;
+  let handled = 0;
   for (const row of candidates) {
     if (row.scheduled_send_date === null || row.scheduled_send_date > localDateIn(row.time_zone, now))
       continue;
+    const item = { invoiceId: row.id, job: SEND_SCHEDULED_JOB };
     try {
-      await withSystemUnit(services, row.organization_id, 'invoices.send_scheduled', (unit) =>
+      await withSystemUnit(services, row.organization_id, SEND_SCHEDULED_JOB, (unit) =>
         sendInvoice(unit, row.id, { expectedRevision: row.revision }),
       );
-      sent += 1;
+      handled += 1;
     } catch (error) {
-      services.logger.warn({ err: error, invoiceId: row.id }, 'scheduled invoice not sent');
+      if (!(error instanceof AppError || error instanceof InvoicingError)) {
+        services.logger.error({ err: error, ...item }, 'scheduled invoice not sent');
+        continue;
+      }
+      services.logger.info({ code: error.code, ...item }, 'scheduled invoice refused');
+      try {
+        handled += await withSystemUnit(services, row.organization_id, SEND_SCHEDULED_JOB, (unit) =>
+          recordRefusal(unit, row.id, row.revision, error.code),
+        );
+      } catch (recordError) {
+        services.logger.error({ err: recordError, ...item }, 'scheduled send refusal not recorded');
+      }
     }
   }
-  return sent;
+  return handled;
+}
+
+/**
+ * Records a refused scheduled send once per refusal, unless the draft changed since it was read
+ * (then the next run simply tries the new version). A refusal recorded before the party's last
+ * change is stale and replaced, so a party fixed and broken again is reported again.
+ */
+async function recordRefusal(
+  unit: UnitOfWork,
+  invoiceId: string,
+  revision: number,
+  errorCode: string,
+): Promise<number> {
+  const invoice = await loadInvoice(unit.db, unit.organizationId, invoiceId);
+  if (invoice?.status !== 'draft' || invoice.revision !== revision || invoice.scheduledSendDate === null) {
+    return 0;
+  }
+  const party = await loadParty(unit.db, unit.organizationId, invoice.partyId);
+  if (!party) return 0;
+  await clearSendRefusal(unit, invoiceId, party.updatedAt);
+  const target = {
+    type: 'invoice',
+    id: invoiceId,
+    kind: SCHEDULED_SEND_FAILED,
+    date: invoice.scheduledSendDate,
+  };
+  // Another worker recorded it first: that one reports it.
+  if (!(await claimNotice(unit, target))) return 0;
+  await unit.emit({
+    type: SCHEDULED_SEND_FAILED,
+    subject: { type: 'invoice', id: invoiceId },
+    data: { ...invoiceEventData(invoice), errorCode },
+  });
+  const recipients = await staffEmails(unit.db, unit.organizationId);
+  if (recipients.length > 0) {
+    const organization = await loadOrganization(unit.db, unit.organizationId);
+    const mail = scheduledSendFailed({
+      organizationName: organization.name,
+      partyName: party.name,
+      totalFormatted: formatMoneyForDisplay(parseCurrency(invoice.currency), invoice.totalMinor),
+      issueDate: invoice.issueDate,
+      scheduledSendDate: invoice.scheduledSendDate,
+      errorCode,
+    });
+    await unit.sendMail({ to: recipients, ...mail });
+  }
+  return 1;
 }

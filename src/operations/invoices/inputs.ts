@@ -53,7 +53,7 @@ export const PaymentTermsDays = Type.Integer({
   description: 'Days after the issue date the invoice is due, 0-365. Give this or dueDate.',
 });
 export const ScheduledSendDate = DateString(
-  'Day (organization time zone) the draft is sent automatically; not after the due date.',
+  'Day (organization time zone) the draft is sent automatically; on or after the issue date and not after the due date.',
 );
 export const Notes = Type.String({
   maxLength: 2000,

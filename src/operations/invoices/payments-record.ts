@@ -19,7 +19,9 @@ export const recordInvoicePayment = defineOperation({
         pattern: '^[1-9][0-9]{0,15}$',
         description: 'Amount in minor units, decimal string greater than 0, at most the balance.',
       }),
-      paidOn: DateString("Day the money arrived (YYYY-MM-DD), not after the organization's today."),
+      paidOn: DateString(
+        "Day the money arrived (YYYY-MM-DD): not after the organization's today, at most 365 days before the issue date.",
+      ),
       method: PaymentMethod,
       reference: Type.Optional(
         Type.String({
