@@ -1,10 +1,10 @@
 import { AppError } from '../../contract/errors.ts';
 import { type UnitOfWork, withSystemUnit } from '../../jobs/system-context.ts';
+import { scheduledSendFailed } from '../../mail/templates/index.ts';
 import type { Services } from '../../services.ts';
 import { addDays, localDateIn } from '../calendar.ts';
 import { InvoicingError } from '../errors.ts';
 import { formatMoneyForDisplay, parseCurrency } from '../money.ts';
-import { scheduledSendFailed } from './mail.ts';
 import { invoiceEventData } from './model.ts';
 import { claimNotice, clearSendRefusal, SCHEDULED_SEND_FAILED, staffEmails } from './notices.ts';
 import { loadInvoice, loadOrganization, loadParty } from './queries.ts';

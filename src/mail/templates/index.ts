@@ -8,4 +8,5 @@ export {
   scheduleRunProblem,
 } from './schedule-run-problem.ts';
 export { type ScheduleUpcomingNoticeInput, scheduleUpcomingNotice } from './schedule-upcoming-notice.ts';
+export { type ScheduledSendFailedInput, scheduledSendFailed } from './scheduled-send-failed.ts';
 export { type WebhookEndpointDisabledInput, webhookEndpointDisabled } from './webhook-endpoint-disabled.ts';

@@ -1,3 +1,4 @@
+import { refusalReason } from './refusal-reasons.ts';
 import { checkedDate, type RenderedMail, render } from './render.ts';
 
 /** What went wrong with a recurring invoice's run. */
@@ -24,12 +25,6 @@ export type ScheduleRunProblemInput = {
   partyName: string;
 } & ScheduleRunProblem;
 
-/** What the finance people can do about each refusal; unknown codes are quoted as they are. */
-const REASONS: Record<string, string> = {
-  party_email_missing: 'the party has no email address to send it to',
-  amount_overflow: 'an amount is larger than the largest supported value',
-};
-
 /**
  * Tells the organization's admin and finance members that a recurring invoice did not go out as
  * planned, so someone bills it by hand; the same facts are in the webhook event.
@@ -38,7 +33,7 @@ export function scheduleRunProblem(input: ScheduleRunProblemInput): RenderedMail
   const name = `the recurring invoice "${input.scheduleName}"`;
   if (input.problem === 'failed') {
     const runDate = checkedDate(input.runDate);
-    const reason = REASONS[input.errorCode] ?? `it was refused (${input.errorCode})`;
+    const reason = refusalReason(input.errorCode);
     return render({
       kind: 'invoice.schedule_run_failed',
       subject: `${input.organizationName}: ${name} could not send its invoice for ${runDate}`,

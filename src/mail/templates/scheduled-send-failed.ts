@@ -1,4 +1,5 @@
-import { checkedDate, type RenderedMail, render } from '../../mail/templates/render.ts';
+import { refusalReason } from './refusal-reasons.ts';
+import { checkedDate, type RenderedMail, render } from './render.ts';
 
 export type ScheduledSendFailedInput = {
   organizationName: string;
@@ -13,18 +14,13 @@ export type ScheduledSendFailedInput = {
   errorCode: string;
 };
 
-/** What the finance people can do about each refusal; unknown codes are quoted as they are. */
-const REASONS: Record<string, string> = {
-  party_email_missing: 'the party has no email address to send it to',
-};
-
 /**
  * Tells the organization's admin and finance members that a draft scheduled to go out today was
  * not sent, and what happens next (the same facts are in invoice.scheduled_send_failed).
  */
 export function scheduledSendFailed(input: ScheduledSendFailedInput): RenderedMail {
   const scheduled = checkedDate(input.scheduledSendDate);
-  const reason = REASONS[input.errorCode] ?? `it was refused (${input.errorCode})`;
+  const reason = refusalReason(input.errorCode);
   return render({
     kind: 'invoice.scheduled_send_failed',
     subject: `${input.organizationName}: the invoice to ${input.partyName} scheduled for ${scheduled} was not sent`,
