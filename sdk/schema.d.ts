@@ -1556,6 +1556,7 @@ export interface components {
     schemas: {
         /** @description The body of every failure. Extra snake_case facts may appear beside the listed fields. */
         Error: {
+            /** @description What went wrong: a stable `code`, a message, the request id, and the field or facts (`current_revision`, `state`, ...) the code calls for. */
             error: {
                 /**
                  * @description Stable, machine-readable error code (see docs/errors.md).
@@ -1578,23 +1579,37 @@ export interface components {
         Contractor: {
             /** @description Contractor id. */
             id: string;
+            /** @description Name shown in the app, invitation emails and the portal, 1-200 characters. */
             display_name: string;
+            /** @description Legal name, 1-300 characters. */
             legal_name: string;
+            /** @description Email address, unique in the organization (compared case-insensitively); kept in the caller's spelling. */
             email: string;
+            /** @description Country, two uppercase letters (ISO 3166-1 alpha-2); null when not given. */
             country: string | null;
             /** @description Portal access flag. */
             active: boolean;
+            /** @description The assigned job role (contractorOps.roles.assign), or null when none is assigned. */
             job_role_id: string | null;
             /** @description Whether the contractor has joined the portal. */
             portal_status: "not_invited" | "invited" | "joined";
+            /** @description When the contractor accepted a portal invitation (ISO 8601, UTC); null until then. */
             joined_at: string | null;
+            /** @description Revision: 1 at creation, +1 on every change (inviting and joining included); send it as expectedRevision. */
             revision: number;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the contractor was created (ISO 8601, UTC).
+             */
             created_at: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description Last change (ISO 8601, UTC).
+             */
             updated_at: string;
         };
         ContractorsListResult: {
+            /** @description The page of contractors, newest first (by creation). */
             items: components["schemas"]["Contractor"][];
             /** @description The page size used. */
             limit: number;
@@ -1623,7 +1638,9 @@ export interface components {
             residency: string | null;
             /** @description Whether services are performed in Canada. */
             services_in_canada: boolean | null;
+            /** @description Whether the last review confirmed the contractor's identity; false until a review confirms it. */
             identity_confirmed: boolean;
+            /** @description When the tax profile was last reviewed (ISO 8601, UTC); null until reviewed. */
             reviewed_at: string | null;
             /** @description Member id of the reviewer. */
             reviewed_by: string | null;
@@ -1632,20 +1649,33 @@ export interface components {
         ContractorWithTaxProfile: {
             /** @description Contractor id. */
             id: string;
+            /** @description Name shown in the app, invitation emails and the portal, 1-200 characters. */
             display_name: string;
+            /** @description Legal name, 1-300 characters. */
             legal_name: string;
+            /** @description Email address, unique in the organization (compared case-insensitively); kept in the caller's spelling. */
             email: string;
+            /** @description Country, two uppercase letters (ISO 3166-1 alpha-2); null when not given. */
             country: string | null;
             /** @description Portal access flag. */
             active: boolean;
+            /** @description The assigned job role (contractorOps.roles.assign), or null when none is assigned. */
             job_role_id: string | null;
             /** @description Whether the contractor has joined the portal. */
             portal_status: "not_invited" | "invited" | "joined";
+            /** @description When the contractor accepted a portal invitation (ISO 8601, UTC); null until then. */
             joined_at: string | null;
+            /** @description Revision: 1 at creation, +1 on every change (inviting and joining included); send it as expectedRevision. */
             revision: number;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the contractor was created (ISO 8601, UTC).
+             */
             created_at: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description Last change (ISO 8601, UTC).
+             */
             updated_at: string;
             tax_profile: components["schemas"]["TaxProfile"];
         };
@@ -1719,8 +1749,11 @@ export interface components {
         ContractorDirectoryEntry: {
             /** @description Contractor id. */
             id: string;
+            /** @description Name shown in the app, invitation emails and the portal, 1-200 characters. */
             display_name: string;
+            /** @description Legal name, 1-300 characters. */
             legal_name: string;
+            /** @description Email address, unique in the organization; kept in the caller's spelling. */
             email: string;
             /** @description Two-letter country code. */
             country: string | null;
@@ -1730,6 +1763,7 @@ export interface components {
             job_role: {
                 /** @description Job role id. */
                 id: string;
+                /** @description Name of the job role. */
                 name: string;
             } | null;
             /** @description The role's hourly rate, decimal string of minor units. */
@@ -1742,11 +1776,16 @@ export interface components {
             agreement_on_file: boolean;
             /** @description Hours worked and not yet paid, decimal string with two fraction digits ("12.50"). */
             pending_hours: string;
+            /** @description The contractor's revision (as in contractors.get); send it as expectedRevision. */
             revision: number;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the contractor was created (ISO 8601, UTC).
+             */
             created_at: string;
         };
         ContractorOpsDirectoryListResult: {
+            /** @description The page of directory entries, newest contractors first. */
             items: components["schemas"]["ContractorDirectoryEntry"][];
             /** @description The page size used. */
             limit: number;
@@ -1775,7 +1814,9 @@ export interface components {
         JobRole: {
             /** @description Job role id. */
             id: string;
+            /** @description Role name, 1-100 characters, unique in the organization (compared case-insensitively). */
             name: string;
+            /** @description Free-text description of the role, or null when none is set. */
             description: string | null;
             /** @description Hourly rate, decimal string of minor units. */
             hourly_rate_minor: string;
@@ -1785,13 +1826,21 @@ export interface components {
             pay_cadence: "weekly" | "biweekly" | "semimonthly" | "monthly";
             /** @description Only active roles can be assigned. */
             active: boolean;
+            /** @description Revision: 1 at creation, +1 on every change; send it as expectedRevision. */
             revision: number;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the role was created (ISO 8601, UTC).
+             */
             created_at: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description Last change (ISO 8601, UTC).
+             */
             updated_at: string;
         };
         ContractorOpsRolesListResult: {
+            /** @description The page of job roles, sorted by name (case-insensitive), then id. */
             items: components["schemas"]["JobRole"][];
             /** @description The page size used. */
             limit: number;
@@ -1887,6 +1936,7 @@ export interface components {
             idempotencyKey?: string;
         };
         ContractorsInvitationsListResult: {
+            /** @description The page of the contractor's invitations, newest first. */
             items: components["schemas"]["Invitation"][];
             /** @description The page size used. */
             limit: number;
@@ -1937,6 +1987,7 @@ export interface components {
         AgreementTemplate: {
             /** @description Template id. */
             id: string;
+            /** @description Template name, 1-200 characters. */
             name: string;
             /** @description `markdown_draft` (written here in Markdown) or `uploaded_original` (an uploaded file). */
             kind: "markdown_draft" | "uploaded_original";
@@ -1950,13 +2001,21 @@ export interface components {
             sha256: string;
             /** @description Member id of the creator. */
             created_by: string;
+            /** @description Revision; 1, since no operation changes a template yet. */
             revision: number;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the template was created (ISO 8601, UTC).
+             */
             created_at: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description Last change (ISO 8601, UTC); equal to created_at while templates are never changed.
+             */
             updated_at: string;
         };
         ContractorsTemplatesListResult: {
+            /** @description The page of template metadata (no content), newest first. */
             items: components["schemas"]["AgreementTemplate"][];
             /** @description The page size used. */
             limit: number;
@@ -1982,6 +2041,7 @@ export interface components {
         ContractorsTemplatesGetResult: {
             /** @description Template id. */
             id: string;
+            /** @description Template name, 1-200 characters. */
             name: string;
             /** @description `markdown_draft` (written here in Markdown) or `uploaded_original` (an uploaded file). */
             kind: "markdown_draft" | "uploaded_original";
@@ -1995,10 +2055,17 @@ export interface components {
             sha256: string;
             /** @description Member id of the creator. */
             created_by: string;
+            /** @description Revision; 1, since no operation changes a template yet. */
             revision: number;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the template was created (ISO 8601, UTC).
+             */
             created_at: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description Last change (ISO 8601, UTC); equal to created_at while templates are never changed.
+             */
             updated_at: string;
             /** @description The Markdown text of a draft; null for uploaded originals (their files are not returned). */
             markdown: string | null;
@@ -2057,6 +2124,7 @@ export interface components {
             created_by: string;
             /** @description When the endpoint was archived, or null. */
             archived_at: string | null;
+            /** @description Revision: 1 at creation, +1 on every change (also rotation, enabling and automatic turn-off; not on delivery counters); send it as expectedRevision. */
             revision: number;
             /**
              * Format: date-time
@@ -2072,6 +2140,7 @@ export interface components {
             status: "active" | "disabled" | "archived";
         };
         WebhooksEndpointsListResult: {
+            /** @description The page of webhook endpoints, newest first (by creation). */
             items: components["schemas"]["WebhookEndpoint"][];
             /** @description The page size used. */
             limit: number;
@@ -2156,6 +2225,7 @@ export interface components {
             organizationId: string;
             /** @description The record concerned, or null. */
             subject: {
+                /** @description Kind of record concerned, fixed per event type: e.g. invoice, contractor, invitation, webhook_endpoint (docs/events.md). */
                 type: string;
                 /** @description Id of the record concerned. */
                 id: string;
@@ -2185,6 +2255,7 @@ export interface components {
             idempotencyKey?: string;
         };
         WebhooksEventsListResult: {
+            /** @description The page of event envelopes, newest first. */
             items: components["schemas"]["EventEnvelope"][];
             /** @description Opaque cursor of the next page, or null when no more records remain. */
             nextCursor: string | null;
@@ -2238,6 +2309,7 @@ export interface components {
             completed_at: string | null;
         };
         WebhooksDeliveriesListResult: {
+            /** @description The page of deliveries (without attempts), newest first. */
             items: components["schemas"]["WebhookDelivery"][];
             /** @description Opaque cursor of the next page, or null when no more records remain. */
             nextCursor: string | null;
@@ -2272,6 +2344,7 @@ export interface components {
             duration_ms: number;
             /** @description HTTP status, or null. */
             status_code: number | null;
+            /** @description `success` (a 2xx answer) or `failure` (anything else, 410 Gone included; see error_class). */
             outcome: "success" | "failure";
             /** @description timeout, connection_refused, connection_error, dns_error, unsafe_address, redirect, http_status, tls_error or gone; null on success. */
             error_class: string | null;
@@ -2329,22 +2402,33 @@ export interface components {
         Party: {
             /** @description Party id. */
             id: string;
+            /** @description Name printed on invoices, 1-200 characters. */
             name: string;
             /** @description Where invoices are emailed. */
             email: string | null;
             /** @description Postal address, one entry per line. */
             address_lines: string[];
+            /** @description Country, two uppercase letters (ISO 3166-1 alpha-2), or null when not given. */
             country: string | null;
+            /** @description Tax or VAT number printed on invoices, or null when not given. */
             tax_id: string | null;
             /** @description Currency suggested for new invoices to this party. */
             default_currency: string | null;
+            /** @description Revision: 1 at creation, +1 on every change; send it as expectedRevision. */
             revision: number;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the party was created (ISO 8601, UTC).
+             */
             created_at: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description Last change (ISO 8601, UTC).
+             */
             updated_at: string;
         };
         PartiesListResult: {
+            /** @description The page of parties, newest first (by creation). */
             items: components["schemas"]["Party"][];
             /** @description The page size used. */
             limit: number;
@@ -2422,6 +2506,7 @@ export interface components {
             overdue: boolean;
             /** @description Party id. */
             party_id: string;
+            /** @description Uppercase ISO 4217 code; amounts are in its minor units. */
             currency: string;
             /**
              * Format: date
@@ -2433,7 +2518,9 @@ export interface components {
              * @description Due date.
              */
             due_date: string;
+            /** @description Days from issue to due date (0-365) when the due date came from paymentTermsDays; null when a dueDate was given. */
             payment_terms_days: number | null;
+            /** @description Day (YYYY-MM-DD, organization's time zone) the draft is sent automatically; null when not scheduled. Kept after sending. */
             scheduled_send_date: string | null;
             /** @description Sum of line subtotals. */
             subtotal_minor: string;
@@ -2445,19 +2532,33 @@ export interface components {
             amount_paid_minor: string;
             /** @description total - amount paid. */
             balance_minor: string;
+            /** @description Free text printed on the invoice (up to 2000 characters), or null. */
             notes: string | null;
+            /** @description The recurring schedule that made this invoice, or null for invoices created directly. */
             schedule_id: string | null;
+            /** @description When the invoice was sent (ISO 8601, UTC); null for drafts and invoices voided as drafts. */
             sent_at: string | null;
+            /** @description When payments reached the total, or when a zero-total invoice was sent (ISO 8601, UTC); null unless paid. */
             paid_at: string | null;
+            /** @description When the invoice was voided (ISO 8601, UTC); null unless void. */
             voided_at: string | null;
+            /** @description The reason given to invoices.void (1-500 characters); null when not voided or voided without one. */
             void_reason: string | null;
+            /** @description Revision: 1 at creation, +1 on every change (payments included); send it as expectedRevision. */
             revision: number;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the invoice was created (ISO 8601, UTC).
+             */
             created_at: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description Last change (ISO 8601, UTC).
+             */
             updated_at: string;
         };
         InvoicesListResult: {
+            /** @description The page of invoices (without lines and payments), newest first (by creation). */
             items: components["schemas"]["InvoiceSummary"][];
             /** @description The page size used. */
             limit: number;
@@ -2491,6 +2592,7 @@ export interface components {
         InvoiceLine: {
             /** @description Order on the invoice, from 0. */
             position: number;
+            /** @description What is billed, 1-500 characters, printed on the invoice. */
             description: string;
             /** @description Decimal string. */
             quantity: string;
@@ -2521,8 +2623,12 @@ export interface components {
              * @enum {unknown}
              */
             method: "bank_transfer" | "card" | "cash" | "check" | "direct_debit" | "other";
+            /** @description Bank reference, cheque number or similar, or null when none was given. */
             reference: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the payment was recorded (ISO 8601, UTC).
+             */
             created_at: string;
         };
         /** Invoice */
@@ -2537,6 +2643,7 @@ export interface components {
             overdue: boolean;
             /** @description Party id. */
             party_id: string;
+            /** @description Uppercase ISO 4217 code; amounts are in its minor units. */
             currency: string;
             /**
              * Format: date
@@ -2548,7 +2655,9 @@ export interface components {
              * @description Due date.
              */
             due_date: string;
+            /** @description Days from issue to due date (0-365) when the due date came from paymentTermsDays; null when a dueDate was given. */
             payment_terms_days: number | null;
+            /** @description Day (YYYY-MM-DD, organization's time zone) the draft is sent automatically; null when not scheduled. Kept after sending. */
             scheduled_send_date: string | null;
             /** @description Sum of line subtotals. */
             subtotal_minor: string;
@@ -2560,18 +2669,33 @@ export interface components {
             amount_paid_minor: string;
             /** @description total - amount paid. */
             balance_minor: string;
+            /** @description Free text printed on the invoice (up to 2000 characters), or null. */
             notes: string | null;
+            /** @description The recurring schedule that made this invoice, or null for invoices created directly. */
             schedule_id: string | null;
+            /** @description When the invoice was sent (ISO 8601, UTC); null for drafts and invoices voided as drafts. */
             sent_at: string | null;
+            /** @description When payments reached the total, or when a zero-total invoice was sent (ISO 8601, UTC); null unless paid. */
             paid_at: string | null;
+            /** @description When the invoice was voided (ISO 8601, UTC); null unless void. */
             voided_at: string | null;
+            /** @description The reason given to invoices.void (1-500 characters); null when not voided or voided without one. */
             void_reason: string | null;
+            /** @description Revision: 1 at creation, +1 on every change (payments included); send it as expectedRevision. */
             revision: number;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the invoice was created (ISO 8601, UTC).
+             */
             created_at: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description Last change (ISO 8601, UTC).
+             */
             updated_at: string;
+            /** @description The line items, in position order. */
             lines: components["schemas"]["InvoiceLine"][];
+            /** @description Payments recorded on the invoice, in the order they were recorded. */
             payments: components["schemas"]["InvoicePayment"][];
         };
         InvoicesGetRequest: {
@@ -2702,7 +2826,10 @@ export interface components {
         InvoicesPdfResult: {
             /** @description `invoice-<number>.pdf`. */
             filename: string;
-            /** @constant */
+            /**
+             * @description Media type of the content: always application/pdf.
+             * @constant
+             */
             media_type: "application/pdf";
             /** @description The PDF, base64. */
             content_base64: string;
@@ -2713,24 +2840,33 @@ export interface components {
         };
         /** ScheduleLine */
         ScheduleLine: {
+            /** @description What is billed, 1-500 characters. */
             description: string;
+            /** @description Decimal string greater than 0, up to 9 integer and 4 fraction digits ("1", "1.5"). */
             quantity: string;
+            /** @description Price of one unit, decimal string of minor units ("12500" is 125.00). */
             unit_amount_minor: string;
+            /** @description Tax percentage 0-100 with up to 4 fraction digits ("13"); null when the line is untaxed. */
             tax_rate: string | null;
         };
         /** ScheduleCadence */
         ScheduleCadence: {
             /** @description weekly, monthly, quarterly or yearly. */
             kind: string;
+            /** @description weekly: every N weeks, 1-52; null for the other kinds. */
             interval_weeks: number | null;
+            /** @description monthly, quarterly, yearly: day 1-31 (clamped to the last day of shorter months) or "last"; null for weekly. */
             day_of_month: (number | "last") | null;
+            /** @description Months between invoices: 1-12 for monthly, 3 for quarterly, 12 for yearly; null for weekly. */
             interval_months: number | null;
         };
         /** ScheduleEnd */
         ScheduleEnd: {
             /** @description never, on_date or after_count. */
             kind: string;
+            /** @description on_date: the last date an invoice may be made (inclusive); null otherwise. */
             date: string | null;
+            /** @description after_count: number of invoices to make, 1-10000; null otherwise. */
             count: number | null;
         };
         /** Installment */
@@ -2739,11 +2875,16 @@ export interface components {
             id: string;
             /** @description 1-based position in the plan. */
             sequence: number;
-            /** Format: date */
+            /**
+             * Format: date
+             * @description Day the installment is due (YYYY-MM-DD), in the plan's time zone.
+             */
             due_date: string;
+            /** @description Amount of the installment, decimal string of minor units of the currency. */
             amount_minor: string;
             /** @description open (not yet due), overdue (due date passed, unpaid) or paid (payments on the invoice reached this installment). */
             status: string;
+            /** @description When the due-soon reminder was sent (ISO 8601, UTC); null until then. */
             reminded_at: string | null;
             /** @description When the worker saw it paid; the status is exact at once. */
             paid_at: string | null;
@@ -2756,9 +2897,11 @@ export interface components {
             kind: string;
             /** @description active, paused, cancelled or completed. */
             status: string;
+            /** @description Name, 1-200 characters; by default "Recurring invoice for <party>" or "Payment plan for invoice <number>". */
             name: string;
             /** @description The invoiced party. */
             party_id: string;
+            /** @description Uppercase ISO 4217 code of the invoices and installments. */
             currency: string;
             /** @description Recurring: total of each invoice the template makes. Payment plan: the balance split into installments. */
             amount_minor: string | null;
@@ -2766,34 +2909,51 @@ export interface components {
             lines: components["schemas"]["ScheduleLine"][] | null;
             /** @description Recurring only: due date = issue date + this many days. */
             payment_terms_days: number | null;
+            /** @description Recurring only: notes printed on each invoice; null when none (and for plans). */
             notes: string | null;
             /** @description Recurring only. */
             cadence: components["schemas"]["ScheduleCadence"] | null;
-            /** Format: date */
+            /**
+             * Format: date
+             * @description Recurring: the date the cadence starts from (YYYY-MM-DD). Payment plan: the first installment's due date.
+             */
             start_date: string;
             end: components["schemas"]["ScheduleEnd"];
             /** @description Recurring: invoices are sent at once (true) or left as drafts. */
             auto_send: boolean;
+            /** @description Payment plans: the invoice whose balance is split; null for recurring schedules. */
             invoice_id: string | null;
             /** @description IANA zone whose calendar decides run and due dates. */
             time_zone: string;
             /** @description Recurring: the next invoice date while active or paused. */
             next_run_date: string | null;
+            /** @description Recurring: the slot date (YYYY-MM-DD) of the last run, whether it made an invoice, failed or was skipped; null before the first run and for payment plans. */
             last_run_date: string | null;
             /** @description Invoices made so far (recurring). */
             occurrences_created: number;
             /** @description Payment plans only. */
             installments: components["schemas"]["Installment"][] | null;
+            /** @description When it was paused (ISO 8601, UTC); null when not paused (cleared on resume, kept if cancelled while paused). */
             paused_at: string | null;
+            /** @description When it was cancelled (ISO 8601, UTC); null unless cancelled. */
             cancelled_at: string | null;
+            /** @description When it completed (ISO 8601, UTC): end condition reached, or the plan's invoice paid; null unless completed. */
             completed_at: string | null;
+            /** @description Revision: 1 at creation, +1 on every change, the worker's runs included; send it as expectedRevision. */
             revision: number;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When it was created (ISO 8601, UTC).
+             */
             created_at: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description Last change (ISO 8601, UTC).
+             */
             updated_at: string;
         };
         InvoicesSchedulesListResult: {
+            /** @description The page of recurring schedules and payment plans, newest first (by creation). */
             items: components["schemas"]["InvoiceSchedule"][];
             /** @description The page size used. */
             limit: number;

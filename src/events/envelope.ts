@@ -17,7 +17,13 @@ export const EventEnvelope = Type.Object(
     subject: Type.Union(
       [
         Type.Object(
-          { type: Type.String(), id: Type.String({ description: 'Id of the record concerned.' }) },
+          {
+            type: Type.String({
+              description:
+                'Kind of record concerned, fixed per event type: e.g. invoice, contractor, invitation, webhook_endpoint (docs/events.md).',
+            }),
+            id: Type.String({ description: 'Id of the record concerned.' }),
+          },
           { additionalProperties: false },
         ),
         Type.Null(),

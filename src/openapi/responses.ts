@@ -61,6 +61,8 @@ export const ERROR_SCHEMA: JsonSchema = {
   properties: {
     error: {
       type: 'object',
+      description:
+        'What went wrong: a stable `code`, a message, the request id, and the field or facts (`current_revision`, `state`, ...) the code calls for.',
       required: ['code', 'message', 'request_id'],
       additionalProperties: true,
       properties: {

@@ -7,10 +7,11 @@ import { isId, MAX_SAFE } from '../contract/formats.ts';
  * contract's own spelling (`items`, `nextCursor`), so `nextOffset` follows it.
  */
 
-export const OffsetPage = <T extends TSchema>(item: T) =>
+/** `items` describes the page's records and their order, e.g. 'The page of parties, newest first.' */
+export const OffsetPage = <T extends TSchema>(item: T, items: string) =>
   Type.Object(
     {
-      items: Type.Array(item),
+      items: Type.Array(item, { description: items }),
       limit: Type.Integer({ description: 'The page size used.' }),
       offset: Type.Integer({ description: 'The offset used.' }),
       nextOffset: Type.Union([Type.Integer(), Type.Null()], {
@@ -26,10 +27,11 @@ export function offsetPage<T>(rows: T[], limit: number, offset: number) {
   return { items, limit, offset, nextOffset: rows.length > limit ? offset + limit : null };
 }
 
-export const CursorPage = <T extends TSchema>(item: T) =>
+/** `items` describes the page's records and their order, as for `OffsetPage`. */
+export const CursorPage = <T extends TSchema>(item: T, items: string) =>
   Type.Object(
     {
-      items: Type.Array(item),
+      items: Type.Array(item, { description: items }),
       nextCursor: Type.Union([Type.String(), Type.Null()], {
         description: 'Opaque cursor of the next page, or null when no more records remain.',
       }),

@@ -151,6 +151,34 @@ describe('OpenAPI document', () => {
     assert.deepEqual(missing, [], 'input fields without a description');
   });
 
+  it('describes every property of every response component', () => {
+    type Node = {
+      description?: string;
+      $ref?: string;
+      properties?: Record<string, Node>;
+      items?: Node;
+      anyOf?: Node[];
+      oneOf?: Node[];
+      allOf?: Node[];
+    };
+    const missing: string[] = [];
+    const walk = (node: Node | undefined, path: string): void => {
+      if (!node || typeof node !== 'object') return;
+      for (const [name, child] of Object.entries(node.properties ?? {})) {
+        if (!child.description && !child.$ref) missing.push(`${path}.${name}`);
+        walk(child, `${path}.${name}`);
+      }
+      if (node.items) walk(node.items, `${path}[]`);
+      for (const variants of [node.anyOf, node.oneOf, node.allOf]) {
+        for (const variant of variants ?? []) walk(variant, path);
+      }
+    };
+    for (const [name, schema] of Object.entries(document.components.schemas)) {
+      if (!name.endsWith('Request')) walk(schema as Node, name);
+    }
+    assert.deepEqual(missing, [], 'response properties without a description');
+  });
+
   it('carries a valid example for every operation', () => {
     const ajv = new Ajv2020({ strict: false });
     addFormats(ajv);

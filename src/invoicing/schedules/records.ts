@@ -18,16 +18,24 @@ export interface StoredTemplate {
 
 const Nullable = <T extends TSchema>(schema: T, description?: string) =>
   Type.Union([schema, Type.Null()], description === undefined ? {} : { description });
-const DateValue = Type.String({ format: 'date' });
-const TimestampValue = Type.String({ format: 'date-time' });
-const MinorValue = Type.String({ pattern: '^(0|[1-9][0-9]{0,17})$' });
+const described = (description?: string) => (description === undefined ? {} : { description });
+const DateValue = (description?: string) => Type.String({ format: 'date', ...described(description) });
+const TimestampValue = (description?: string) =>
+  Type.String({ format: 'date-time', ...described(description) });
+const MinorValue = (description?: string) =>
+  Type.String({ pattern: '^(0|[1-9][0-9]{0,17})$', ...described(description) });
 
 export const ScheduleLine = Type.Object(
   {
-    description: Type.String(),
-    quantity: Type.String(),
-    unit_amount_minor: MinorValue,
-    tax_rate: Nullable(Type.String()),
+    description: Type.String({ description: 'What is billed, 1-500 characters.' }),
+    quantity: Type.String({
+      description: 'Decimal string greater than 0, up to 9 integer and 4 fraction digits ("1", "1.5").',
+    }),
+    unit_amount_minor: MinorValue('Price of one unit, decimal string of minor units ("12500" is 125.00).'),
+    tax_rate: Nullable(
+      Type.String(),
+      'Tax percentage 0-100 with up to 4 fraction digits ("13"); null when the line is untaxed.',
+    ),
   },
   { title: 'ScheduleLine', additionalProperties: false },
 );
@@ -35,9 +43,15 @@ export const ScheduleLine = Type.Object(
 export const ScheduleCadence = Type.Object(
   {
     kind: Type.String({ description: 'weekly, monthly, quarterly or yearly.' }),
-    interval_weeks: Nullable(Type.Integer()),
-    day_of_month: Nullable(Type.Union([Type.Integer(), Type.Literal('last')])),
-    interval_months: Nullable(Type.Integer()),
+    interval_weeks: Nullable(Type.Integer(), 'weekly: every N weeks, 1-52; null for the other kinds.'),
+    day_of_month: Nullable(
+      Type.Union([Type.Integer(), Type.Literal('last')]),
+      'monthly, quarterly, yearly: day 1-31 (clamped to the last day of shorter months) or "last"; null for weekly.',
+    ),
+    interval_months: Nullable(
+      Type.Integer(),
+      'Months between invoices: 1-12 for monthly, 3 for quarterly, 12 for yearly; null for weekly.',
+    ),
   },
   { title: 'ScheduleCadence', additionalProperties: false },
 );
@@ -45,8 +59,8 @@ export const ScheduleCadence = Type.Object(
 export const ScheduleEndRecord = Type.Object(
   {
     kind: Type.String({ description: 'never, on_date or after_count.' }),
-    date: Nullable(DateValue),
-    count: Nullable(Type.Integer()),
+    date: Nullable(DateValue(), 'on_date: the last date an invoice may be made (inclusive); null otherwise.'),
+    count: Nullable(Type.Integer(), 'after_count: number of invoices to make, 1-10000; null otherwise.'),
   },
   { title: 'ScheduleEnd', additionalProperties: false },
 );
@@ -55,14 +69,17 @@ export const Installment = Type.Object(
   {
     id: Id('Installment id.'),
     sequence: Type.Integer({ description: '1-based position in the plan.' }),
-    due_date: DateValue,
-    amount_minor: MinorValue,
+    due_date: DateValue("Day the installment is due (YYYY-MM-DD), in the plan's time zone."),
+    amount_minor: MinorValue('Amount of the installment, decimal string of minor units of the currency.'),
     status: Type.String({
       description:
         'open (not yet due), overdue (due date passed, unpaid) or paid (payments on the invoice reached this installment).',
     }),
-    reminded_at: Nullable(TimestampValue),
-    paid_at: Nullable(TimestampValue, 'When the worker saw it paid; the status is exact at once.'),
+    reminded_at: Nullable(
+      TimestampValue(),
+      'When the due-soon reminder was sent (ISO 8601, UTC); null until then.',
+    ),
+    paid_at: Nullable(TimestampValue(), 'When the worker saw it paid; the status is exact at once.'),
   },
   { title: 'Installment', additionalProperties: false },
 );
@@ -73,34 +90,58 @@ export const InvoiceSchedule = Type.Object(
     id: Id('Schedule id (recurring invoice or payment plan).'),
     kind: Type.String({ description: 'recurring or payment_plan.' }),
     status: Type.String({ description: 'active, paused, cancelled or completed.' }),
-    name: Type.String(),
+    name: Type.String({
+      description:
+        'Name, 1-200 characters; by default "Recurring invoice for <party>" or "Payment plan for invoice <number>".',
+    }),
     party_id: Id('The invoiced party.'),
-    currency: Type.String(),
+    currency: Type.String({ description: 'Uppercase ISO 4217 code of the invoices and installments.' }),
     amount_minor: Nullable(
-      MinorValue,
+      MinorValue(),
       'Recurring: total of each invoice the template makes. Payment plan: the balance split into installments.',
     ),
     lines: Nullable(Type.Array(ScheduleLine), 'Recurring only: the template lines.'),
     payment_terms_days: Nullable(Type.Integer(), 'Recurring only: due date = issue date + this many days.'),
-    notes: Nullable(Type.String()),
+    notes: Nullable(
+      Type.String(),
+      'Recurring only: notes printed on each invoice; null when none (and for plans).',
+    ),
     cadence: Nullable(ScheduleCadence, 'Recurring only.'),
-    start_date: DateValue,
+    start_date: DateValue(
+      "Recurring: the date the cadence starts from (YYYY-MM-DD). Payment plan: the first installment's due date.",
+    ),
     end: ScheduleEndRecord,
     auto_send: Type.Boolean({
       description: 'Recurring: invoices are sent at once (true) or left as drafts.',
     }),
-    invoice_id: Nullable(Id('Payment plans: the invoice whose balance is split.')),
+    invoice_id: Nullable(
+      Id('Payment plans: the invoice whose balance is split.'),
+      'Payment plans: the invoice whose balance is split; null for recurring schedules.',
+    ),
     time_zone: Type.String({ description: 'IANA zone whose calendar decides run and due dates.' }),
-    next_run_date: Nullable(DateValue, 'Recurring: the next invoice date while active or paused.'),
-    last_run_date: Nullable(DateValue),
+    next_run_date: Nullable(DateValue(), 'Recurring: the next invoice date while active or paused.'),
+    last_run_date: Nullable(
+      DateValue(),
+      'Recurring: the slot date (YYYY-MM-DD) of the last run, whether it made an invoice, failed or was skipped; null before the first run and for payment plans.',
+    ),
     occurrences_created: Type.Integer({ description: 'Invoices made so far (recurring).' }),
     installments: Nullable(Type.Array(Installment), 'Payment plans only.'),
-    paused_at: Nullable(TimestampValue),
-    cancelled_at: Nullable(TimestampValue),
-    completed_at: Nullable(TimestampValue),
-    revision: Type.Integer({ minimum: 1 }),
-    created_at: TimestampValue,
-    updated_at: TimestampValue,
+    paused_at: Nullable(
+      TimestampValue(),
+      'When it was paused (ISO 8601, UTC); null when not paused (cleared on resume, kept if cancelled while paused).',
+    ),
+    cancelled_at: Nullable(TimestampValue(), 'When it was cancelled (ISO 8601, UTC); null unless cancelled.'),
+    completed_at: Nullable(
+      TimestampValue(),
+      "When it completed (ISO 8601, UTC): end condition reached, or the plan's invoice paid; null unless completed.",
+    ),
+    revision: Type.Integer({
+      minimum: 1,
+      description:
+        "Revision: 1 at creation, +1 on every change, the worker's runs included; send it as expectedRevision.",
+    }),
+    created_at: TimestampValue('When it was created (ISO 8601, UTC).'),
+    updated_at: TimestampValue('Last change (ISO 8601, UTC).'),
   },
   { title: 'InvoiceSchedule', additionalProperties: false },
 );

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { Country, Id, Limit, Offset } from '../../contract/formats.ts';
+import { Country, Id, Limit, Offset, Timestamp } from '../../contract/formats.ts';
 import type { PayCadence as PayCadenceValue } from '../../db/tables/contractors.ts';
 import { asBool, asIso, asMinor, dbBool } from '../../db/values.ts';
 import { formatHours, NameQuery, nameFilter } from '../contractors/queries.ts';
@@ -14,13 +14,20 @@ const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T,
 export const DirectoryEntry = Type.Object(
   {
     id: Id('Contractor id.'),
-    display_name: Type.String(),
-    legal_name: Type.String(),
-    email: Type.String(),
+    display_name: Type.String({
+      description: 'Name shown in the app, invitation emails and the portal, 1-200 characters.',
+    }),
+    legal_name: Type.String({ description: 'Legal name, 1-300 characters.' }),
+    email: Type.String({
+      description: "Email address, unique in the organization; kept in the caller's spelling.",
+    }),
     country: Nullable(Country, 'Two-letter country code.'),
     active: Type.Boolean({ description: 'Portal access flag.' }),
     job_role: Nullable(
-      Type.Object({ id: Id('Job role id.'), name: Type.String() }, { additionalProperties: false }),
+      Type.Object(
+        { id: Id('Job role id.'), name: Type.String({ description: 'Name of the job role.' }) },
+        { additionalProperties: false },
+      ),
       'The assigned job role, or null.',
     ),
     hourly_rate_minor: Nullable(Type.String(), "The role's hourly rate, decimal string of minor units."),
@@ -32,8 +39,11 @@ export const DirectoryEntry = Type.Object(
     pending_hours: Type.String({
       description: 'Hours worked and not yet paid, decimal string with two fraction digits ("12.50").',
     }),
-    revision: Type.Integer({ minimum: 1 }),
-    created_at: Type.String({ format: 'date-time' }),
+    revision: Type.Integer({
+      minimum: 1,
+      description: "The contractor's revision (as in contractors.get); send it as expectedRevision.",
+    }),
+    created_at: Timestamp('When the contractor was created (ISO 8601, UTC).'),
   },
   { title: 'ContractorDirectoryEntry', additionalProperties: false },
 );
@@ -55,7 +65,7 @@ export const listDirectory = defineOperation({
     },
     { additionalProperties: false },
   ),
-  output: OffsetPage(DirectoryEntry),
+  output: OffsetPage(DirectoryEntry, 'The page of directory entries, newest contractors first.'),
   example: { limit: 30, offset: 0, query: 'ada', active: true },
   async run({ ctx, input }) {
     const limit = input.limit ?? 30;

@@ -1,6 +1,6 @@
 import type { Selectable } from 'kysely';
 import { type Static, Type } from 'typebox';
-import { Id } from '../../contract/formats.ts';
+import { Id, Timestamp } from '../../contract/formats.ts';
 import type { JobRolesTable } from '../../db/tables/contractors.ts';
 import { asBool, asIso, asMinor } from '../../db/values.ts';
 
@@ -13,15 +13,22 @@ export const PayCadence = Type.Union(
 export const JobRole = Type.Object(
   {
     id: Id('Job role id.'),
-    name: Type.String(),
-    description: Type.Union([Type.String(), Type.Null()]),
+    name: Type.String({
+      description: 'Role name, 1-100 characters, unique in the organization (compared case-insensitively).',
+    }),
+    description: Type.Union([Type.String(), Type.Null()], {
+      description: 'Free-text description of the role, or null when none is set.',
+    }),
     hourly_rate_minor: Type.String({ description: 'Hourly rate, decimal string of minor units.' }),
     currency: Type.String({ description: 'ISO 4217 currency code.' }),
     pay_cadence: PayCadence,
     active: Type.Boolean({ description: 'Only active roles can be assigned.' }),
-    revision: Type.Integer({ minimum: 1 }),
-    created_at: Type.String({ format: 'date-time' }),
-    updated_at: Type.String({ format: 'date-time' }),
+    revision: Type.Integer({
+      minimum: 1,
+      description: 'Revision: 1 at creation, +1 on every change; send it as expectedRevision.',
+    }),
+    created_at: Timestamp('When the role was created (ISO 8601, UTC).'),
+    updated_at: Timestamp('Last change (ISO 8601, UTC).'),
   },
   { title: 'JobRole', additionalProperties: false },
 );

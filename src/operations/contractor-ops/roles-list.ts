@@ -21,7 +21,7 @@ export const listJobRoles = defineOperation({
     },
     { additionalProperties: false },
   ),
-  output: OffsetPage(JobRole),
+  output: OffsetPage(JobRole, 'The page of job roles, sorted by name (case-insensitive), then id.'),
   example: { limit: 30, offset: 0, active: true },
   async run({ ctx, input }) {
     const limit = input.limit ?? 30;

@@ -19,7 +19,7 @@ export const listContractors = defineOperation({
     },
     { additionalProperties: false },
   ),
-  output: OffsetPage(Contractor),
+  output: OffsetPage(Contractor, 'The page of contractors, newest first (by creation).'),
   example: { limit: 30, offset: 0, query: 'ada' },
   async run({ ctx, input }) {
     const limit = input.limit ?? 30;

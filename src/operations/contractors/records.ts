@@ -1,6 +1,6 @@
 import type { Selectable } from 'kysely';
 import { type Static, Type } from 'typebox';
-import { Country, Id } from '../../contract/formats.ts';
+import { Country, Id, Timestamp } from '../../contract/formats.ts';
 import type { ContractorsTable } from '../../db/tables/contractors.ts';
 import { asBool, asIso, asIsoOrNull } from '../../db/values.ts';
 
@@ -8,22 +8,37 @@ import { asBool, asIso, asIsoOrNull } from '../../db/values.ts';
 export const Contractor = Type.Object(
   {
     id: Id('Contractor id.'),
-    display_name: Type.String(),
-    legal_name: Type.String(),
-    email: Type.String(),
-    country: Type.Union([Type.String(), Type.Null()]),
+    display_name: Type.String({
+      description: 'Name shown in the app, invitation emails and the portal, 1-200 characters.',
+    }),
+    legal_name: Type.String({ description: 'Legal name, 1-300 characters.' }),
+    email: Type.String({
+      description:
+        "Email address, unique in the organization (compared case-insensitively); kept in the caller's spelling.",
+    }),
+    country: Type.Union([Type.String(), Type.Null()], {
+      description: 'Country, two uppercase letters (ISO 3166-1 alpha-2); null when not given.',
+    }),
     active: Type.Boolean({ description: 'Portal access flag.' }),
-    job_role_id: Type.Union([Id('Job role id.'), Type.Null()]),
+    job_role_id: Type.Union([Id('Job role id.'), Type.Null()], {
+      description: 'The assigned job role (contractorOps.roles.assign), or null when none is assigned.',
+    }),
     portal_status: Type.Union(
       [Type.Literal('not_invited'), Type.Literal('invited'), Type.Literal('joined')],
       {
         description: 'Whether the contractor has joined the portal.',
       },
     ),
-    joined_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
-    revision: Type.Integer({ minimum: 1 }),
-    created_at: Type.String({ format: 'date-time' }),
-    updated_at: Type.String({ format: 'date-time' }),
+    joined_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
+      description: 'When the contractor accepted a portal invitation (ISO 8601, UTC); null until then.',
+    }),
+    revision: Type.Integer({
+      minimum: 1,
+      description:
+        'Revision: 1 at creation, +1 on every change (inviting and joining included); send it as expectedRevision.',
+    }),
+    created_at: Timestamp('When the contractor was created (ISO 8601, UTC).'),
+    updated_at: Timestamp('Last change (ISO 8601, UTC).'),
   },
   { title: 'Contractor', additionalProperties: false },
 );
@@ -37,8 +52,13 @@ export const TaxProfile = Type.Object(
     services_in_canada: Type.Union([Type.Boolean(), Type.Null()], {
       description: 'Whether services are performed in Canada.',
     }),
-    identity_confirmed: Type.Boolean(),
-    reviewed_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+    identity_confirmed: Type.Boolean({
+      description:
+        "Whether the last review confirmed the contractor's identity; false until a review confirms it.",
+    }),
+    reviewed_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
+      description: 'When the tax profile was last reviewed (ISO 8601, UTC); null until reviewed.',
+    }),
     reviewed_by: Type.Union([Type.String(), Type.Null()], { description: 'Member id of the reviewer.' }),
   },
   { title: 'TaxProfile', additionalProperties: false },

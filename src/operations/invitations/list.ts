@@ -19,7 +19,7 @@ export const listInvitations = defineOperation({
     },
     { additionalProperties: false },
   ),
-  output: OffsetPage(Invitation),
+  output: OffsetPage(Invitation, "The page of the contractor's invitations, newest first."),
   example: { contractorId: '01900000-0000-7000-8000-000000000001', limit: 30, offset: 0 },
   async run({ ctx, input }) {
     const limit = input.limit ?? 30;

@@ -34,7 +34,10 @@ export const listInvoices = defineOperation({
     },
     { additionalProperties: false },
   ),
-  output: OffsetPage(InvoiceSummary),
+  output: OffsetPage(
+    InvoiceSummary,
+    'The page of invoices (without lines and payments), newest first (by creation).',
+  ),
   example: { status: 'sent', limit: 30 },
   async run({ ctx, input }) {
     const limit = input.limit ?? 30;

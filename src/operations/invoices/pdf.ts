@@ -14,7 +14,9 @@ export const invoicePdf = defineOperation({
   output: Type.Object(
     {
       filename: Type.String({ description: '`invoice-<number>.pdf`.' }),
-      media_type: Type.Literal('application/pdf'),
+      media_type: Type.Literal('application/pdf', {
+        description: 'Media type of the content: always application/pdf.',
+      }),
       content_base64: Type.String({ description: 'The PDF, base64.' }),
     },
     { additionalProperties: false },

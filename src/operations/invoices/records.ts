@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { Id } from '../../contract/formats.ts';
+import { Id, Timestamp } from '../../contract/formats.ts';
 import type { IsoDate } from '../../invoicing/calendar.ts';
 import type { Invoice as InvoiceModel } from '../../invoicing/service/index.ts';
 import { PAYMENT_METHODS } from '../../invoicing/service/index.ts';
@@ -7,7 +7,8 @@ import { isOverdue } from '../../invoicing/status.ts';
 
 const Minor = (description: string) => Type.String({ pattern: '^(0|[1-9][0-9]*)$', description });
 const DateOnly = (description: string) => Type.String({ format: 'date', description });
-const Stamp = Type.Union([Type.String({ format: 'date-time' }), Type.Null()]);
+const Stamp = (description: string) =>
+  Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description });
 
 export const InvoiceStatus = Type.Union(
   [Type.Literal('draft'), Type.Literal('sent'), Type.Literal('paid'), Type.Literal('void')],
@@ -21,7 +22,7 @@ export const PaymentMethod = Type.Enum([...PAYMENT_METHODS], {
 export const InvoiceLineRecord = Type.Object(
   {
     position: Type.Integer({ minimum: 0, description: 'Order on the invoice, from 0.' }),
-    description: Type.String(),
+    description: Type.String({ description: 'What is billed, 1-500 characters, printed on the invoice.' }),
     quantity: Type.String({ description: 'Decimal string.' }),
     unit_amount_minor: Minor('Price of one unit, minor units.'),
     tax_rate: Type.Union([Type.String(), Type.Null()], { description: 'Percentage, or null when untaxed.' }),
@@ -38,8 +39,10 @@ export const PaymentRecord = Type.Object(
     amount_minor: Minor('Amount, minor units.'),
     paid_on: DateOnly('Day the money arrived.'),
     method: PaymentMethod,
-    reference: Type.Union([Type.String(), Type.Null()]),
-    created_at: Type.String({ format: 'date-time' }),
+    reference: Type.Union([Type.String(), Type.Null()], {
+      description: 'Bank reference, cheque number or similar, or null when none was given.',
+    }),
+    created_at: Timestamp('When the payment was recorded (ISO 8601, UTC).'),
   },
   { title: 'InvoicePayment', additionalProperties: false },
 );
@@ -53,25 +56,44 @@ const summaryFields = {
     description: "Derived: sent, balance above 0 and due date before the organization's today.",
   }),
   party_id: Id('Party id.'),
-  currency: Type.String(),
+  currency: Type.String({ description: 'Uppercase ISO 4217 code; amounts are in its minor units.' }),
   issue_date: DateOnly('Issue date.'),
   due_date: DateOnly('Due date.'),
-  payment_terms_days: Type.Union([Type.Integer(), Type.Null()]),
-  scheduled_send_date: Type.Union([DateOnly('Day the draft is sent automatically.'), Type.Null()]),
+  payment_terms_days: Type.Union([Type.Integer(), Type.Null()], {
+    description:
+      'Days from issue to due date (0-365) when the due date came from paymentTermsDays; null when a dueDate was given.',
+  }),
+  scheduled_send_date: Type.Union([DateOnly('Day the draft is sent automatically.'), Type.Null()], {
+    description:
+      "Day (YYYY-MM-DD, organization's time zone) the draft is sent automatically; null when not scheduled. Kept after sending.",
+  }),
   subtotal_minor: Minor('Sum of line subtotals.'),
   tax_minor: Minor('Sum of line taxes.'),
   total_minor: Minor('subtotal + tax.'),
   amount_paid_minor: Minor('Sum of payments.'),
   balance_minor: Minor('total - amount paid.'),
-  notes: Type.Union([Type.String(), Type.Null()]),
-  schedule_id: Type.Union([Id('Recurring schedule that produced it.'), Type.Null()]),
-  sent_at: Stamp,
-  paid_at: Stamp,
-  voided_at: Stamp,
-  void_reason: Type.Union([Type.String(), Type.Null()]),
-  revision: Type.Integer({ minimum: 1 }),
-  created_at: Type.String({ format: 'date-time' }),
-  updated_at: Type.String({ format: 'date-time' }),
+  notes: Type.Union([Type.String(), Type.Null()], {
+    description: 'Free text printed on the invoice (up to 2000 characters), or null.',
+  }),
+  schedule_id: Type.Union([Id('Recurring schedule that produced it.'), Type.Null()], {
+    description: 'The recurring schedule that made this invoice, or null for invoices created directly.',
+  }),
+  sent_at: Stamp('When the invoice was sent (ISO 8601, UTC); null for drafts and invoices voided as drafts.'),
+  paid_at: Stamp(
+    'When payments reached the total, or when a zero-total invoice was sent (ISO 8601, UTC); null unless paid.',
+  ),
+  voided_at: Stamp('When the invoice was voided (ISO 8601, UTC); null unless void.'),
+  void_reason: Type.Union([Type.String(), Type.Null()], {
+    description:
+      'The reason given to invoices.void (1-500 characters); null when not voided or voided without one.',
+  }),
+  revision: Type.Integer({
+    minimum: 1,
+    description:
+      'Revision: 1 at creation, +1 on every change (payments included); send it as expectedRevision.',
+  }),
+  created_at: Timestamp('When the invoice was created (ISO 8601, UTC).'),
+  updated_at: Timestamp('Last change (ISO 8601, UTC).'),
 };
 
 /** List items: the invoice without its lines and payments. */
@@ -82,7 +104,13 @@ export const InvoiceSummary = Type.Object(summaryFields, {
 export type InvoiceSummary = Static<typeof InvoiceSummary>;
 
 export const Invoice = Type.Object(
-  { ...summaryFields, lines: Type.Array(InvoiceLineRecord), payments: Type.Array(PaymentRecord) },
+  {
+    ...summaryFields,
+    lines: Type.Array(InvoiceLineRecord, { description: 'The line items, in position order.' }),
+    payments: Type.Array(PaymentRecord, {
+      description: 'Payments recorded on the invoice, in the order they were recorded.',
+    }),
+  },
   { title: 'Invoice', additionalProperties: false },
 );
 export type Invoice = Static<typeof Invoice>;

@@ -30,7 +30,7 @@ export const listParties = defineOperation({
     },
     { additionalProperties: false },
   ),
-  output: OffsetPage(Party),
+  output: OffsetPage(Party, 'The page of parties, newest first (by creation).'),
   example: { limit: 30, search: 'northwind' },
   async run({ ctx, input }) {
     const limit = input.limit ?? 30;

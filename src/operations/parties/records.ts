@@ -1,23 +1,30 @@
 import { type Static, Type } from 'typebox';
 import { AppError } from '../../contract/errors.ts';
-import { Country, Id } from '../../contract/formats.ts';
+import { Country, Id, Timestamp } from '../../contract/formats.ts';
 import type { Party as PartyModel } from '../../invoicing/service/index.ts';
 
 /** The party (a customer invoiced) as returned on the wire, snake_case. */
 export const Party = Type.Object(
   {
     id: Id('Party id.'),
-    name: Type.String(),
+    name: Type.String({ description: 'Name printed on invoices, 1-200 characters.' }),
     email: Type.Union([Type.String(), Type.Null()], { description: 'Where invoices are emailed.' }),
     address_lines: Type.Array(Type.String(), { description: 'Postal address, one entry per line.' }),
-    country: Type.Union([Type.String(), Type.Null()]),
-    tax_id: Type.Union([Type.String(), Type.Null()]),
+    country: Type.Union([Type.String(), Type.Null()], {
+      description: 'Country, two uppercase letters (ISO 3166-1 alpha-2), or null when not given.',
+    }),
+    tax_id: Type.Union([Type.String(), Type.Null()], {
+      description: 'Tax or VAT number printed on invoices, or null when not given.',
+    }),
     default_currency: Type.Union([Type.String(), Type.Null()], {
       description: 'Currency suggested for new invoices to this party.',
     }),
-    revision: Type.Integer({ minimum: 1 }),
-    created_at: Type.String({ format: 'date-time' }),
-    updated_at: Type.String({ format: 'date-time' }),
+    revision: Type.Integer({
+      minimum: 1,
+      description: 'Revision: 1 at creation, +1 on every change; send it as expectedRevision.',
+    }),
+    created_at: Timestamp('When the party was created (ISO 8601, UTC).'),
+    updated_at: Timestamp('Last change (ISO 8601, UTC).'),
   },
   { title: 'Party', additionalProperties: false },
 );

@@ -35,7 +35,10 @@ export const listSchedules = defineOperation({
     },
     { additionalProperties: false },
   ),
-  output: OffsetPage(InvoiceSchedule),
+  output: OffsetPage(
+    InvoiceSchedule,
+    'The page of recurring schedules and payment plans, newest first (by creation).',
+  ),
   example: { kind: 'recurring', status: 'active' },
   async run({ ctx, input }) {
     const limit = input.limit ?? 30;

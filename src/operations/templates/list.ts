@@ -20,7 +20,7 @@ export const listTemplates = defineOperation({
     },
     { additionalProperties: false },
   ),
-  output: OffsetPage(Template),
+  output: OffsetPage(Template, 'The page of template metadata (no content), newest first.'),
   example: { limit: 30, offset: 0, kind: 'markdown_draft' },
   async run({ ctx, input }) {
     const limit = input.limit ?? 30;

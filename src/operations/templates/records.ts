@@ -1,6 +1,6 @@
 import type { Selectable } from 'kysely';
 import { type Static, Type } from 'typebox';
-import { Id } from '../../contract/formats.ts';
+import { Id, Timestamp } from '../../contract/formats.ts';
 import type { AgreementTemplatesTable } from '../../db/tables/contractors.ts';
 import { asIso } from '../../db/values.ts';
 
@@ -27,7 +27,7 @@ export const TemplateKind = Type.Union([Type.Literal('markdown_draft'), Type.Lit
 export const Template = Type.Object(
   {
     id: Id('Template id.'),
-    name: Type.String(),
+    name: Type.String({ description: 'Template name, 1-200 characters.' }),
     kind: TemplateKind,
     media_type: Type.String({ description: 'text/markdown for drafts; the declared type of an upload.' }),
     file_name: Type.Union([Type.String(), Type.Null()], {
@@ -36,9 +36,14 @@ export const Template = Type.Object(
     size_bytes: Type.Integer({ description: 'Size of the content in bytes (UTF-8 for drafts).' }),
     sha256: Type.String({ description: 'SHA-256 of the content, lowercase hex.' }),
     created_by: Type.String({ description: 'Member id of the creator.' }),
-    revision: Type.Integer({ minimum: 1 }),
-    created_at: Type.String({ format: 'date-time' }),
-    updated_at: Type.String({ format: 'date-time' }),
+    revision: Type.Integer({
+      minimum: 1,
+      description: 'Revision; 1, since no operation changes a template yet.',
+    }),
+    created_at: Timestamp('When the template was created (ISO 8601, UTC).'),
+    updated_at: Timestamp(
+      'Last change (ISO 8601, UTC); equal to created_at while templates are never changed.',
+    ),
   },
   { title: 'AgreementTemplate', additionalProperties: false },
 );

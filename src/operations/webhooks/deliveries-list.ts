@@ -30,7 +30,7 @@ export const listDeliveries = defineOperation({
     },
     { additionalProperties: false },
   ),
-  output: CursorPage(WebhookDelivery),
+  output: CursorPage(WebhookDelivery, 'The page of deliveries (without attempts), newest first.'),
   example: { limit: 30, status: 'failed' },
   async run({ ctx, input }) {
     const limit = input.limit ?? 30;

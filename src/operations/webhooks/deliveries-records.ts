@@ -47,7 +47,10 @@ export const WebhookAttempt = Type.Object(
     started_at: Timestamp('When the request started.'),
     duration_ms: Type.Integer({ minimum: 0, description: 'Until the answer was read, or the failure.' }),
     status_code: Type.Union([Type.Integer(), Type.Null()], { description: 'HTTP status, or null.' }),
-    outcome: Type.Union([Type.Literal('success'), Type.Literal('failure')]),
+    outcome: Type.Union([Type.Literal('success'), Type.Literal('failure')], {
+      description:
+        '`success` (a 2xx answer) or `failure` (anything else, 410 Gone included; see error_class).',
+    }),
     error_class: NullableString(
       'timeout, connection_refused, connection_error, dns_error, unsafe_address, redirect, http_status, tls_error or gone; null on success.',
     ),

@@ -27,7 +27,7 @@ export const listEvents = defineOperation({
     },
     { additionalProperties: false },
   ),
-  output: CursorPage(EventEnvelope),
+  output: CursorPage(EventEnvelope, 'The page of event envelopes, newest first.'),
   example: { limit: 30, type: 'invoice.*' },
   async run({ ctx, input }) {
     const limit = input.limit ?? 30;

@@ -19,7 +19,7 @@ export const listEndpoints = defineOperation({
     },
     { additionalProperties: false },
   ),
-  output: OffsetPage(WebhookEndpoint),
+  output: OffsetPage(WebhookEndpoint, 'The page of webhook endpoints, newest first (by creation).'),
   example: { limit: 30, offset: 0 },
   async run({ ctx, input }) {
     const limit = input.limit ?? 30;

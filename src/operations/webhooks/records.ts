@@ -28,7 +28,11 @@ export const WebhookEndpoint = Type.Object(
     last_success_at: NullableTimestamp('Time of the last successful attempt, or null.'),
     created_by: Type.String({ description: 'Creating actor, e.g. member:<id>.' }),
     archived_at: NullableTimestamp('When the endpoint was archived, or null.'),
-    revision: Type.Integer({ minimum: 1 }),
+    revision: Type.Integer({
+      minimum: 1,
+      description:
+        'Revision: 1 at creation, +1 on every change (also rotation, enabling and automatic turn-off; not on delivery counters); send it as expectedRevision.',
+    }),
     created_at: Timestamp('Creation time.'),
     updated_at: Timestamp('Last change.'),
     status: Type.Union([Type.Literal('active'), Type.Literal('disabled'), Type.Literal('archived')], {
