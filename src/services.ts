@@ -49,7 +49,10 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     clock,
     logger,
     // Default fan-out: one webhook delivery row per matching endpoint, in the event's transaction.
-    events: createEventRecorder(overrides.eventFanOuts ?? [webhookFanOut]),
+    events: createEventRecorder(overrides.eventFanOuts ?? [webhookFanOut], (message) => {
+      if (process.env.NODE_ENV === 'test') throw new Error(message);
+      logger.error(message);
+    }),
     mail: createMailQueue({ db, clock, logger, transport }),
     rateLimiter: new RateLimiter(config.rateLimit),
     portalRateLimiter: new RateLimiter(config.portalRateLimit),

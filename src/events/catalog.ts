@@ -1,12 +1,14 @@
 import type { EventDefinition } from './definition.ts';
 import { contractorEvents } from './types/contractors.ts';
 import { invoicingEvents } from './types/invoicing.ts';
+import { partyEvents } from './types/parties.ts';
 import { webhookEvents } from './types/webhooks.ts';
 
 /** Every event type the service emits; each area keeps its own list in `src/events/types/<area>.ts`. */
 export const EVENT_TYPES: readonly EventDefinition[] = [
   ...contractorEvents,
   ...webhookEvents,
+  ...partyEvents,
   ...invoicingEvents,
 ];
 

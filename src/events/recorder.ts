@@ -4,6 +4,7 @@ import { dbJson } from '../db/values.ts';
 import { newId } from '../lib/ids.ts';
 import type { EventInput } from '../operations/context.ts';
 import { findEventType } from './catalog.ts';
+import { eventNonConformance } from './conformance.ts';
 
 export interface RecordedEvent extends EventInput {
   id: string;
@@ -24,16 +25,29 @@ export interface EventRecorder {
   ): Promise<RecordedEvent>;
 }
 
-export function createEventRecorder(fanOuts: readonly EventFanOut[] = []): EventRecorder {
+/**
+ * An event whose data differs from its catalog entry is a programming error: the test suite
+ * (NODE_ENV=test) fails on it; in production the change still commits and the mismatch is
+ * reported through `onNonConformance` (the service's error log).
+ */
+export function createEventRecorder(
+  fanOuts: readonly EventFanOut[] = [],
+  onNonConformance: (message: string) => void = (message) => {
+    if (process.env.NODE_ENV === 'test') throw new Error(message);
+  },
+): EventRecorder {
   return {
     async record(db, organizationId, event, meta) {
       // Every recorded type is documented (docs/events.md is generated from the catalog): an unknown
       // type is a programming error, so the change it belongs to fails and rolls back, loudly.
-      if (!findEventType(event.type)) {
+      const definition = findEventType(event.type);
+      if (!definition) {
         throw new Error(
           `event type ${event.type} is not in the event catalog; add it to src/events/types/<area>.ts`,
         );
       }
+      const problem = eventNonConformance(definition, event);
+      if (problem !== null) onNonConformance(`event ${event.type} does not match the catalog: ${problem}`);
       const recorded: RecordedEvent = {
         ...event,
         id: newId(),

@@ -59,7 +59,11 @@ for (const dialect of DIALECTS) {
       const recorded = await recorder.record(
         database.db.kysely,
         organizationId,
-        { type: 'webhook.endpoint.enabled', subject: null, data: { url: 'https://a.example.com/' } },
+        {
+          type: 'webhook.endpoint.enabled',
+          subject: { type: 'webhook_endpoint', id: '01920000-0000-7000-8000-000000000001' },
+          data: { url: 'https://a.example.com/' },
+        },
         meta,
       );
       const rows = await database.db.kysely
@@ -69,6 +73,44 @@ for (const dialect of DIALECTS) {
         .execute();
       assert.deepEqual(rows, [{ id: recorded.id, type: 'webhook.endpoint.enabled' }]);
       assert.deepEqual(fanned, ['webhook.endpoint.enabled']);
+    });
+
+    it('checks subject and data against the catalog: a mismatch is reported and, under test, refused', async () => {
+      const reported: string[] = [];
+      const recorder = createEventRecorder([], (message) => void reported.push(message));
+      const meta = { requestId: null, now: new Date('2026-01-15T12:00:00Z') };
+      const subject = { type: 'webhook_endpoint', id: '01920000-0000-7000-8000-000000000002' };
+      await recorder.record(
+        database.db.kysely,
+        organizationId,
+        { type: 'webhook.endpoint.enabled', subject: null, data: { url: 'https://a.example.com/' } },
+        meta,
+      );
+      await recorder.record(
+        database.db.kysely,
+        organizationId,
+        { type: 'webhook.endpoint.enabled', subject, data: { url: 7 } },
+        meta,
+      );
+      await recorder.record(
+        database.db.kysely,
+        organizationId,
+        { type: 'webhook.endpoint.enabled', subject, data: { url: 'https://a.example.com/' } },
+        meta,
+      );
+      assert.equal(reported.length, 2, reported.join('\n'));
+      assert.match(reported[0] ?? '', /subject type null, the catalog says webhook_endpoint/);
+      assert.match(reported[1] ?? '', /data\/url must be string/);
+      // The default (NODE_ENV=test here) refuses, so no test can emit an undocumented shape.
+      await assert.rejects(
+        createEventRecorder().record(
+          database.db.kysely,
+          organizationId,
+          { type: 'webhook.endpoint.enabled', subject, data: {} },
+          meta,
+        ),
+        /does not match the catalog/,
+      );
     });
   });
 }

@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { type Caller, createCaller, startTestApp, type TestApp } from '../support/app.ts';
 import { DIALECTS } from '../support/databases.ts';
 import { call } from '../support/http.ts';
-import { createParty, type Json } from './ops-support.ts';
+import { createParty, eventsOf, type Json } from './ops-support.ts';
 
 for (const dialect of DIALECTS) {
   describe(`parties operations (${dialect})`, () => {
@@ -127,6 +127,40 @@ for (const dialect of DIALECTS) {
         [
           [null, 1],
           [1, 2],
+        ],
+      );
+    });
+
+    it('records party.created with the party and party.updated with only what changed', async () => {
+      const party = await createParty(app, admin, {
+        name: 'Evented Ltd',
+        email: 'ev@evented.example',
+        country: 'CA',
+      });
+      const updated = await call(
+        app.baseUrl,
+        'parties.update',
+        { id: party.id, expectedRevision: 1, name: 'Evented Inc.', country: 'CA', taxId: 'GST 1' },
+        { token: admin.token },
+      );
+      assert.equal(updated.status, 200, JSON.stringify(updated.body));
+      const events = await eventsOf(app, String(party.id));
+      assert.deepEqual(
+        events.map((e) => [e.type, e.subject.type, e.data]),
+        [
+          [
+            'party.created',
+            'party',
+            {
+              name: 'Evented Ltd',
+              email: 'ev@evented.example',
+              addressLines: [],
+              country: 'CA',
+              taxId: null,
+              defaultCurrency: null,
+            },
+          ],
+          ['party.updated', 'party', { name: 'Evented Inc.', taxId: 'GST 1' }],
         ],
       );
     });

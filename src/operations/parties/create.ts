@@ -14,6 +14,7 @@ import {
   Party,
   PartyName,
   partyEmailTaken,
+  partyEventData,
   TaxId,
   toPartyRecord,
 } from './records.ts';
@@ -79,6 +80,12 @@ export const createParty = defineOperation({
       throw error;
     }
     await ctx.audit({ recordType: 'party', recordId: row.id, beforeRevision: null, afterRevision: 1 });
-    return toPartyRecord(toParty(row));
+    const party = toParty(row);
+    await ctx.emit({
+      type: 'party.created',
+      subject: { type: 'party', id: row.id },
+      data: partyEventData(party),
+    });
+    return toPartyRecord(party);
   },
 });

@@ -69,3 +69,25 @@ export function partyEmailTaken(): AppError {
     field: 'email',
   });
 }
+
+/** The party as event data (docs/events.md, party.*): camelCase, no ids or bookkeeping. */
+export function partyEventData(party: PartyModel): Record<string, unknown> {
+  return {
+    name: party.name,
+    email: party.email,
+    addressLines: party.addressLines,
+    country: party.country,
+    taxId: party.taxId,
+    defaultCurrency: party.defaultCurrency,
+  };
+}
+
+/** The fields of `after` that differ from `before`, with their new values. */
+export function changedFields(
+  before: Record<string, unknown>,
+  after: Record<string, unknown>,
+): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(after).filter(([key, value]) => JSON.stringify(value) !== JSON.stringify(before[key])),
+  );
+}

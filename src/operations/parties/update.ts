@@ -11,9 +11,11 @@ import {
   AddressLines,
   Country,
   CurrencyCode,
+  changedFields,
   Party,
   PartyName,
   partyEmailTaken,
+  partyEventData,
   TaxId,
   toPartyRecord,
 } from './records.ts';
@@ -104,6 +106,11 @@ export const updateParty = defineOperation({
     });
     const party = await loadParty(ctx.db, ctx.organizationId, input.id);
     if (!party) throw notFound('Party', 'id');
+    await ctx.emit({
+      type: 'party.updated',
+      subject: { type: 'party', id: party.id },
+      data: changedFields(partyEventData(current), partyEventData(party)),
+    });
     return toPartyRecord(party);
   },
 });
