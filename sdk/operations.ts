@@ -18,6 +18,7 @@ export const OPERATIONS = {
   'contractors.invitations.link': { mutation: false, get: true },
   'contractors.templates.list': { mutation: false, get: false },
   'contractors.templates.get': { mutation: false, get: true },
+  'contractors.templates.download': { mutation: false, get: true },
   'contractors.templates.createDraft': { mutation: true, get: false },
   'contractors.templates.upload': { mutation: true, get: false },
   'webhooks.endpoints.list': { mutation: false, get: true },

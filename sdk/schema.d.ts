@@ -486,6 +486,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/accounting/contractors.templates.download": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download the content of an agreement template
+         * @description The uploaded original as it was uploaded (same bytes, media type and file name), or a draft's Markdown as `<name>.md`. Over HTTP, `Accept` with the file's media type or `application/octet-stream` returns the bytes themselves (Content-Disposition: attachment) instead of the JSON form with base64 content. Unknown id: 404.
+         *
+         *     **Access:** scopes `accounting:read`; roles admin, finance.
+         *
+         *     **MCP tool:** `accounting_contractors_templates_download`.
+         */
+        get: operations["contractors.templates.download:get"];
+        put?: never;
+        /**
+         * Download the content of an agreement template
+         * @description The uploaded original as it was uploaded (same bytes, media type and file name), or a draft's Markdown as `<name>.md`. Over HTTP, `Accept` with the file's media type or `application/octet-stream` returns the bytes themselves (Content-Disposition: attachment) instead of the JSON form with base64 content. Unknown id: 404.
+         *
+         *     **Access:** scopes `accounting:read`; roles admin, finance.
+         *
+         *     Also available as `GET` with the same parameters in the query string.
+         *
+         *     **MCP tool:** `accounting_contractors_templates_download`.
+         */
+        post: operations["contractors.templates.download"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/accounting/contractors.templates.createDraft": {
         parameters: {
             query?: never;
@@ -2067,10 +2101,26 @@ export interface components {
              * @description Last change (ISO 8601, UTC); equal to created_at while templates are never changed.
              */
             updated_at: string;
-            /** @description The Markdown text of a draft; null for uploaded originals (their files are not returned). */
+            /** @description The Markdown text of a draft; null for uploaded originals (contractors.templates.download returns the file). */
             markdown: string | null;
         };
         ContractorsTemplatesGetRequest: {
+            /** @description Template id. */
+            id: string;
+        };
+        ContractorsTemplatesDownloadResult: {
+            /** @description The uploaded file's name, or `<template name>.md` for a draft. */
+            file_name: string;
+            /** @description The media type of the content (text/markdown for drafts). */
+            media_type: string;
+            /** @description Size of the content in bytes. */
+            size_bytes: number;
+            /** @description SHA-256 of the content, lowercase hex: compare after download. */
+            sha256: string;
+            /** @description The content, base64. */
+            content_base64: string;
+        };
+        ContractorsTemplatesDownloadRequest: {
             /** @description Template id. */
             id: string;
         };
@@ -5092,6 +5142,134 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    "contractors.templates.download:get": {
+        parameters: {
+            query: {
+                /**
+                 * @description Template id.
+                 * @example 01927f3e-6a1c-7b2d-8e4f-0123456789ab
+                 */
+                id: string;
+            };
+            header?: {
+                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
+                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the result is in `data`; with `Accept: text/markdown, application/pdf, application/vnd.openxmlformats-officedocument.wordprocessingml.document, application/msword, text/plain` or `application/octet-stream`, the file itself. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Only on the file form: `attachment; filename="..."; filename*=UTF-8''...`. */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "file_name": "agreement.pdf",
+                     *         "media_type": "application/pdf",
+                     *         "size_bytes": 1,
+                     *         "sha256": "text",
+                     *         "content_base64": "text"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["ContractorsTemplatesDownloadResult"];
+                    };
+                    "text/markdown": string;
+                    "application/pdf": string;
+                    "application/vnd.openxmlformats-officedocument.wordprocessingml.document": string;
+                    "application/msword": string;
+                    "text/plain": string;
+                    "application/octet-stream": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "contractors.templates.download": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
+                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The operation input (an empty object when every parameter is optional). */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "01927f3e-6a1c-7b2d-8e4f-0123456789ab"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ContractorsTemplatesDownloadRequest"];
+            };
+        };
+        responses: {
+            /** @description Success: the result is in `data`; with `Accept: text/markdown, application/pdf, application/vnd.openxmlformats-officedocument.wordprocessingml.document, application/msword, text/plain` or `application/octet-stream`, the file itself. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Only on the file form: `attachment; filename="..."; filename*=UTF-8''...`. */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "file_name": "agreement.pdf",
+                     *         "media_type": "application/pdf",
+                     *         "size_bytes": 1,
+                     *         "sha256": "text",
+                     *         "content_base64": "text"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["ContractorsTemplatesDownloadResult"];
+                    };
+                    "text/markdown": string;
+                    "application/pdf": string;
+                    "application/vnd.openxmlformats-officedocument.wordprocessingml.document": string;
+                    "application/msword": string;
+                    "text/plain": string;
+                    "application/octet-stream": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     "contractors.templates.createDraft": {
         parameters: {
             query?: never;
@@ -8007,14 +8185,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success: the result is in `data`; with `Accept: application/pdf` the file itself. */
+            /** @description Success: the result is in `data`; with `Accept: application/pdf` or `application/octet-stream`, the file itself. */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
                     "X-Accounting-API-Version": components["headers"]["ApiVersion"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    /** @description Only on the application/pdf form: `attachment; filename="..."`. */
+                    /** @description Only on the file form: `attachment; filename="..."; filename*=UTF-8''...`. */
                     "Content-Disposition"?: string;
                     [name: string]: unknown;
                 };
@@ -8032,6 +8210,7 @@ export interface operations {
                         data: components["schemas"]["InvoicesPdfResult"];
                     };
                     "application/pdf": string;
+                    "application/octet-stream": string;
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -8065,14 +8244,14 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success: the result is in `data`; with `Accept: application/pdf` the file itself. */
+            /** @description Success: the result is in `data`; with `Accept: application/pdf` or `application/octet-stream`, the file itself. */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
                     "X-Accounting-API-Version": components["headers"]["ApiVersion"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    /** @description Only on the application/pdf form: `attachment; filename="..."`. */
+                    /** @description Only on the file form: `attachment; filename="..."; filename*=UTF-8''...`. */
                     "Content-Disposition"?: string;
                     [name: string]: unknown;
                 };
@@ -8090,6 +8269,7 @@ export interface operations {
                         data: components["schemas"]["InvoicesPdfResult"];
                     };
                     "application/pdf": string;
+                    "application/octet-stream": string;
                 };
             };
             400: components["responses"]["BadRequest"];

@@ -87,13 +87,15 @@ function rateLimitHeaders(reply: FastifyReply, state: RateLimitState | undefined
 
 function sendFile(
   reply: FastifyReply,
-  mediaType: string,
-  file: { filename: string; bytes: Buffer },
+  file: { filename: string; mediaType: string; bytes: Buffer },
 ): FastifyReply {
-  // The name is ours (`invoice-<number>.pdf`), but quote-safe ASCII is enforced all the same.
-  const filename = file.filename.replace(/[^A-Za-z0-9._-]/g, '_');
-  reply.header('Content-Disposition', `attachment; filename="${filename}"`);
-  return reply.code(200).type(mediaType).send(file.bytes);
+  // Names come from users (uploaded originals): quote-safe ASCII in `filename`, the exact name in
+  // RFC 8187's `filename*`.
+  const ascii = file.filename.replace(/[^A-Za-z0-9._-]/g, '_');
+  const exact = encodeURIComponent(file.filename);
+  reply.header('Content-Disposition', `attachment; filename="${ascii}"; filename*=UTF-8''${exact}`);
+  reply.header('X-Content-Type-Options', 'nosniff');
+  return reply.code(200).type(file.mediaType).send(file.bytes);
 }
 
 export function registerOperationRoutes(app: FastifyInstance, services: Services): void {
@@ -150,8 +152,13 @@ export function registerOperationRoutes(app: FastifyInstance, services: Services
         rateLimitHeaders(reply, meta.rateLimit);
         if (operation.file) {
           reply.header('Vary', 'Accept');
-          if (prefersMediaType(header(request, 'accept'), operation.file.mediaType)) {
-            return sendFile(reply, operation.file.mediaType, operation.file.from(result.data));
+          const file = operation.file.from(result.data);
+          const accept = header(request, 'accept');
+          if (
+            prefersMediaType(accept, file.mediaType) ||
+            prefersMediaType(accept, 'application/octet-stream')
+          ) {
+            return sendFile(reply, file);
           }
         }
         return reply.code(200).type('application/json').send(result);

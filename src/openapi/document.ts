@@ -78,14 +78,14 @@ function operationObject(
   entry.responses = {
     '200': {
       description: file
-        ? `Success: the result is in \`data\`; with \`Accept: ${file.mediaType}\` the file itself.`
+        ? `Success: the result is in \`data\`; with \`Accept: ${file.mediaTypes.join(', ')}\` or \`application/octet-stream\`, the file itself.`
         : 'Success: the result is in `data`.',
       headers: {
         ...successHeaders(mutation),
         ...(file
           ? {
               'Content-Disposition': {
-                description: `Only on the ${file.mediaType} form: \`attachment; filename="..."\`.`,
+                description: 'Only on the file form: `attachment; filename="..."; filename*=UTF-8\'\'...`.',
                 schema: { type: 'string' },
               },
             }
@@ -102,9 +102,12 @@ function operationObject(
           // Derived from the output schema (src/openapi/sample.ts); the tests validate it.
           example: { data: sampleOf(output) },
         },
-        ...(file
-          ? { [file.mediaType]: { schema: { type: 'string', contentMediaType: file.mediaType } } }
-          : {}),
+        ...Object.fromEntries(
+          [...(file?.mediaTypes ?? []), ...(file ? ['application/octet-stream'] : [])].map((type) => [
+            type,
+            { schema: { type: 'string', contentMediaType: type } },
+          ]),
+        ),
       },
     },
     ...errorResponses({ mutation, post: method === 'post' }),

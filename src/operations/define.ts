@@ -25,8 +25,9 @@ export interface MutationRules {
 }
 
 export interface FileForm<O extends TSchema = TSchema> {
-  mediaType: string;
-  from(output: Static<O>): { filename: string; bytes: Buffer };
+  /** Every media type the file can have (documented in OpenAPI beside JSON). */
+  mediaTypes: readonly string[];
+  from(output: Static<O>): { filename: string; mediaType: string; bytes: Buffer };
 }
 
 export interface OperationDescriptor<I extends TSchema = TSchema, O extends TSchema = TSchema> {
@@ -47,9 +48,9 @@ export interface OperationDescriptor<I extends TSchema = TSchema, O extends TSch
   /** MCP tool name; `false` keeps the operation out of MCP. Derived from the name when omitted. */
   mcpTool?: string | false;
   /**
-   * A read whose result is a file. Over HTTP, a request whose `Accept` prefers `mediaType` to JSON
-   * gets the bytes themselves (with Content-Disposition) instead of the JSON form; MCP and the
-   * JSON form keep the operation's output.
+   * A read whose result is a file. Over HTTP, a request whose `Accept` prefers the file's media
+   * type (or `application/octet-stream`) to JSON gets the bytes themselves (with
+   * Content-Disposition) instead of the JSON form; MCP and the JSON form keep the operation's output.
    */
   file?: FileForm<O>;
   /** Largest accepted body in bytes (default 1 MiB). */

@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { type Caller, createCaller, type TestApp } from '../support/app.ts';
 import { DIALECTS } from '../support/databases.ts';
-import { call } from '../support/http.ts';
+import { call, openApiCheckedFetch } from '../support/http.ts';
 import { assertError, auditFor, caller, eventsFor, OTHER_ID, startWithMembers } from './helpers.ts';
 
 const MiB = 1024 * 1024;
@@ -112,7 +112,58 @@ for (const dialect of DIALECTS) {
           { token: admin.token },
         );
         assert.equal(got.data.markdown, null);
+        // Downloaded back: the JSON form, and the bytes themselves under Accept.
+        const json = await call(
+          app.baseUrl,
+          'contractors.templates.download',
+          { id: res.data.id },
+          { token: finance.token, method: 'GET' },
+        );
+        assert.equal(json.status, 200, JSON.stringify(json.body));
+        assert.deepEqual(
+          [json.data.file_name, json.data.media_type, json.data.size_bytes, json.data.sha256],
+          [fileName, mediaType, content.length, sha(content)],
+        );
+        assert.ok(Buffer.from(String(json.data.content_base64), 'base64').equals(content), mediaType);
+        for (const accept of [mediaType, 'application/octet-stream']) {
+          const file = await openApiCheckedFetch(
+            `${app.baseUrl}/api/v1/accounting/contractors.templates.download?id=${String(res.data.id)}`,
+            { headers: { authorization: `Bearer ${finance.token}`, accept } },
+          );
+          assert.equal(file.status, 200);
+          assert.equal(file.headers.get('content-type')?.split(';')[0], mediaType, accept);
+          assert.equal(
+            file.headers.get('content-disposition'),
+            `attachment; filename="${fileName}"; filename*=UTF-8''${fileName}`,
+          );
+          assert.ok(Buffer.from(await file.arrayBuffer()).equals(content), `${mediaType} as ${accept}`);
+        }
       }
+    });
+
+    it('downloads a draft as <name>.md, with a safe name for any template name', async () => {
+      const markdown = '# Consulting\n\nÉtat: signé ✓\n';
+      const made = await draft(admin, { name: 'Q1/Q2: "Consulting" agreement', markdown });
+      assert.equal(made.status, 200, JSON.stringify(made.body));
+      const res = await call(
+        app.baseUrl,
+        'contractors.templates.download',
+        { id: made.data.id },
+        { token: admin.token },
+      );
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+      assert.equal(res.data.file_name, 'Q1 Q2 Consulting agreement.md');
+      assert.equal(res.data.media_type, 'text/markdown');
+      assert.equal(Buffer.from(String(res.data.content_base64), 'base64').toString('utf8'), markdown);
+      const file = await openApiCheckedFetch(
+        `${app.baseUrl}/api/v1/accounting/contractors.templates.download?id=${String(made.data.id)}`,
+        { headers: { authorization: `Bearer ${admin.token}`, accept: 'text/markdown' } },
+      );
+      assert.equal(
+        file.headers.get('content-disposition'),
+        `attachment; filename="Q1_Q2_Consulting_agreement.md"; filename*=UTF-8''${encodeURIComponent('Q1 Q2 Consulting agreement.md')}`,
+      );
+      assert.equal(await file.text(), markdown);
     });
 
     it('accepts exactly 5 MiB and refuses one byte more', async () => {
@@ -311,6 +362,17 @@ for (const dialect of DIALECTS) {
       assertError(res, 404, 'not_found', 'id');
       assertError(
         await call(app.baseUrl, 'contractors.templates.get', { id: OTHER_ID }, { token: admin.token }),
+        404,
+        'not_found',
+        'id',
+      );
+      assertError(
+        await call(
+          app.baseUrl,
+          'contractors.templates.download',
+          { id: theirs.data.id },
+          { token: admin.token },
+        ),
         404,
         'not_found',
         'id',

@@ -218,7 +218,7 @@ for (const dialect of DIALECTS) {
       assert.equal(file.response.headers.get('content-type'), 'application/pdf');
       assert.equal(
         file.response.headers.get('content-disposition'),
-        `attachment; filename="invoice-${String(sent.number)}.pdf"`,
+        `attachment; filename="invoice-${String(sent.number)}.pdf"; filename*=UTF-8''invoice-${String(sent.number)}.pdf`,
       );
       assert.equal(file.response.headers.get('vary'), 'Accept');
       const jsonForm = await call(app.baseUrl, 'invoices.pdf', { id: sent.id }, { token: admin.token });

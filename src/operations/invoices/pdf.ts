@@ -24,8 +24,12 @@ export const invoicePdf = defineOperation({
   example: { id: '00000000-0000-0000-0000-000000000000' },
   // `curl -H 'Accept: application/pdf' -o invoice.pdf` saves the document itself.
   file: {
-    mediaType: 'application/pdf',
-    from: (output) => ({ filename: output.filename, bytes: Buffer.from(output.content_base64, 'base64') }),
+    mediaTypes: ['application/pdf'],
+    from: (output) => ({
+      filename: output.filename,
+      mediaType: output.media_type,
+      bytes: Buffer.from(output.content_base64, 'base64'),
+    }),
   },
   async run({ ctx, input }) {
     const invoice = await loadInvoice(ctx.db, ctx.organizationId, input.id);

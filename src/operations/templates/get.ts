@@ -9,7 +9,7 @@ const TemplateWithMarkdown = Type.Object(
     ...Template.properties,
     markdown: Type.Union([Type.String(), Type.Null()], {
       description:
-        'The Markdown text of a draft; null for uploaded originals (their files are not returned).',
+        'The Markdown text of a draft; null for uploaded originals (contractors.templates.download returns the file).',
     }),
   },
   { additionalProperties: false },
