@@ -14,6 +14,7 @@ import { assertError } from '../support/expect.ts';
 import { contractorInput } from '../support/factories.ts';
 import { call } from '../support/http.ts';
 import { runCli, startServe } from '../support/processes.ts';
+import { disableEndpointRow } from '../webhooks/endpoint-helpers.ts';
 
 /**
  * `./bin/accounting` as a user runs it: real child processes on a fresh data folder. Keys printed
@@ -219,18 +220,7 @@ describe('accounting CLI on SQLite', { concurrency: true }, () => {
     const services = await createServices(loadConfig({ ...env, LOG_LEVEL: 'silent' }), {
       logger: pino({ level: 'silent' }),
     });
-    await services.db.kysely
-      .updateTable('webhook_endpoints')
-      .set((eb) => ({
-        status: 'disabled',
-        active: 0,
-        failure_count: 20,
-        disabled_reason: '20 failed attempts in a row',
-        disabled_at: new Date().toISOString(),
-        revision: eb('revision', '+', 1),
-      }))
-      .where('id', '=', endpointId)
-      .execute();
+    await disableEndpointRow(services.db.kysely, new Date(), organizationId, endpointId);
     await services.db.close();
 
     const stale = await runCli(

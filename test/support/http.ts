@@ -13,8 +13,8 @@ export interface CallOptions {
   token?: string | null;
   method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
   headers?: Record<string, string>;
-  /** Raw body (string) instead of JSON-encoding `input`. */
-  rawBody?: string;
+  /** Raw body instead of JSON-encoding `input`; a Buffer is sent byte for byte (not re-encoded). */
+  rawBody?: string | Buffer;
   idempotencyKey?: string | null;
 }
 
@@ -36,7 +36,7 @@ export async function call(
   const headers: Record<string, string> = { ...options.headers };
   if (options.token) headers.authorization = `Bearer ${options.token}`;
   let url = `${baseUrl}/api/v1/accounting/${operation}`;
-  let body: string | undefined;
+  let body: string | Buffer | undefined;
   if (method === 'GET') {
     const query = new URLSearchParams(
       Object.entries(input).map(([k, v]): [string, string] => [k, String(v)]),

@@ -1,4 +1,8 @@
 import assert from 'node:assert/strict';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../src/db/schema.ts';
+import { dbJson } from '../../src/db/values.ts';
+import { newId } from '../../src/lib/ids.ts';
 import type { Caller, TestApp } from '../support/app.ts';
 import { call } from '../support/http.ts';
 
@@ -71,14 +75,24 @@ export async function eventsOf(app: TestApp, organizationId: string, type?: stri
 
 /** Puts an endpoint in the state auto-disable leaves it in (the delivery worker does this for real). */
 export async function markDisabled(app: TestApp, organizationId: string, id: string): Promise<number> {
-  const row = await app.services.db.kysely
+  return disableEndpointRow(app.services.db.kysely, app.clock.now(), organizationId, id);
+}
+
+/** markDisabled for a database opened outside a TestApp (the CLI tests). */
+export async function disableEndpointRow(
+  kysely: Kysely<Database>,
+  now: Date,
+  organizationId: string,
+  id: string,
+): Promise<number> {
+  const row = await kysely
     .updateTable('webhook_endpoints')
     .set((eb) => ({
       status: 'disabled',
       active: 0,
       failure_count: 20,
       disabled_reason: '20 failed attempts in a row',
-      disabled_at: app.clock.now().toISOString(),
+      disabled_at: now.toISOString(),
       revision: eb('revision', '+', 1),
     }))
     .where('organization_id', '=', organizationId)
@@ -86,4 +100,28 @@ export async function markDisabled(app: TestApp, organizationId: string, id: str
     .returning('revision')
     .executeTakeFirstOrThrow();
   return row.revision;
+}
+
+/** An event row written directly (any type, any time): for the reads and the purge, not the API. */
+export async function insertEvent(
+  app: TestApp,
+  organizationId: string,
+  type: string,
+  at: Date = app.clock.now(),
+): Promise<string> {
+  const id = newId(at.getTime());
+  await app.services.db.kysely
+    .insertInto('events')
+    .values({
+      id,
+      organization_id: organizationId,
+      type,
+      subject_type: 'contractor',
+      subject_id: '01920000-0000-7000-8000-0000000000aa',
+      data: dbJson({ n: type }),
+      request_id: null,
+      created_at: at.toISOString(),
+    })
+    .execute();
+  return id;
 }

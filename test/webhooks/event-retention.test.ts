@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { loadConfig } from '../../src/config.ts';
-import { dbJson } from '../../src/db/values.ts';
 import { webhookDeliveryJob } from '../../src/jobs/webhook-jobs.ts';
 import { DAY } from '../../src/lib/clock.ts';
 import { newId } from '../../src/lib/ids.ts';
@@ -11,7 +10,7 @@ import { DIALECTS } from '../support/databases.ts';
 import { assertError } from '../support/expect.ts';
 import { call } from '../support/http.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.ts';
-import { createEndpoint } from './endpoint-helpers.ts';
+import { createEndpoint, insertEvent as insertEventRow } from './endpoint-helpers.ts';
 
 describe('ACCOUNTING_EVENT_RETENTION_DAYS', () => {
   it('defaults to 30 days and accepts 7 to 3650 whole days only', () => {
@@ -67,23 +66,8 @@ for (const dialect of DIALECTS) {
         .execute();
       return { deliveries, attempts: attempts.length };
     };
-    async function insertEvent(organizationId: string, at: Date): Promise<string> {
-      const id = newId(at.getTime());
-      await app.services.db.kysely
-        .insertInto('events')
-        .values({
-          id,
-          organization_id: organizationId,
-          type: 'contractor.updated',
-          subject_type: 'contractor',
-          subject_id: newId(),
-          data: dbJson({}),
-          request_id: null,
-          created_at: at.toISOString(),
-        })
-        .execute();
-      return id;
-    }
+    const insertEvent = (organizationId: string, at: Date) =>
+      insertEventRow(app, organizationId, 'contractor.updated', at);
     const lastEvent = async (caller: Caller) => {
       const ids = await eventIds(caller.organizationId);
       const events = await app.services.db.kysely

@@ -1,11 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { dbJson } from '../../src/db/values.ts';
-import { newId } from '../../src/lib/ids.ts';
 import { type Caller, createCaller, startTestApp, type TestApp } from '../support/app.ts';
 import { DIALECTS } from '../support/databases.ts';
 import { assertError } from '../support/expect.ts';
 import { call } from '../support/http.ts';
+import { insertEvent as insertEventRow } from './endpoint-helpers.ts';
 
 interface Envelope {
   id: string;
@@ -25,23 +24,8 @@ for (const dialect of DIALECTS) {
     after(() => app.close());
 
     /** Event rows written directly: any type, any time (the API only reads them). */
-    async function insertEvent(organizationId: string, type: string, at = app.clock.now()) {
-      const id = newId(at.getTime());
-      await app.services.db.kysely
-        .insertInto('events')
-        .values({
-          id,
-          organization_id: organizationId,
-          type,
-          subject_type: 'contractor',
-          subject_id: '01920000-0000-7000-8000-0000000000aa',
-          data: dbJson({ n: type }),
-          request_id: null,
-          created_at: at.toISOString(),
-        })
-        .execute();
-      return id;
-    }
+    const insertEvent = (organizationId: string, type: string, at = app.clock.now()) =>
+      insertEventRow(app, organizationId, type, at);
     const list = (caller: Caller, input: Record<string, unknown>) =>
       call(app.baseUrl, 'webhooks.events.list', input, { token: caller.token, method: 'GET' });
 
