@@ -96,37 +96,56 @@ function unstorableText(path: readonly string[], text: string): AppError {
  *   refused on both databases alike, in any string or key. `field` is the path of the first one.
  */
 function checkInputText(value: unknown): void {
+  // Linear and allocation-light: only strings and containers are visited (numbers, booleans and
+  // nulls never are), and a path is built from parent links only when something is reported.
   interface Item {
     value: unknown;
-    path: readonly string[];
+    parent: Item | undefined;
+    key: string;
     depth: number;
   }
-  const stack: Item[] = [{ value, path: [], depth: 1 }];
+  const pathOf = (item: Item): string[] => {
+    const parts: string[] = [];
+    for (let at: Item | undefined = item; at?.parent !== undefined; at = at.parent) parts.push(at.key);
+    return parts.reverse();
+  };
+  const worthVisiting = (child: unknown) =>
+    typeof child === 'string' || (typeof child === 'object' && child !== null);
+  const stack: Item[] = [{ value, parent: undefined, key: '', depth: 1 }];
   for (let top = stack.pop(); top !== undefined; top = stack.pop()) {
-    const { value: node, path, depth } = top;
+    const node = top.value;
     if (typeof node === 'string') {
-      if (UNSTORABLE.test(node)) throw unstorableText(path, node);
+      if (UNSTORABLE.test(node)) throw unstorableText(pathOf(top), node);
       continue;
     }
     if (typeof node !== 'object' || node === null) continue;
-    if (depth > MAX_INPUT_DEPTH) {
-      const field = path[0];
+    if (top.depth > MAX_INPUT_DEPTH) {
+      const field = pathOf(top)[0];
       throw new AppError(
         'invalid_input',
         `${field ?? 'body'} nests objects or arrays more than ${MAX_INPUT_DEPTH} levels deep.`,
         field === undefined ? {} : { field },
       );
     }
-    const isArray = Array.isArray(node);
-    const entries: Array<[string, unknown]> = isArray
-      ? node.map((item, index): [string, unknown] => [String(index), item])
-      : Object.entries(node);
-    // Last pushed is checked first: entries go in reverse, each key before its value, so the
-    // first offending field in document order is the one reported.
-    for (const [key, item] of entries.reverse()) {
-      const itemPath = [...path, isArray ? key : printable(key)];
-      stack.push({ value: item, path: itemPath, depth: depth + 1 });
-      if (!isArray) stack.push({ value: key, path: itemPath, depth });
+    const depth = top.depth + 1;
+    // Last pushed is checked first: children go in reverse, each key after its value, so the first
+    // offending field in document order is the one reported.
+    if (Array.isArray(node)) {
+      for (let index = node.length - 1; index >= 0; index -= 1) {
+        const child: unknown = node[index];
+        if (worthVisiting(child)) stack.push({ value: child, parent: top, key: String(index), depth });
+      }
+      continue;
+    }
+    const keys = Object.keys(node);
+    for (let index = keys.length - 1; index >= 0; index -= 1) {
+      const key = keys[index] as string;
+      const child: unknown = (node as Record<string, unknown>)[key];
+      const shown = UNSTORABLE.test(key) ? printable(key) : key;
+      const item: Item = { value: child, parent: top, key: shown, depth };
+      if (worthVisiting(child)) stack.push(item);
+      // The key itself, reported under its own (escaped) path.
+      stack.push({ value: key, parent: top, key: item.key, depth: top.depth });
     }
   }
 }

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { loadConfig } from '../../src/config.ts';
+import { asBool, asJson, dbBool, dbJson } from '../../src/db/values.ts';
 import { webhookDeliveryJob } from '../../src/jobs/webhook-jobs.ts';
 import { DAY } from '../../src/lib/clock.ts';
 import { newId } from '../../src/lib/ids.ts';
@@ -189,8 +190,94 @@ for (const dialect of DIALECTS) {
       assert.deepEqual((await eventIds(caller.organizationId)).sort(), pending.sort());
       // At most `maxBatches` batches per run: the job comes back for the rest.
       for (let i = 0; i < 1200; i++) await insertEvent(caller.organizationId, new Date(start + 5000 + i));
-      assert.equal(await purgeExpiredEvents(app.services.db, app.clock.now(), 30, 1), 500);
-      assert.equal(await purgeExpiredEvents(app.services.db, app.clock.now(), 30), 700);
+      assert.equal(await purgeExpiredEvents(app.services.db, app.clock.now(), 30, 1), 100);
+      assert.equal(await purgeExpiredEvents(app.services.db, app.clock.now(), 30), 1100);
+    });
+
+    it('purges events with hundreds of deliveries each, and keeps one whose attempt is in flight', async () => {
+      const caller = await createCaller(app);
+      const { endpoint } = await createEndpoint(app, caller, {
+        url: `${receiver.url}/ok`,
+        events: ['contractor.*'],
+      });
+      app.clock.advance(365 * DAY);
+      await purgeExpiredEvents(app.services.db, app.clock.now(), 30, 1000);
+      const { kysely } = app.services.db;
+      // 350 endpoints: a batch of 100 events has 35 000 deliveries, more than a statement's parameters.
+      const template = await kysely
+        .selectFrom('webhook_endpoints')
+        .selectAll()
+        .where('id', '=', endpoint.id)
+        .executeTakeFirstOrThrow();
+      const endpointIds = [endpoint.id];
+      for (let i = 1; i < 350; i++) endpointIds.push(newId());
+      for (let i = 0; i < endpointIds.length; i += 100) {
+        await kysely
+          .insertInto('webhook_endpoints')
+          .values(
+            endpointIds.slice(Math.max(1, i), i + 100).map((id) => ({
+              ...template,
+              id,
+              events: dbJson(asJson(template.events)),
+              active: dbBool(asBool(template.active)),
+            })),
+          )
+          .execute();
+      }
+      const old = new Date(app.clock.now().getTime() - 40 * DAY);
+      const events: string[] = [];
+      for (let i = 0; i < 100; i++)
+        events.push(await insertEvent(caller.organizationId, new Date(old.getTime() + i)));
+      const rows = events.flatMap((eventId) =>
+        endpointIds.map((endpointId) => ({
+          id: newId(),
+          organization_id: caller.organizationId,
+          endpoint_id: endpointId,
+          event_id: eventId,
+          status: 'succeeded',
+          attempt_count: 1,
+          attempt_limit: null,
+          next_attempt_at: old.toISOString(),
+          locked_until: null,
+          locked_by: null,
+          last_status_code: 200,
+          last_error: null,
+          created_at: old.toISOString(),
+          updated_at: old.toISOString(),
+          completed_at: old.toISOString(),
+        })),
+      );
+      for (let i = 0; i < rows.length; i += 1000) {
+        await kysely
+          .insertInto('webhook_deliveries')
+          .values(rows.slice(i, i + 1000))
+          .execute();
+      }
+      // An archived endpoint's delivery, cancelled while its attempt is still running (leased).
+      const inFlight = await insertEvent(caller.organizationId, old);
+      await kysely
+        .insertInto('webhook_deliveries')
+        .values({
+          ...(rows[0] as (typeof rows)[number]),
+          id: newId(),
+          event_id: inFlight,
+          status: 'cancelled',
+          locked_until: new Date(app.clock.now().getTime() + 60_000).toISOString(),
+          locked_by: 'worker-1',
+        })
+        .execute();
+      assert.equal(await purgeExpiredEvents(app.services.db, app.clock.now(), 30), 100);
+      assert.deepEqual(await eventIds(caller.organizationId), [inFlight]);
+      const left = await kysely
+        .selectFrom('webhook_deliveries')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .where('organization_id', '=', caller.organizationId)
+        .executeTakeFirstOrThrow();
+      assert.equal(Number(left.n), 1);
+      // Once the lease has lapsed, the event goes too.
+      app.clock.advance(120_000);
+      assert.equal(await purgeExpiredEvents(app.services.db, app.clock.now(), 30), 1);
+      assert.deepEqual(await eventIds(caller.organizationId), []);
     });
   });
 }
