@@ -91,8 +91,12 @@ function sendFile(
 ): FastifyReply {
   // Names come from users (uploaded originals): quote-safe ASCII in `filename`, the exact name in
   // RFC 8187's `filename*`.
-  const ascii = file.filename.replace(/[^A-Za-z0-9._-]/g, '_');
-  const exact = encodeURIComponent(file.filename);
+  const ascii = file.filename.replace(/[^A-Za-z0-9._-]/gu, '_');
+  // RFC 8187 attr-char: encodeURIComponent leaves ' ( ) * and ! bare, which are not allowed there.
+  const exact = encodeURIComponent(file.filename).replace(
+    /['()*!]/g,
+    (char) => `%${char.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
   reply.header('Content-Disposition', `attachment; filename="${ascii}"; filename*=UTF-8''${exact}`);
   reply.header('X-Content-Type-Options', 'nosniff');
   return reply.code(200).type(file.mediaType).send(file.bytes);

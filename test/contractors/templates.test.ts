@@ -166,6 +166,37 @@ for (const dialect of DIALECTS) {
       assert.equal(await file.text(), markdown);
     });
 
+    it('downloads under names that need care: cut by code points, RFC 8187 filename*', async () => {
+      const long = `${'a'.repeat(149)}😀x`;
+      const made = await draft(admin, { name: long, markdown: '# Long' });
+      assert.equal(made.status, 200, JSON.stringify(made.body));
+      const url = `${app.baseUrl}/api/v1/accounting/contractors.templates.download?id=${String(made.data.id)}`;
+      const file = await openApiCheckedFetch(url, {
+        headers: { authorization: `Bearer ${admin.token}`, accept: 'text/markdown' },
+      });
+      assert.equal(file.status, 200);
+      assert.equal(
+        file.headers.get('content-disposition'),
+        `attachment; filename="${'a'.repeat(149)}_.md"; filename*=UTF-8''${'a'.repeat(149)}%F0%9F%98%80.md`,
+      );
+      const fileName = "John's (v2)*!.pdf";
+      const uploaded = await upload(admin, {
+        name: 'Quoted',
+        fileName,
+        mediaType: 'application/pdf',
+        contentBase64: b64(PDF),
+      });
+      assert.equal(uploaded.status, 200, JSON.stringify(uploaded.body));
+      const pdf = await openApiCheckedFetch(
+        `${app.baseUrl}/api/v1/accounting/contractors.templates.download?id=${String(uploaded.data.id)}`,
+        { headers: { authorization: `Bearer ${admin.token}`, accept: 'application/pdf' } },
+      );
+      assert.equal(
+        pdf.headers.get('content-disposition'),
+        `attachment; filename="John_s__v2___.pdf"; filename*=UTF-8''John%27s%20%28v2%29%2A%21.pdf`,
+      );
+    });
+
     it('accepts exactly 5 MiB and refuses one byte more', async () => {
       const big = Buffer.alloc(5 * MiB, 0x20);
       PDF.copy(big);

@@ -9,9 +9,10 @@ function draftFileName(name: string): string {
   const base = name
     .replace(/[\\/:*?"<>|\p{Cc}]+/gu, ' ')
     .replace(/\s+/g, ' ')
-    .trim()
-    .slice(0, 150);
-  return `${base === '' ? 'template' : base}.md`;
+    .trim();
+  // Cut by code points, never inside a surrogate pair.
+  const short = Array.from(base).slice(0, 150).join('').trim();
+  return `${short === '' ? 'template' : short}.md`;
 }
 
 export const downloadTemplate = defineOperation({
