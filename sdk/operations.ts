@@ -54,5 +54,6 @@ export const OPERATIONS = {
   'invoices.schedules.resume': { mutation: true, get: false },
   'invoices.schedules.cancel': { mutation: true, get: false },
   'invoices.paymentPlans.create': { mutation: true, get: false },
+  'invoices.paymentPlans.reschedule': { mutation: true, get: false },
   'matching.receiptConsolidation.confirm': { mutation: true, get: false },
 } as const;

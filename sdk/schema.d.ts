@@ -1558,6 +1558,34 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/accounting/invoices.paymentPlans.reschedule": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reschedule a payment plan's unpaid installments
+         * @description Active or paused plans of a sent invoice. Paid installments are kept as they are; the unpaid ones are replaced by `equal` or `custom`, numbered after the kept ones, summing exactly to the invoice total minus what the kept ones cover (a partial payment toward the next installment counts toward the first new one; else 400 installments_sum_mismatch with balance_minor = that amount). The plan keeps 2-120 installments in all; the first new due date is today or later and after the last paid installment. New installments get their own reminders. Event invoice.schedule.rescheduled.
+         *
+         *     **Access:** scopes `accounting:read`, `accounting:write`; roles admin, finance.
+         *
+         *     **Idempotency:** required: header `Idempotency-Key` (8-200) or body `idempotencyKey` (8-200).
+         *
+         *     **Revision:** send `expectedRevision` (the revision last read); a different current revision answers 409 `revision_conflict` with `current_revision`, and nothing changes.
+         *
+         *     **MCP tool:** `accounting_invoices_payment_plans_reschedule`.
+         */
+        post: operations["invoices.paymentPlans.reschedule"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/accounting/matching.receiptConsolidation.confirm": {
         parameters: {
             query?: never;
@@ -3212,6 +3240,41 @@ export interface components {
             }[];
             /** @description IANA time zone whose calendar decides run dates (default: the organization's). */
             timeZone?: string;
+            /** @description Idempotency key, 8-200 characters; required unless the Idempotency-Key header is sent. */
+            idempotencyKey?: string;
+        };
+        InvoicesPaymentPlansRescheduleRequest: {
+            /** @description ID of the payment plan (an active or paused one). */
+            id: string;
+            /** @description The revision of the record the caller last read. */
+            expectedRevision: number;
+            /** @description Equal installments over an interval. */
+            equal?: {
+                /** @description Number of installments, 1-120. Amounts differ by at most one minor unit; the odd units go to the first installments. */
+                count: number;
+                /**
+                 * Format: date
+                 * @description Due date of the first installment, today or later (plan time zone).
+                 */
+                firstDueDate: string;
+                /** @description Spacing of the due dates. */
+                interval: {
+                    /** @description weekly, or monthly on the first due date’s day (clamped in short months). */
+                    kind: "weekly" | "monthly";
+                    /** @description Every N weeks (1-52) or months (1-12); default 1. */
+                    every?: number;
+                };
+            };
+            /** @description Custom installments; the amounts must sum exactly to the amount left to reschedule (else installments_sum_mismatch). */
+            custom?: {
+                /**
+                 * Format: date
+                 * @description Due date; strictly later than the previous one, the first today or later.
+                 */
+                dueDate: string;
+                /** @description Amount, decimal string of minor units, greater than 0. */
+                amountMinor: string;
+            }[];
             /** @description Idempotency key, 8-200 characters; required unless the Idempotency-Key header is sent. */
             idempotencyKey?: string;
         };
@@ -9327,6 +9390,124 @@ export interface operations {
                  *     }
                  */
                 "application/json": components["schemas"]["InvoicesPaymentPlansCreateRequest"];
+            };
+        };
+        responses: {
+            /** @description Success: the result is in `data`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "01920000-0000-7000-8000-000000000001",
+                     *         "kind": "text",
+                     *         "status": "text",
+                     *         "name": "Northwind Traders",
+                     *         "party_id": "01920000-0000-7000-8000-000000000001",
+                     *         "currency": "text",
+                     *         "amount_minor": "125000",
+                     *         "lines": [
+                     *           {
+                     *             "description": "Accounting webhooks",
+                     *             "quantity": "text",
+                     *             "unit_amount_minor": "125000",
+                     *             "tax_rate": "text"
+                     *           }
+                     *         ],
+                     *         "payment_terms_days": 1,
+                     *         "notes": "text",
+                     *         "cadence": {
+                     *           "kind": "text",
+                     *           "interval_weeks": 1,
+                     *           "day_of_month": 1,
+                     *           "interval_months": 1
+                     *         },
+                     *         "start_date": "2026-09-22",
+                     *         "end": {
+                     *           "kind": "text",
+                     *           "date": "2026-09-22",
+                     *           "count": 1
+                     *         },
+                     *         "auto_send": true,
+                     *         "invoice_id": "01920000-0000-7000-8000-000000000001",
+                     *         "time_zone": "America/Toronto",
+                     *         "next_run_date": "2026-09-22",
+                     *         "last_run_date": "2026-09-22",
+                     *         "occurrences_created": 1,
+                     *         "installments": [
+                     *           {
+                     *             "id": "01920000-0000-7000-8000-000000000001",
+                     *             "sequence": 1,
+                     *             "due_date": "2026-09-22",
+                     *             "amount_minor": "125000",
+                     *             "status": "text",
+                     *             "reminded_at": "2026-09-22T14:30:00.000Z",
+                     *             "paid_at": "2026-09-22T14:30:00.000Z"
+                     *           }
+                     *         ],
+                     *         "paused_at": "2026-09-22T14:30:00.000Z",
+                     *         "cancelled_at": "2026-09-22T14:30:00.000Z",
+                     *         "completed_at": "2026-09-22T14:30:00.000Z",
+                     *         "revision": 1,
+                     *         "created_at": "2026-09-22T14:30:00.000Z",
+                     *         "updated_at": "2026-09-22T14:30:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["InvoiceSchedule"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "invoices.paymentPlans.reschedule": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
+                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
+                /** @description Idempotency key of a mutation (8-200 characters); required unless the body has `idempotencyKey`, and must equal it when both are sent. A retry with the same key and input returns the stored result and takes effect once. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKeyHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The operation input. `idempotencyKey` may be sent here or as the Idempotency-Key header. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "00000000-0000-0000-0000-000000000000",
+                 *       "expectedRevision": 1,
+                 *       "equal": {
+                 *         "count": 2,
+                 *         "firstDueDate": "2026-12-01",
+                 *         "interval": {
+                 *           "kind": "monthly"
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["InvoicesPaymentPlansRescheduleRequest"];
             };
         };
         responses: {

@@ -6,6 +6,14 @@ import { assertMinorRange, MAX_MINOR } from './money.ts';
 export const MIN_INSTALLMENTS = 2;
 export const MAX_INSTALLMENTS = 120;
 
+/** How many installments a split may make (a new plan: 2-120; a reschedule fewer, see plan-reschedule.ts). */
+export interface InstallmentLimits {
+  readonly min: number;
+  readonly max: number;
+}
+
+export const PLAN_LIMITS: InstallmentLimits = { min: MIN_INSTALLMENTS, max: MAX_INSTALLMENTS };
+
 export interface Installment {
   /** 1-based position in the plan. */
   readonly sequence: number;
@@ -36,9 +44,10 @@ export function splitEqual(
   count: number,
   firstDueDate: IsoDate,
   interval: InstallmentInterval,
+  limits: InstallmentLimits = PLAN_LIMITS,
 ): Installment[] {
-  if (!Number.isInteger(count) || count < MIN_INSTALLMENTS || count > MAX_INSTALLMENTS) {
-    throw invalid(`count must be ${MIN_INSTALLMENTS} to ${MAX_INSTALLMENTS}`, 'count');
+  if (!Number.isInteger(count) || count < limits.min || count > limits.max) {
+    throw invalid(`count must be ${limits.min} to ${limits.max}`, 'count');
   }
   assertMinorRange(balanceMinor, 'balanceMinor');
   if (balanceMinor < BigInt(count))
@@ -69,18 +78,19 @@ export type InstallmentPlanResult =
   | { readonly ok: false; readonly error: InvoicingError };
 
 /**
- * Checks a hand-made plan: 2..120 items, every amount > 0, due dates strictly increasing,
+ * Checks a hand-made plan: 2..120 items (or `limits`), every amount > 0, due dates strictly increasing,
  * and the amounts summing to the balance exactly (no rounding is ever applied to make it fit).
  * Errors name the offending field, e.g. `items[2].dueDate`.
  */
 export function validateCustom(
   balanceMinor: bigint,
   items: readonly CustomInstallmentInput[],
+  limits: InstallmentLimits = PLAN_LIMITS,
 ): InstallmentPlanResult {
   try {
     assertMinorRange(balanceMinor, 'balanceMinor');
-    if (items.length < MIN_INSTALLMENTS || items.length > MAX_INSTALLMENTS) {
-      throw invalid(`plan must have ${MIN_INSTALLMENTS} to ${MAX_INSTALLMENTS} installments`, 'items');
+    if (items.length < limits.min || items.length > limits.max) {
+      throw invalid(`plan must have ${limits.min} to ${limits.max} installments`, 'items');
     }
     let sum = 0n;
     let previous: IsoDate | null = null;

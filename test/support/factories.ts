@@ -216,7 +216,10 @@ export function makeWithExample(
  * Operations whose `id` is not a record of the prefix their name suggests, mapped to the right
  * resource (`contractors.email.update` would find `contractors` by itself).
  */
-export const ID_RESOURCE_OVERRIDES: Record<string, string> = {};
+export const ID_RESOURCE_OVERRIDES: Record<string, string> = {
+  // A plan is a schedule row: its id is read by invoices.schedules.get.
+  'invoices.paymentPlans.reschedule': 'invoices.schedules',
+};
 
 /** Input fields other than `id` that name a record, and the resource they name. */
 export const ID_FIELD_RESOURCES: Record<string, string> = {

@@ -71,7 +71,23 @@ const installmentData = object({
 
 export const scheduleEvents: readonly EventDefinition[] = [
   schedule('invoice.schedule.created', 'A recurring invoice schedule or a payment plan was created.'),
-  schedule('invoice.schedule.updated', 'A recurring invoice schedule was changed.'),
+  schedule(
+    'invoice.schedule.updated',
+    'A recurring invoice schedule was changed, or a payment plan renamed.',
+  ),
+  schedule(
+    'invoice.schedule.rescheduled',
+    "A payment plan's unpaid installments were replaced (invoices.paymentPlans.reschedule); paid ones are kept.",
+    {
+      installmentCount: Type.Integer({ description: 'Installments of the plan now, kept and new.' }),
+      keptCount: Type.Integer({ description: 'Paid installments kept unchanged (numbered 1..keptCount).' }),
+      rescheduledMinor: Type.String({
+        pattern: MINOR_PATTERN,
+        description: 'What the new installments sum to: invoice total minus the last kept threshold.',
+      }),
+      firstDueDate: Type.String({ format: 'date', description: 'Due date of the first new installment.' }),
+    },
+  ),
   schedule(
     'invoice.schedule.paused',
     'A schedule or plan was paused: nothing is prepared or sent until resumed.',

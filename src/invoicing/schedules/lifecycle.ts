@@ -35,12 +35,16 @@ export async function loadForChange(
   return row;
 }
 
-/** Audit row and event of a schedule change; `before` is null for the creation. */
+/**
+ * Audit row and event of a schedule change; `before` is null for the creation. `extra` is the
+ * event's own data beyond the common schedule fields (declared in its catalog entry).
+ */
 export async function recordChange(
   unit: UnitOfWork,
   before: ScheduleRow | null,
   after: ScheduleRow,
   event: string,
+  extra: Record<string, unknown> = {},
 ) {
   await unit.audit({
     recordType: 'invoice_schedule',
@@ -51,7 +55,7 @@ export async function recordChange(
   await unit.emit({
     type: event,
     subject: { type: 'invoice_schedule', id: after.id },
-    data: scheduleEventData(after),
+    data: { ...scheduleEventData(after), ...extra },
   });
 }
 

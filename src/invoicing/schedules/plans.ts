@@ -3,13 +3,13 @@ import { isUniqueViolation } from '../../db/errors.ts';
 import { dbBool, dbJson } from '../../db/values.ts';
 import type { UnitOfWork } from '../../jobs/system-context.ts';
 import { newId } from '../../lib/ids.ts';
-import { localDateIn, parseIsoDate } from '../calendar.ts';
+import { localDateIn } from '../calendar.ts';
+import type { Installment } from '../installments.ts';
 import { loadInvoice, loadOrganization } from '../service/index.ts';
 import { recordChange } from './lifecycle.ts';
-import { buildInstallments, type PaymentPlanInput } from './plan-input.ts';
+import { buildInstallments, type PaymentPlanInput, planCadence } from './plan-input.ts';
 import type { ScheduleRow } from './records.ts';
 import { checkTimeZone } from './recurring.ts';
-import type { StoredCadence } from './wire.ts';
 
 /**
  * Splits a sent invoice's balance into installments. Each installment n is paid once the invoice's
@@ -43,25 +43,10 @@ export async function createPaymentPlan(unit: UnitOfWork, input: PaymentPlanInpu
   );
   const now = unit.clock.now();
   const today = localDateIn(timeZone, now);
-  const installments = buildInstallments(input, invoice.balanceMinor, today);
+  const installments = buildInstallments(input, invoice.balanceMinor, { today });
   const first = installments[0];
   if (first === undefined) throw new Error('a plan has at least two installments');
-  const cadence: StoredCadence | null =
-    input.equal === undefined
-      ? null
-      : input.equal.interval.kind === 'weekly'
-        ? {
-            kind: 'weekly',
-            intervalWeeks: input.equal.interval.every ?? 1,
-            dayOfMonth: null,
-            intervalMonths: null,
-          }
-        : {
-            kind: 'monthly',
-            intervalWeeks: null,
-            dayOfMonth: parseIsoDate(first.dueDate).day,
-            intervalMonths: input.equal.interval.every ?? 1,
-          };
+  const cadence = planCadence(input, first.dueDate);
   const row = {
     id: newId(),
     organization_id: unit.organizationId,
@@ -95,30 +80,47 @@ export async function createPaymentPlan(unit: UnitOfWork, input: PaymentPlanInpu
     if (isUniqueViolation(error)) throw planExists(null);
     throw error;
   }
-  let threshold = invoice.amountPaidMinor;
+  await insertInstallments(unit, row, installments, { sequence: 0, threshold: invoice.amountPaidMinor });
+  await recordChange(unit, null, row, 'invoice.schedule.created');
+  return row;
+}
+
+/**
+ * Stores `installments` after position `from.sequence`, installment n's threshold being
+ * `from.threshold` plus the amounts up to n: at creation, what was paid before the plan; on a
+ * reschedule, the threshold of the last installment kept.
+ */
+export async function insertInstallments(
+  unit: UnitOfWork,
+  plan: Pick<ScheduleRow, 'id' | 'invoice_id'>,
+  installments: readonly Installment[],
+  from: { sequence: number; threshold: bigint },
+): Promise<void> {
+  if (plan.invoice_id === null) throw new Error(`schedule ${plan.id} is not a payment plan`);
+  const invoiceId = plan.invoice_id;
+  const createdAt = unit.clock.now().toISOString();
+  let threshold = from.threshold;
   await unit.db
     .insertInto('payment_plan_installments')
     .values(
-      installments.map((item) => {
+      installments.map((item, index) => {
         threshold += item.amountMinor;
         return {
           id: newId(),
           organization_id: unit.organizationId,
-          schedule_id: row.id,
-          invoice_id: invoice.id,
-          sequence: item.sequence,
+          schedule_id: plan.id,
+          invoice_id: invoiceId,
+          sequence: from.sequence + index + 1,
           due_date: item.dueDate,
           amount_minor: item.amountMinor.toString(),
           paid_threshold_minor: threshold.toString(),
           reminded_at: null,
           paid_at: null,
-          created_at: row.created_at,
+          created_at: createdAt,
         };
       }),
     )
     .execute();
-  await recordChange(unit, null, row, 'invoice.schedule.created');
-  return row;
 }
 
 function planExists(planId: string | null): AppError {

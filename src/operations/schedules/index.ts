@@ -5,6 +5,7 @@ import { getSchedule } from './get.ts';
 import { listSchedules } from './list.ts';
 import { pauseScheduleOperation } from './pause.ts';
 import { createPaymentPlanOperation } from './plans-create.ts';
+import { reschedulePaymentPlanOperation } from './plans-reschedule.ts';
 import { resumeScheduleOperation } from './resume.ts';
 import { updateScheduleOperation } from './update.ts';
 
@@ -18,4 +19,5 @@ export const scheduleOperations: readonly AnyOperation[] = [
   resumeScheduleOperation,
   cancelScheduleOperation,
   createPaymentPlanOperation,
+  reschedulePaymentPlanOperation,
 ];

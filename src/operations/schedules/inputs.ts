@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import { DateString, Id } from '../../contract/formats.ts';
+import type { InstallmentLimits } from '../../invoicing/installments.ts';
 import { CadenceInput, EndInput, TemplateLines } from '../../invoicing/schedules/wire.ts';
 
 /** Fields of a recurring schedule, shared by create (some required) and update (all optional). */
@@ -32,6 +33,57 @@ export const recurringFields = {
     description: "IANA time zone whose calendar decides run dates (default: the organization's).",
   }),
 };
+
+/**
+ * How a payment plan's installments are asked for, by invoices.paymentPlans.create (2-120 of the
+ * balance) and invoices.paymentPlans.reschedule (1-120 of what is left): one definition, two bounds.
+ */
+export function installmentFields(limits: InstallmentLimits, amountName: string) {
+  const equal = Type.Object(
+    {
+      count: Type.Integer({
+        minimum: limits.min,
+        maximum: limits.max,
+        description: `Number of installments, ${limits.min}-${limits.max}. Amounts differ by at most one minor unit; the odd units go to the first installments.`,
+      }),
+      firstDueDate: DateString('Due date of the first installment, today or later (plan time zone).'),
+      interval: Type.Object(
+        {
+          kind: Type.Union([Type.Literal('weekly'), Type.Literal('monthly')], {
+            description: 'weekly, or monthly on the first due date\u2019s day (clamped in short months).',
+          }),
+          every: Type.Optional(
+            Type.Integer({
+              minimum: 1,
+              maximum: 52,
+              description: 'Every N weeks (1-52) or months (1-12); default 1.',
+            }),
+          ),
+        },
+        { additionalProperties: false, description: 'Spacing of the due dates.' },
+      ),
+    },
+    { additionalProperties: false, description: 'Equal installments over an interval.' },
+  );
+  const custom = Type.Array(
+    Type.Object(
+      {
+        dueDate: DateString('Due date; strictly later than the previous one, the first today or later.'),
+        amountMinor: Type.String({
+          pattern: '^(0|[1-9][0-9]{0,15})$',
+          description: 'Amount, decimal string of minor units, greater than 0.',
+        }),
+      },
+      { additionalProperties: false },
+    ),
+    {
+      minItems: limits.min,
+      maxItems: limits.max,
+      description: `Custom installments; the amounts must sum exactly to ${amountName} (else installments_sum_mismatch).`,
+    },
+  );
+  return { equal, custom };
+}
 
 export const PLACEHOLDER_ID = '00000000-0000-0000-0000-000000000000';
 
