@@ -183,6 +183,11 @@ export const ERROR_CODES = {
     description:
       'Three invitations were already sent to this contractor in the last 24 hours; `Retry-After` tells when the next is allowed.',
   },
+  replay_unavailable: {
+    status: 409,
+    description:
+      'The first request with this idempotency key took effect, but its stored answer (which holds a secret) was sealed with a key this server no longer has (`ACCOUNTING_SECRET_KEY` changed). Read the record instead; for a webhook secret, rotate it to get a new one.',
+  },
   internal_error: {
     status: 500,
     description: 'An unexpected failure; the request id identifies it in the logs. Nothing was changed.',

@@ -134,7 +134,19 @@ export async function claimIdempotencyKey(
 
 function storedResult(stored: unknown, sealer: ReplaySealer | undefined): unknown {
   const sealed = (stored as { sealed?: unknown } | null)?.sealed;
-  return sealer && typeof sealed === 'string' ? JSON.parse(sealer.open(sealed)) : stored;
+  if (!sealer || typeof sealed !== 'string') return stored;
+  let text: string;
+  try {
+    text = sealer.open(sealed);
+  } catch {
+    // Sealed under a key no longer configured: the effect stands, its answer cannot be shown.
+    throw new AppError(
+      'replay_unavailable',
+      'This request already took effect, but its stored answer cannot be opened with the current secret key.',
+      { field: 'idempotencyKey' },
+    );
+  }
+  return JSON.parse(text);
 }
 
 async function deleteKey(db: Kysely<Database>, scope: IdempotencyScope, expiresAt: string): Promise<void> {

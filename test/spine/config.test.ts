@@ -26,6 +26,22 @@ describe('configuration checks at start', () => {
     }
   });
 
+  it('reads every duration setting with one syntax, d included, and refuses more than ten years', () => {
+    assert.equal(loadConfig({ ACCOUNTING_IDEMPOTENCY_TTL: '2d' }).idempotencyTtlMs, 2 * 86_400_000);
+    assert.equal(loadConfig({ ACCOUNTING_WEBHOOK_LEASE: '2m' }).webhooks.delivery.leaseMs, 120_000);
+    assert.equal(loadConfig({ ACCOUNTING_IDEMPOTENCY_LOCK: '1500' }).idempotencyLockMs, 1500);
+    assert.equal(loadConfig({ ACCOUNTING_IDEMPOTENCY_TTL: '3650d' }).idempotencyTtlMs, 3650 * 86_400_000);
+    for (const [name, value] of [
+      ['ACCOUNTING_IDEMPOTENCY_TTL', '3651d'],
+      ['ACCOUNTING_IDEMPOTENCY_TTL', '999999999999d'],
+      ['ACCOUNTING_WEBHOOK_LEASE', '999999999999d'],
+      ['ACCOUNTING_IDEMPOTENCY_LOCK', '1.5s'],
+      ['ACCOUNTING_RATE_LIMIT', '10/1w'],
+    ] as const) {
+      assert.throws(() => loadConfig({ [name]: value }), new RegExp(name), `${name}=${value}`);
+    }
+  });
+
   it('reads booleans strictly, so a typo cannot flip a security setting', () => {
     assert.equal(
       loadConfig({ ACCOUNTING_WEBHOOK_ALLOW_LOCALHOST: 'off' }).webhooks.allowLocalhostHttp,

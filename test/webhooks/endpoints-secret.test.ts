@@ -134,6 +134,29 @@ for (const dialect of DIALECTS) {
       assert.equal(await loadSigningSecret(app.services.db.kysely, row, OPERATOR_KEY), newSecret);
     });
 
+    it('a replay sealed under a key the server no longer has is 409 replay_unavailable, not a 500', async () => {
+      const input = { url: 'https://rekeyed.example.com/in', events: ['*'] };
+      const first = await op('webhooks.endpoints.create', input, { idempotencyKey: 'create-rekeyed-0001' });
+      assert.equal(first.status, 200, JSON.stringify(first.body));
+      // The same database served with another ACCOUNTING_SECRET_KEY (an operator rotated it).
+      const services = await createServices(
+        loadConfig({ LOG_LEVEL: 'silent', ACCOUNTING_SECRET_KEY: `${OPERATOR_KEY}-rotated` }),
+        { db: app.services.db, clock: app.clock, logger: pino({ level: 'silent' }) },
+      );
+      const server = await buildServer(services);
+      try {
+        const baseUrl = await server.listen({ port: 0, host: '127.0.0.1' });
+        const again = await call(baseUrl, 'webhooks.endpoints.create', input, {
+          token: admin.token,
+          idempotencyKey: 'create-rekeyed-0001',
+        });
+        assertError(again, 409, 'replay_unavailable');
+        assert.equal(again.error.field, 'idempotencyKey');
+      } finally {
+        await server.close();
+      }
+    });
+
     it('replays create with the same endpoint and secret, creating nothing new', async () => {
       const input = { url: 'https://replay.example.com/in', events: ['invoice.*'] };
       const first = await op('webhooks.endpoints.create', input, { idempotencyKey: 'create-replay-0001' });
