@@ -160,5 +160,24 @@ for (const dialect of DIALECTS) {
       assert.equal(await sendScheduledDrafts(app.services), 2);
       for (const draft of drafts) assert.equal(await status(draft), 'sent');
     });
+
+    it('a worker whose clock is behind the API reports a refusal once, not at every run', async () => {
+      app.clock.set('2026-02-04T00:00:00Z');
+      const noEmail = await createParty(app, admin, { email: undefined });
+      const [draft] = await draftsOf(noEmail.id, '2026-02-05', 1);
+      // The party changes on an API server whose clock is an hour ahead of the worker's.
+      app.clock.set('2026-02-05T01:00:00Z');
+      const renamed = await call(
+        app.baseUrl,
+        'parties.update',
+        { id: noEmail.id, expectedRevision: noEmail.revision, name: 'Renamed, still no email' },
+        { token: admin.token },
+      );
+      assert.equal(renamed.status, 200, JSON.stringify(renamed.body));
+      app.clock.set('2026-02-05T00:00:00Z');
+      assert.equal(await sendScheduledDrafts(app.services), 1);
+      for (let run = 0; run < 3; run += 1) assert.equal(await sendScheduledDrafts(app.services), 0);
+      assert.equal((await failures(draft ?? {})).length, 1);
+    });
   });
 }

@@ -13,7 +13,7 @@ export const SCHEDULED_SEND_FAILED = 'invoice.scheduled_send_failed';
  */
 export async function claimNotice(
   unit: UnitOfWork,
-  target: { type: string; id: string; kind: string; date: string },
+  target: { type: string; id: string; kind: string; date: string; at?: string },
 ): Promise<boolean> {
   const result = await unit.db
     .insertInto('invoicing_notices')
@@ -24,7 +24,7 @@ export async function claimNotice(
       target_id: target.id,
       kind: target.kind,
       target_date: target.date,
-      created_at: unit.clock.now().toISOString(),
+      created_at: target.at ?? unit.clock.now().toISOString(),
     })
     .onConflict((oc) => oc.columns(['target_type', 'target_id', 'kind', 'target_date']).doNothing())
     .executeTakeFirst();

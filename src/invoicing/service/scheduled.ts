@@ -100,12 +100,17 @@ async function recordRefusal(
   }
   const party = await loadParty(unit.db, unit.organizationId, invoice.partyId);
   if (!party) return 0;
+  // The party may have been fixed between the refused send and now: then the next run sends.
+  if (errorCode === 'party_email_missing' && party.email !== null) return 0;
   await clearSendRefusal(unit, invoiceId, party.updatedAt);
+  // Stamped with the version of the party it was judged against, not with this worker's clock:
+  // any later party change (a later updated_at) reopens the draft, whatever the clocks say.
   const target = {
     type: 'invoice',
     id: invoiceId,
     kind: SCHEDULED_SEND_FAILED,
     date: invoice.scheduledSendDate,
+    at: party.updatedAt,
   };
   // Another worker recorded it first: that one reports it.
   if (!(await claimNotice(unit, target))) return 0;
