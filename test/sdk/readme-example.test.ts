@@ -5,6 +5,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { type Caller, createCaller, startTestApp, type TestApp } from '../support/app.ts';
 import { DIALECTS } from '../support/databases.ts';
+import { startValidatingProxy } from '../support/openapi-proxy.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const WORK = path.join(ROOT, '.tmp', `readme-example-${process.pid}`);
@@ -55,7 +56,9 @@ for (const dialect of DIALECTS) {
     });
     after(() => app.close());
 
-    it('runs and does what it says', async () => {
+    it('runs and does what it says, every answer matching the OpenAPI document', async (t) => {
+      const proxy = await startValidatingProxy(app.baseUrl);
+      t.after(() => proxy.close());
       // Asynchronous: the server answering the example runs in this very process.
       const result = await new Promise<{ status: number | null; stdout: string; stderr: string }>(
         (resolve) => {
@@ -64,7 +67,7 @@ for (const dialect of DIALECTS) {
             ['--import', 'tsx', EXAMPLE],
             {
               cwd: ROOT,
-              env: { ...process.env, ACCOUNTING_URL: app.baseUrl, ACCOUNTING_API_KEY: admin.token },
+              env: { ...process.env, ACCOUNTING_URL: proxy.url, ACCOUNTING_API_KEY: admin.token },
             },
             (error, stdout, stderr) =>
               resolve({ status: error ? (error.code as number | null) : 0, stdout, stderr }),
@@ -72,6 +75,8 @@ for (const dialect of DIALECTS) {
         },
       );
       assert.equal(result.status, 0, result.stderr);
+      assert.deepEqual(proxy.problems, []);
+      assert.ok(proxy.checked() >= 3, `${proxy.checked()} API answers went through the proxy`);
       assert.match(result.stdout, /^created Ada, revision 1$/m);
       assert.match(result.stdout, /^stale revision; the current one is 1$/m);
       assert.match(result.stdout, /^Ada <ada@example\.com>$/m);
