@@ -13,6 +13,8 @@ export interface Config {
   publicUrl: string;
   smtpUrl: string | undefined;
   mailFrom: string;
+  /** ACCOUNTING_MAIL_RETENTION_DAYS: sent or failed mail older than this leaves the outbox. */
+  mailRetentionDays: number;
   logLevel: string;
   rateLimit: { requests: number; windowMs: number };
   /** ACCOUNTING_PORTAL_RATE_LIMIT: portal page requests per client address (no credential there). */
@@ -129,6 +131,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ),
     smtpUrl: env.SMTP_URL || undefined,
     mailFrom: env.MAIL_FROM || DEFAULT_MAIL_FROM,
+    mailRetentionDays: parseDays(
+      env.ACCOUNTING_MAIL_RETENTION_DAYS,
+      'ACCOUNTING_MAIL_RETENTION_DAYS',
+      30,
+      1,
+      3650,
+    ),
     logLevel: env.LOG_LEVEL ?? 'info',
     rateLimit: parseRateLimit(env.ACCOUNTING_RATE_LIMIT ?? '600/1m', 'ACCOUNTING_RATE_LIMIT'),
     portalRateLimit: parseRateLimit(

@@ -1,3 +1,4 @@
+import { purgeOldMail } from '../mail/retention.ts';
 import { purgeExpiredIdempotencyKeys } from '../operations/idempotency.ts';
 import { purgeExpiredEvents } from '../webhooks/retention.ts';
 import type { Job } from './runner.ts';
@@ -24,4 +25,11 @@ export const eventPurgeJob: Job = {
   // The count deleted: while a backlog remains the loop comes straight back, in short transactions.
   run: (services) =>
     purgeExpiredEvents(services.db, services.clock.now(), services.config.webhooks.eventRetentionDays),
+};
+
+export const mailPurgeJob: Job = {
+  name: 'mail.purge',
+  intervalMs: 10 * 60_000,
+  run: (services) =>
+    purgeOldMail(services.db.kysely, services.clock.now(), services.config.mailRetentionDays),
 };
