@@ -3254,7 +3254,7 @@ export interface components {
                 count: number;
                 /**
                  * Format: date
-                 * @description Due date of the first installment, today or later (plan time zone).
+                 * @description Due date of the first installment, today or later and after the due date of the last installment kept (plan time zone).
                  */
                 firstDueDate: string;
                 /** @description Spacing of the due dates. */
@@ -3269,7 +3269,7 @@ export interface components {
             custom?: {
                 /**
                  * Format: date
-                 * @description Due date; strictly later than the previous one, the first today or later.
+                 * @description Due date; strictly later than the previous one, the first today or later and after the due date of the last installment kept.
                  */
                 dueDate: string;
                 /** @description Amount, decimal string of minor units, greater than 0. */

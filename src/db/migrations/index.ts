@@ -6,6 +6,7 @@ import * as webhooks from './0004-webhooks.ts';
 import * as invoicing from './0005-invoicing.ts';
 import * as schedules from './0006-schedules.ts';
 import * as eventRetention from './0007-event-retention.ts';
+import * as mailRetention from './0008-mail-retention.ts';
 import type { ColumnTypes } from './column-types.ts';
 
 export interface AppMigration {
@@ -24,4 +25,5 @@ export const MIGRATIONS: Record<string, AppMigration> = {
   '0005-invoicing': invoicing,
   '0006-schedules': schedules,
   '0007-event-retention': eventRetention,
+  '0008-mail-retention': mailRetention,
 };

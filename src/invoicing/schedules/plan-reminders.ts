@@ -69,11 +69,25 @@ export async function remindInstallments(services: Services, limit = 50): Promis
   return handled;
 }
 
+async function lockInstallment(unit: UnitOfWork, id: string): Promise<boolean> {
+  let query = unit.db
+    .selectFrom('payment_plan_installments')
+    .select('id')
+    .where('organization_id', '=', unit.organizationId)
+    .where('id', '=', id);
+  if (unit.services.db.dialect === 'postgres') query = query.forUpdate();
+  return (await query.executeTakeFirst()) !== undefined;
+}
+
 async function installmentNotice(
   unit: UnitOfWork,
   id: string,
   kind: 'installment.due_soon' | 'installment.overdue',
 ): Promise<number> {
+  // Held for the rest of this transaction, so a concurrent reschedule that deletes the installment
+  // either committed first (nothing to remind) or waits until this notice is done (PostgreSQL;
+  // SQLite's writer is exclusive already).
+  if (!(await lockInstallment(unit, id))) return 0;
   const context = await loadContext(unit, id);
   if (context?.plan.status !== 'active' || context.invoice.status !== 'sent' || isPaid(context)) return 0;
   const { installment, plan } = context;

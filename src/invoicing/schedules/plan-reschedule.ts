@@ -53,7 +53,16 @@ export async function reschedulePaymentPlan(unit: UnitOfWork, input: RescheduleI
     .execute();
   const kept = keptInstallments(installments, amountPaid);
   const firstOpen = installments[kept.length];
-  if (firstOpen === undefined) throw new Error(`plan ${row.id}: every installment paid, invoice still sent`);
+  if (firstOpen === undefined) {
+    // Cannot happen while payments only add up (the last threshold is the total); refunds would.
+    throw new AppError(
+      'invalid_state',
+      'Every installment of this plan is paid: nothing is left to reschedule.',
+      {
+        details: { state: 'paid' },
+      },
+    );
+  }
   // Thresholds are cumulative: the first open one's minus its amount is the last kept threshold.
   const keptThreshold = asMinor(firstOpen.paid_threshold_minor) - asMinor(firstOpen.amount_minor);
   const remaining = asMinor(invoice.total_minor) - keptThreshold;

@@ -38,7 +38,12 @@ export const recurringFields = {
  * How a payment plan's installments are asked for, by invoices.paymentPlans.create (2-120 of the
  * balance) and invoices.paymentPlans.reschedule (1-120 of what is left): one definition, two bounds.
  */
-export function installmentFields(limits: InstallmentLimits, amountName: string) {
+export function installmentFields(
+  limits: InstallmentLimits,
+  amountName: string,
+  /** Extra rule for the first due date (reschedule: after the last paid installment). */
+  firstDueRule = 'today or later',
+) {
   const equal = Type.Object(
     {
       count: Type.Integer({
@@ -46,7 +51,7 @@ export function installmentFields(limits: InstallmentLimits, amountName: string)
         maximum: limits.max,
         description: `Number of installments, ${limits.min}-${limits.max}. Amounts differ by at most one minor unit; the odd units go to the first installments.`,
       }),
-      firstDueDate: DateString('Due date of the first installment, today or later (plan time zone).'),
+      firstDueDate: DateString(`Due date of the first installment, ${firstDueRule} (plan time zone).`),
       interval: Type.Object(
         {
           kind: Type.Union([Type.Literal('weekly'), Type.Literal('monthly')], {
@@ -68,7 +73,7 @@ export function installmentFields(limits: InstallmentLimits, amountName: string)
   const custom = Type.Array(
     Type.Object(
       {
-        dueDate: DateString('Due date; strictly later than the previous one, the first today or later.'),
+        dueDate: DateString(`Due date; strictly later than the previous one, the first ${firstDueRule}.`),
         amountMinor: Type.String({
           pattern: '^(0|[1-9][0-9]{0,15})$',
           description: 'Amount, decimal string of minor units, greater than 0.',

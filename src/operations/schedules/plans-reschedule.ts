@@ -11,6 +11,7 @@ import { installmentFields, PLACEHOLDER_ID } from './inputs.ts';
 const { equal: Equal, custom: Custom } = installmentFields(
   { min: 1, max: MAX_INSTALLMENTS },
   'the amount left to reschedule',
+  'today or later and after the due date of the last installment kept',
 );
 
 export const reschedulePaymentPlanOperation = defineOperation({
