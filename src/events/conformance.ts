@@ -21,8 +21,22 @@ export function eventNonConformance(definition: EventDefinition, event: EventInp
   }
   let validate = validators.get(definition.type);
   if (!validate) {
-    validate = ajv.compile(JSON.parse(JSON.stringify(definition.data)) as object);
+    validate = ajv.compile(closed(JSON.parse(JSON.stringify(definition.data))) as object);
     validators.set(definition.type, validate);
   }
   return validate(event.data) ? null : ajv.errorsText(validate.errors, { dataVar: 'data' });
+}
+
+/**
+ * The schema with every object closed (`additionalProperties: false` where it says nothing), so a
+ * field an event carries but the catalog does not document is a mismatch too.
+ */
+function closed(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(closed);
+  if (typeof schema !== 'object' || schema === null) return schema;
+  const node = Object.fromEntries(Object.entries(schema).map(([key, value]) => [key, closed(value)]));
+  if (node.type === 'object' && node.properties !== undefined && node.additionalProperties === undefined) {
+    node.additionalProperties = false;
+  }
+  return node;
 }

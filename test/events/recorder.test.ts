@@ -98,9 +98,17 @@ for (const dialect of DIALECTS) {
         { type: 'webhook.endpoint.enabled', subject, data: { url: 'https://a.example.com/' } },
         meta,
       );
-      assert.equal(reported.length, 2, reported.join('\n'));
+      // A field the catalog does not document is a mismatch too, even where a schema left objects open.
+      await recorder.record(
+        database.db.kysely,
+        organizationId,
+        { type: 'webhook.endpoint.enabled', subject, data: { url: 'https://a.example.com/', extra: 1 } },
+        meta,
+      );
+      assert.equal(reported.length, 3, reported.join('\n'));
       assert.match(reported[0] ?? '', /subject type null, the catalog says webhook_endpoint/);
       assert.match(reported[1] ?? '', /data\/url must be string/);
+      assert.match(reported[2] ?? '', /must NOT have additional properties/);
       // The default (NODE_ENV=test here) refuses, so no test can emit an undocumented shape.
       await assert.rejects(
         createEventRecorder().record(

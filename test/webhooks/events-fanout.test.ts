@@ -124,7 +124,7 @@ for (const dialect of DIALECTS) {
           await unit.emit({
             type: 'contractor.updated',
             subject: { type: 'contractor', id: endpoint.id },
-            data: { changed: ['displayName'] },
+            data: { displayName: 'Renamed by a job' },
           });
           if (fail) throw new Error('job failed');
         });
