@@ -1,7 +1,8 @@
 // Typed client of the accounting service. Types come from sdk/schema.d.ts (generated from the
 // OpenAPI document by `npm run sdk:generate`); this file adds what a caller should not have to
 // write: the key, idempotency keys for mutations, retries, typed errors and page iterators.
-// It depends only on fetch and Web Crypto (Node >= 20, browsers-free backends, Deno, Bun).
+// It depends only on fetch and, for webhook signatures, node:crypto (Node >= 20, Deno, Bun), and
+// imports nothing outside this folder, so the folder can be copied into another project.
 
 import { AccountingConnectionError, AccountingError } from './errors.ts';
 import { OPERATIONS } from './operations.ts';
@@ -213,4 +214,4 @@ export function createAccountingClient(options: ClientOptions): AccountingClient
   return new AccountingClient(options);
 }
 
-export { type SignatureCheck, verifySignature } from '../src/webhooks/signature.ts';
+export { type SignatureCheck, type VerifyInput, verifySignature } from './webhook-signature.ts';

@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import {
   AccountingConnectionError,
@@ -66,6 +68,18 @@ const drop: Step = (request) => request.socket.destroy();
 const error = (code: string) => ({ error: { code, message: code, request_id: 'req_test' } });
 const contractor = { data: { id: 'c1', display_name: 'Ada' } };
 const create = { displayName: 'Ada', legalName: 'Ada L', email: 'ada@example.com' };
+
+describe('the client folder stands alone', () => {
+  it('imports nothing outside sdk/ except Node built-ins (sdk/generate.ts, a dev tool, aside)', () => {
+    const dir = path.join(import.meta.dirname, '../../sdk');
+    for (const file of readdirSync(dir).filter((name) => name.endsWith('.ts') && name !== 'generate.ts')) {
+      const text = readFileSync(path.join(dir, file), 'utf8');
+      for (const [, from] of text.matchAll(/from '([^']+)'/g)) {
+        assert.ok(from?.startsWith('./') || from?.startsWith('node:'), `${file} imports ${from}`);
+      }
+    }
+  });
+});
 
 describe('typed client: retries and errors (scripted loopback peer)', () => {
   it('retries a 429 after Retry-After with the same idempotency key', async () => {
