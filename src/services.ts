@@ -1,7 +1,12 @@
 import { type Logger, pino } from 'pino';
 import type { Config } from './config.ts';
 import { type Db, openDatabase } from './db/database.ts';
-import { createEventRecorder, type EventFanOut, type EventRecorder } from './events/recorder.ts';
+import {
+  createEventRecorder,
+  type EventFanOut,
+  type EventRecorder,
+  nonConformancePolicy,
+} from './events/recorder.ts';
 import { Wakeups } from './jobs/wakeups.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
 import { createMailQueue, type MailQueue, type MailTransport } from './mail/outbox-queue.ts';
@@ -49,10 +54,10 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     clock,
     logger,
     // Default fan-out: one webhook delivery row per matching endpoint, in the event's transaction.
-    events: createEventRecorder(overrides.eventFanOuts ?? [webhookFanOut], (message) => {
-      if (process.env.NODE_ENV === 'test') throw new Error(message);
-      logger.error(message);
-    }),
+    events: createEventRecorder(
+      overrides.eventFanOuts ?? [webhookFanOut],
+      nonConformancePolicy((message) => logger.error(message)),
+    ),
     mail: createMailQueue({ db, clock, logger, transport }),
     rateLimiter: new RateLimiter(config.rateLimit),
     portalRateLimiter: new RateLimiter(config.portalRateLimit),

@@ -26,15 +26,20 @@ export interface EventRecorder {
 }
 
 /**
- * An event whose data differs from its catalog entry is a programming error: the test suite
- * (NODE_ENV=test) fails on it; in production the change still commits and the mismatch is
- * reported through `onNonConformance` (the service's error log).
+ * What happens to an event whose data differs from its catalog entry, a programming error: the
+ * test suite (NODE_ENV=test) fails on it; in production the change still commits and the
+ * mismatch goes to `log` (the service's error log).
  */
+export function nonConformancePolicy(log?: (message: string) => void): (message: string) => void {
+  return (message) => {
+    if (process.env.NODE_ENV === 'test') throw new Error(message);
+    log?.(message);
+  };
+}
+
 export function createEventRecorder(
   fanOuts: readonly EventFanOut[] = [],
-  onNonConformance: (message: string) => void = (message) => {
-    if (process.env.NODE_ENV === 'test') throw new Error(message);
-  },
+  onNonConformance: (message: string) => void = nonConformancePolicy(),
 ): EventRecorder {
   return {
     async record(db, organizationId, event, meta) {

@@ -4,6 +4,7 @@ import { newId } from '../lib/ids.ts';
 import type { MailMessage } from '../mail/message.ts';
 import type { OperationContext } from '../operations/context.ts';
 import type { Services } from '../services.ts';
+import { eventsNudgeAfterCommit } from './wakeups.ts';
 
 /**
  * What domain code needs to change records: a transaction, the organization, the clock, and the
@@ -28,7 +29,7 @@ export async function withSystemUnit<T>(
 ): Promise<T> {
   const afterCommit: Array<() => Promise<void> | void> = [];
   const requestId = `job_${newId().replaceAll('-', '')}`;
-  let nudgeQueued = false;
+  const nudgeDelivery = eventsNudgeAfterCommit(services.wakeups, afterCommit);
   const result = await services.db.kysely.transaction().execute(async (trx) => {
     const unit: UnitOfWork = {
       organizationId,
@@ -57,10 +58,7 @@ export async function withSystemUnit<T>(
       },
       async emit(event) {
         await services.events.record(trx, organizationId, event, { requestId, now: services.clock.now() });
-        if (!nudgeQueued) {
-          nudgeQueued = true;
-          afterCommit.push(() => services.wakeups.notify('events'));
-        }
+        nudgeDelivery();
       },
       async sendMail(message: MailMessage) {
         await services.mail.enqueue(trx, organizationId, message);

@@ -24,3 +24,19 @@ export class Wakeups {
     for (const listener of this.#listeners.get(topic) ?? []) listener();
   }
 }
+
+/**
+ * For a unit of work: call the returned function whenever an event is recorded; it queues one
+ * `events` nudge to run after the commit, however many events the transaction holds.
+ */
+export function eventsNudgeAfterCommit(
+  wakeups: Wakeups,
+  afterCommit: Array<() => Promise<void> | void>,
+): () => void {
+  let queued = false;
+  return () => {
+    if (queued) return;
+    queued = true;
+    afterCommit.push(() => wakeups.notify('events'));
+  };
+}

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import { AppError } from '../contract/errors.ts';
 import type { Database } from '../db/schema.ts';
+import { eventsNudgeAfterCommit } from '../jobs/wakeups.ts';
 import { canonicalJson, sha256Hex } from '../lib/canonical-json.ts';
 import { newId } from '../lib/ids.ts';
 import type { MailMessage } from '../mail/message.ts';
@@ -134,7 +135,7 @@ function makeContext(
     if (!isMutation) throw new Error(`${call.operation.name} is a read and cannot ${what}`);
   };
   // One wake-up of the delivery job per committed transaction, however many events it holds.
-  let nudgeQueued = false;
+  const nudgeDelivery = eventsNudgeAfterCommit(services.wakeups, afterCommit);
   return {
     organizationId: principal.organizationId,
     principal,
@@ -169,10 +170,7 @@ function makeContext(
         requestId: call.requestId,
         now: services.clock.now(),
       });
-      if (!nudgeQueued) {
-        nudgeQueued = true;
-        afterCommit.push(() => services.wakeups.notify('events'));
-      }
+      nudgeDelivery();
     },
     async sendMail(message: MailMessage) {
       requireMutation('send mail');

@@ -53,22 +53,13 @@ export async function call(
       headers['idempotency-key'] = options.idempotencyKey ?? freshKey();
     }
   }
-  const response = await fetch(url, { method, headers, ...(body === undefined ? {} : { body }) });
-  const text = await response.text();
-  let parsed: unknown = text;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    // non-JSON bodies stay text
-  }
   // Every response the integration suite sees must match the published OpenAPI document.
-  assertMatchesOpenApi({
+  const response = await openApiCheckedFetch(url, {
     method,
-    path: new URL(url).pathname,
-    status: response.status,
-    headers: response.headers,
-    body: parsed,
+    headers,
+    ...(body === undefined ? {} : { body }),
   });
+  const parsed = jsonOrText(await response.text());
   const record = (parsed ?? {}) as { data?: unknown; error?: unknown };
   return {
     status: response.status,
@@ -87,20 +78,22 @@ export const openApiCheckedFetch: typeof fetch = async (input, init) => {
   const response = await fetch(input, init);
   const url = new URL(input instanceof Request ? input.url : String(input));
   if (url.pathname.startsWith('/api/v1/accounting/')) {
-    const text = await response.clone().text();
-    let body: unknown = text;
-    try {
-      body = JSON.parse(text);
-    } catch {
-      // non-JSON bodies stay text
-    }
     assertMatchesOpenApi({
       method: init?.method ?? (input instanceof Request ? input.method : 'GET'),
       path: url.pathname,
       status: response.status,
       headers: response.headers,
-      body,
+      body: jsonOrText(await response.clone().text()),
     });
   }
   return response;
 };
+
+/** A body as JSON when it parses, else the text itself. */
+export function jsonOrText(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { jsonOrText } from './http.ts';
 import { openApiProblems } from './openapi-validator.ts';
 
 /**
@@ -42,13 +43,7 @@ export async function startValidatingProxy(target: string): Promise<ValidatingPr
       const bytes = Buffer.from(await upstream.arrayBuffer());
       const path = new URL(request.url ?? '/', target).pathname;
       if (path.startsWith('/api/v1/accounting/')) {
-        const text = bytes.toString('utf8');
-        let parsed: unknown = text;
-        try {
-          parsed = JSON.parse(text);
-        } catch {
-          // non-JSON bodies stay text
-        }
+        const parsed = jsonOrText(bytes.toString('utf8'));
         checked += 1;
         problems.push(
           ...openApiProblems({
