@@ -1,6 +1,6 @@
 import { dbBool } from '../db/values.ts';
 import type { UnitOfWork } from '../jobs/system-context.ts';
-import type { EndpointRow } from '../operations/webhooks/records.ts';
+import type { EndpointRow } from '../operations/webhooks/schema.ts';
 import { changeEndpoint, loadForChange } from './endpoints.ts';
 
 /**

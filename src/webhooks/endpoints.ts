@@ -3,7 +3,7 @@ import { AppError, notFound, revisionConflict } from '../contract/errors.ts';
 import type { Database } from '../db/schema.ts';
 import type { WebhookEndpointsTable } from '../db/tables/webhooks.ts';
 import type { UnitOfWork } from '../jobs/system-context.ts';
-import type { EndpointRow } from '../operations/webhooks/records.ts';
+import type { EndpointRow } from '../operations/webhooks/schema.ts';
 
 /**
  * The endpoint repository shared by the operations, the admin CLI and (later) the dashboard.

@@ -5,7 +5,7 @@ import { organizationToday, selectInvoices, toInvoice } from '../../invoicing/se
 import { defineOperation } from '../define.ts';
 import { OffsetPage, offsetPage } from '../pagination.ts';
 import { likePattern } from '../parties/list.ts';
-import { InvoiceSummary, toInvoiceSummary } from './records.ts';
+import { InvoiceSummary, toInvoiceSummary } from './schema.ts';
 
 const StatusFilter = Type.Enum(['draft', 'sent', 'paid', 'void', 'overdue'], {
   description:

@@ -2,7 +2,7 @@ import { Type } from 'typebox';
 import { DateString, Id, IdempotencyKey, Revision } from '../../contract/formats.ts';
 import { organizationToday, recordPayment } from '../../invoicing/service/index.ts';
 import { defineOperation } from '../define.ts';
-import { Invoice, PaymentMethod, PaymentRecord, toInvoiceRecord, toPaymentRecord } from './records.ts';
+import { Invoice, PaymentMethod, PaymentRecord, toInvoiceRecord, toPaymentRecord } from './schema.ts';
 
 export const recordInvoicePayment = defineOperation({
   name: 'invoices.payments.record',

@@ -3,7 +3,7 @@ import { notFound } from '../../contract/errors.ts';
 import { Id } from '../../contract/formats.ts';
 import { loadParty } from '../../invoicing/service/index.ts';
 import { defineOperation } from '../define.ts';
-import { Party, toPartyRecord } from './records.ts';
+import { Party, toPartyRecord } from './schema.ts';
 
 export const getParty = defineOperation({
   name: 'parties.get',

@@ -3,7 +3,7 @@ import { AppError, notFound } from '../../contract/errors.ts';
 import { Id, IdempotencyKey } from '../../contract/formats.ts';
 import { retryScheduleOf } from '../../webhooks/delivery/settings.ts';
 import { defineOperation } from '../define.ts';
-import { selectDeliveries, toDelivery, WebhookDelivery } from './deliveries-records.ts';
+import { selectDeliveries, toDelivery, WebhookDelivery } from './store.ts';
 
 const RETRYABLE = ['failed', 'cancelled'];
 
