@@ -42,10 +42,16 @@ export function strayAreaFiles(files: readonly string[], operationNames: readonl
   );
 }
 
-/** Files of test/operations/<area>/ not named after an operation of the catalog (or a helper). */
+/**
+ * Files of test/operations/<area>/ not named after an operation of the catalog (or a helper).
+ * A test file is `<rest>.test.ts` or `<rest>.<aspect>.test.ts`, where `<rest>` is the file name of
+ * the first operation it covers: several files may test one operation from different sides.
+ */
 export function strayTestFiles(files: readonly string[], operationNames: readonly string[]): string[] {
   const expected = new Set(operationNames.map(operationTestFile));
-  return files.filter(
-    (file) => !expected.has(file) && !TEST_HELPERS.some((helper) => file.endsWith(`/${helper}`)),
-  );
+  return files.filter((file) => {
+    if (TEST_HELPERS.some((helper) => file.endsWith(`/${helper}`))) return false;
+    const withoutAspect = file.replace(/^(.*\/[^/.]+)\.[a-z0-9-]+\.test\.ts$/, '$1.test.ts');
+    return !expected.has(file) && !expected.has(withoutAspect);
+  });
 }
