@@ -138,6 +138,15 @@ export async function initialize(
   return { organizationId: organization.id, memberId: member.id, apiKey: key.token };
 }
 
+export async function organizationExists(db: Kysely<Database>, organizationId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('organizations')
+    .select('id')
+    .where('id', '=', organizationId)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
 export async function isEmpty(db: Kysely<Database>): Promise<boolean> {
   const row = await db.selectFrom('organizations').select('id').limit(1).executeTakeFirst();
   return row === undefined;

@@ -1,5 +1,17 @@
 import { AppError } from '../contract/errors.ts';
-import { MAX_TEMPLATE_BYTES, type UploadMediaType } from '../operations/contractors/schema.ts';
+
+/** Media types an uploaded original may have (PDF, Word .docx and .doc, plain text, Markdown). */
+export const UPLOAD_MEDIA_TYPES = [
+  'application/pdf',
+  'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+  'application/msword',
+  'text/plain',
+  'text/markdown',
+] as const;
+export type UploadMediaType = (typeof UPLOAD_MEDIA_TYPES)[number];
+
+/** Largest template content, decoded: 5 MiB. */
+export const MAX_TEMPLATE_BYTES = 5 * 1024 * 1024;
 
 /**
  * Strict base64 (RFC 4648 section 4, padded, no whitespace or line breaks). Node's decoder skips

@@ -1,4 +1,4 @@
-import type { OperationContext } from '../operations/context.ts';
+import type { UnitOfWork } from '../unit/unit-of-work.ts';
 
 export interface RevocableInvitation {
   id: string;
@@ -12,11 +12,7 @@ export interface RevocableInvitation {
  * row and `invitation.revoked` event. False when it was no longer open at that revision (an
  * accept or another revoke won the race); then nothing was written.
  */
-export async function markRevoked(
-  ctx: OperationContext,
-  row: RevocableInvitation,
-  now: Date,
-): Promise<boolean> {
+export async function markRevoked(ctx: UnitOfWork, row: RevocableInvitation, now: Date): Promise<boolean> {
   const nowIso = now.toISOString();
   const updated = await ctx.db
     .updateTable('contractor_invitations')
@@ -50,7 +46,7 @@ export async function markRevoked(
  * organization has just said is not the contractor's. Runs in the change's transaction, which
  * holds the contractor row, so no accept can slip in between. An expired one is left as it is.
  */
-export async function revokeOpenInvitationOf(ctx: OperationContext, contractorId: string): Promise<void> {
+export async function revokeOpenInvitationOf(ctx: UnitOfWork, contractorId: string): Promise<void> {
   const now = ctx.clock.now();
   const open = await ctx.db
     .selectFrom('contractor_invitations')

@@ -1,9 +1,11 @@
-import type { Kysely, Updateable } from 'kysely';
+import type { Kysely, Selectable, Updateable } from 'kysely';
 import { AppError, notFound, revisionConflict } from '../contract/errors.ts';
 import type { Database } from '../db/schema.ts';
 import type { WebhookEndpointsTable } from '../db/tables/webhooks.ts';
-import type { UnitOfWork } from '../jobs/system-context.ts';
-import type { EndpointRow } from '../operations/webhooks/schema.ts';
+import type { UnitOfWork } from '../unit/unit-of-work.ts';
+
+/** A webhook endpoint as stored; src/operations/webhooks/schema.ts turns it into the wire record. */
+export type EndpointRow = Selectable<WebhookEndpointsTable>;
 
 /**
  * The endpoint repository shared by the operations, the admin CLI and (later) the dashboard.

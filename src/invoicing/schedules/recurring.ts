@@ -1,7 +1,7 @@
 import { AppError, notFound } from '../../contract/errors.ts';
 import { asBool, dbBool, dbJson } from '../../db/values.ts';
-import type { UnitOfWork } from '../../jobs/system-context.ts';
 import { newId } from '../../lib/ids.ts';
+import type { UnitOfWork } from '../../unit/unit-of-work.ts';
 import { type Schedule, type ScheduleEnd, validateSchedule } from '../cadence.ts';
 import { isValidTimeZone, localDateIn } from '../calendar.ts';
 import { domain } from '../service/errors.ts';

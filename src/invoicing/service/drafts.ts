@@ -1,7 +1,7 @@
 import { AppError, notFound, revisionConflict } from '../../contract/errors.ts';
 import { MAX_SAFE } from '../../contract/formats.ts';
-import type { UnitOfWork } from '../../jobs/system-context.ts';
 import { newId } from '../../lib/ids.ts';
+import type { UnitOfWork } from '../../unit/unit-of-work.ts';
 import { addDays, compareDates, type IsoDate, parseIsoDate } from '../calendar.ts';
 import { parseCurrency } from '../money.ts';
 import { computeInvoiceTotals } from '../totals.ts';

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
-import type { UnitOfWork } from '../../jobs/system-context.ts';
 import { newId } from '../../lib/ids.ts';
+import type { UnitOfWork } from '../../unit/unit-of-work.ts';
 
 /** invoicing_notices kind of a refused scheduled send (target: the invoice, date: its send date). */
 export const SCHEDULED_SEND_FAILED = 'invoice.scheduled_send_failed';

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { UnitOfWork } from '../../jobs/system-context.ts';
+import type { UnitOfWork } from '../../unit/unit-of-work.ts';
 
 /** `INV-000001`; six digits keep numbers sortable up to a million, wider after that. */
 export function formatInvoiceNumber(value: number): string {

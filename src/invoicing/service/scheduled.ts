@@ -1,10 +1,11 @@
 import { AppError } from '../../contract/errors.ts';
-import { type UnitOfWork, withSystemUnit } from '../../jobs/system-context.ts';
 import { scheduledSendFailed } from '../../mail/templates/index.ts';
-import type { Services } from '../../services.ts';
+import type { UnitOfWork } from '../../unit/unit-of-work.ts';
+import { withUnit } from '../../unit/with-unit.ts';
 import { addDays, localDateIn } from '../calendar.ts';
 import { InvoicingError } from '../errors.ts';
 import { formatMoneyForDisplay, parseCurrency } from '../money.ts';
+import type { InvoicingRuntime } from '../schedules/work.ts';
 import { invoiceEventData } from './model.ts';
 import { claimNotice, clearSendRefusal, SCHEDULED_SEND_FAILED, staffEmails } from './notices.ts';
 import { loadInvoice, loadOrganization, loadParty } from './queries.ts';
@@ -25,7 +26,7 @@ export const SEND_SCHEDULED_JOB = 'invoices.send_scheduled';
  * logged and the draft stays due. Returns how many drafts were handled (sent or recorded).
  */
 export async function sendScheduledDrafts(
-  services: Services,
+  services: InvoicingRuntime,
   options: { limit?: number } = {},
 ): Promise<number> {
   const now = services.clock.now();
@@ -61,8 +62,14 @@ export async function sendScheduledDrafts(
       continue;
     const item = { invoiceId: row.id, job: SEND_SCHEDULED_JOB };
     try {
-      await withSystemUnit(services, row.organization_id, SEND_SCHEDULED_JOB, (unit) =>
-        sendInvoice(unit, row.id, { expectedRevision: row.revision }),
+      await withUnit(
+        services,
+        {
+          organizationId: row.organization_id,
+          actor: { type: 'job', job: SEND_SCHEDULED_JOB },
+          operation: SEND_SCHEDULED_JOB,
+        },
+        (unit) => sendInvoice(unit, row.id, { expectedRevision: row.revision }),
       );
       handled += 1;
     } catch (error) {
@@ -72,8 +79,14 @@ export async function sendScheduledDrafts(
       }
       services.logger.info({ code: error.code, ...item }, 'scheduled invoice refused');
       try {
-        handled += await withSystemUnit(services, row.organization_id, SEND_SCHEDULED_JOB, (unit) =>
-          recordRefusal(unit, row.id, row.revision, error.code),
+        handled += await withUnit(
+          services,
+          {
+            organizationId: row.organization_id,
+            actor: { type: 'job', job: SEND_SCHEDULED_JOB },
+            operation: SEND_SCHEDULED_JOB,
+          },
+          (unit) => recordRefusal(unit, row.id, row.revision, error.code),
         );
       } catch (recordError) {
         services.logger.error({ err: recordError, ...item }, 'scheduled send refusal not recorded');

@@ -1,7 +1,7 @@
 import { AppError, notFound, revisionConflict } from '../../contract/errors.ts';
 import { dbJson } from '../../db/values.ts';
-import type { UnitOfWork } from '../../jobs/system-context.ts';
 import { invoiceSent } from '../../mail/templates/index.ts';
+import type { UnitOfWork } from '../../unit/unit-of-work.ts';
 import { formatMoneyForDisplay, parseCurrency } from '../money.ts';
 import { statusAfterSend } from '../status.ts';
 import { currentBillingSnapshot, renderInvoiceDocument } from './document.ts';

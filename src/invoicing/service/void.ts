@@ -1,5 +1,5 @@
 import { notFound, revisionConflict } from '../../contract/errors.ts';
-import type { UnitOfWork } from '../../jobs/system-context.ts';
+import type { UnitOfWork } from '../../unit/unit-of-work.ts';
 import { statusAfterVoid } from '../status.ts';
 import { conflictFor } from './drafts.ts';
 import { invalidState } from './errors.ts';

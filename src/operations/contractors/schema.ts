@@ -155,18 +155,12 @@ export function toInvitation(row: Selectable<ContractorInvitationsTable>, now: D
   };
 }
 
-/** Media types an uploaded original may have (PDF, Word .docx and .doc, plain text, Markdown). */
-export const UPLOAD_MEDIA_TYPES = [
-  'application/pdf',
-  'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
-  'application/msword',
-  'text/plain',
-  'text/markdown',
-] as const;
-export type UploadMediaType = (typeof UPLOAD_MEDIA_TYPES)[number];
+export {
+  MAX_TEMPLATE_BYTES,
+  UPLOAD_MEDIA_TYPES,
+  type UploadMediaType,
+} from '../../contractors/template-file.ts';
 
-/** Largest template content, decoded: 5 MiB. */
-export const MAX_TEMPLATE_BYTES = 5 * 1024 * 1024;
 /** Longest Markdown draft, in characters. */
 export const MAX_MARKDOWN_CHARS = 200_000;
 

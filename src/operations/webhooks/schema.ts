@@ -1,12 +1,11 @@
-import type { Selectable } from 'kysely';
 import { type Static, Type } from 'typebox';
 import { AppError } from '../../contract/errors.ts';
 import { Id, Timestamp } from '../../contract/formats.ts';
-import type { WebhookEndpointsTable } from '../../db/tables/webhooks.ts';
 import { asBool, asIso, asIsoOrNull, asJson } from '../../db/values.ts';
 import { EVENT_TYPES } from '../../events/catalog.ts';
 import { findPatternProblem } from '../../events/patterns.ts';
 import type { Services } from '../../services.ts';
+import type { EndpointRow } from '../../webhooks/endpoints.ts';
 import { checkEndpointUrl, MAX_ENDPOINT_URL_LENGTH } from '../../webhooks/url-policy.ts';
 
 const NullableTimestamp = (description: string) =>
@@ -56,8 +55,6 @@ export const EndpointWithSecret = Type.Object(
   },
   { title: 'WebhookEndpointWithSecret', additionalProperties: false },
 );
-
-export type EndpointRow = Selectable<WebhookEndpointsTable>;
 
 function asStatus(value: string): WebhookEndpoint['status'] {
   if (value === 'active' || value === 'disabled' || value === 'archived') return value;

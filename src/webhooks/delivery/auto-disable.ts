@@ -1,8 +1,8 @@
 // Turning an endpoint off from the delivery worker (contract, Events item 5 and 7).
 
 import { dbBool } from '../../db/values.ts';
-import type { UnitOfWork } from '../../jobs/system-context.ts';
 import { DAY } from '../../lib/clock.ts';
+import type { UnitOfWork } from '../../unit/unit-of-work.ts';
 import { cancelPendingDeliveries, changeEndpoint, selectEndpoint } from '../endpoints.ts';
 
 export type DisableReason = 'consecutive_failures' | 'gone';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { withSystemUnit } from '../../../src/jobs/system-context.ts';
+import { withUnit } from '../../../src/unit/with-unit.ts';
 import { enableEndpoint } from '../../../src/webhooks/endpoint-lifecycle.ts';
 import { verifySignature } from '../../../src/webhooks/signature.ts';
 import { type Caller, createCaller, startTestApp, type TestApp } from '../../support/app.ts';
@@ -175,8 +175,14 @@ for (const dialect of DIALECTS) {
 
       // Turned back on by an administrator: the failed delivery can go again.
       const row = await endpointRow(app, endpoint.id);
-      await withSystemUnit(app.services, admin.organizationId, 'test.enable', (unit) =>
-        enableEndpoint(unit, { id: endpoint.id, expectedRevision: row.revision }),
+      await withUnit(
+        app.services,
+        {
+          organizationId: admin.organizationId,
+          actor: { type: 'job', job: 'test.enable' },
+          operation: 'test.enable',
+        },
+        (unit) => enableEndpoint(unit, { id: endpoint.id, expectedRevision: row.revision }),
       );
       answer = { status: 200 };
       const ok = await op('webhooks.deliveries.retry', { id: gone?.id });
