@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
-import { generateApiKey } from '../auth/api-key-format.ts';
 import type { MemberStatus, Role, Scope } from '../contract/access.ts';
+import { generateApiKey } from '../contract/api-key-format.ts';
 import type { Database } from '../db/schema.ts';
 import { dbJson } from '../db/values.ts';
 import type { Clock } from '../lib/clock.ts';
