@@ -4,6 +4,11 @@ import path from 'node:path';
 import { describe, it } from 'node:test';
 import { type Import, layeringViolations, readImports, roomCycles } from './imports.ts';
 
+/** Whether source text inserts into, updates or deletes from `table` (migrations aside). */
+function writesTable(text: string, table: string): boolean {
+  return new RegExp(`\\.(insertInto|updateTable|deleteFrom)\\(\\s*'${table}'`).test(text);
+}
+
 const srcDir = path.join(import.meta.dirname, '../../src');
 const imports = readImports(srcDir);
 
@@ -33,6 +38,16 @@ describe('layering (docs/architecture.md)', () => {
         ),
       );
     assert.deepEqual(queries, []);
+  });
+
+  it('one owner per queue table: every write to webhook_deliveries is in webhooks/delivery/queue.ts', () => {
+    const writers = [...new Set(imports.map(({ from }) => from))].filter((file) =>
+      writesTable(readFileSync(path.join(srcDir, file), 'utf8'), 'webhook_deliveries'),
+    );
+    assert.deepEqual(writers, ['webhooks/delivery/queue.ts']);
+    // Deliberately broken: a second writer would be found.
+    assert.ok(writesTable("await db\n  .updateTable('webhook_deliveries')", 'webhook_deliveries'));
+    assert.ok(!writesTable("db.selectFrom('webhook_deliveries')", 'webhook_deliveries'));
   });
 
   it('the checks catch a broken layout (deliberately wrong examples)', () => {

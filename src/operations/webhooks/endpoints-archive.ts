@@ -1,7 +1,8 @@
 import { Type } from 'typebox';
 import { Id, IdempotencyKey, Revision } from '../../contract/formats.ts';
 import { dbBool } from '../../db/values.ts';
-import { cancelPendingDeliveries, changeEndpoint, loadForChange } from '../../webhooks/endpoints.ts';
+import { cancelPendingDeliveries } from '../../webhooks/delivery/queue.ts';
+import { changeEndpoint, loadForChange } from '../../webhooks/endpoints.ts';
 import { defineOperation } from '../define.ts';
 import { toEndpoint, WebhookEndpoint } from './schema.ts';
 

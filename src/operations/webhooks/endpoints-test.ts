@@ -3,8 +3,8 @@ import { AppError } from '../../contract/errors.ts';
 import { Id, IdempotencyKey } from '../../contract/formats.ts';
 import { EventEnvelope, toEnvelope } from '../../events/envelope.ts';
 import { WEBHOOK_TEST_EVENT } from '../../events/types/webhooks.ts';
+import { enqueueDeliveries } from '../../webhooks/delivery/queue.ts';
 import { requireEndpoint } from '../../webhooks/endpoints.ts';
-import { pendingDelivery } from '../../webhooks/fan-out.ts';
 import { defineOperation } from '../define.ts';
 
 export const TEST_EVENT_MESSAGE = 'This is a test event sent with webhooks.endpoints.test.';
@@ -47,8 +47,7 @@ export const testEndpoint = defineOperation({
       },
       { requestId: ctx.requestId, now },
     );
-    const delivery = pendingDelivery(event, endpoint.id);
-    await ctx.db.insertInto('webhook_deliveries').values(delivery).execute();
+    const [deliveryId] = await enqueueDeliveries(ctx.db, event, [endpoint.id]);
     // Recorded without ctx.emit (no fan-out), so the delivery loop is woken here.
     ctx.afterCommit(() => ctx.services.wakeups.notify('events'));
     const row = await ctx.db
@@ -57,6 +56,6 @@ export const testEndpoint = defineOperation({
       .where('organization_id', '=', ctx.organizationId)
       .where('id', '=', event.id)
       .executeTakeFirstOrThrow();
-    return { delivery_id: delivery.id, event: toEnvelope(row) };
+    return { delivery_id: deliveryId ?? '', event: toEnvelope(row) };
   },
 });

@@ -9,10 +9,10 @@ import {
   SecretUnavailableError,
 } from '../endpoint-secrets.ts';
 import { type DeliveryResult, deliver } from '../safe-client.ts';
-import type { ClaimedDelivery } from './claim.ts';
 import { attemptHeaders, serializeEnvelope } from './envelope.ts';
 import { webhookMetrics } from './metrics.ts';
-import { recordOutcome, releaseClaim } from './outcome.ts';
+import { recordOutcome } from './outcome.ts';
+import { type ClaimedDelivery, releaseClaim } from './queue.ts';
 import type { WebhookRuntime } from './runtime.ts';
 import type { DeliverySettings } from './settings.ts';
 

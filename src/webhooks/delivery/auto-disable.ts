@@ -3,7 +3,8 @@
 import { dbBool } from '../../db/values.ts';
 import { DAY } from '../../lib/clock.ts';
 import type { UnitOfWork } from '../../unit/unit-of-work.ts';
-import { cancelPendingDeliveries, changeEndpoint, selectEndpoint } from '../endpoints.ts';
+import { changeEndpoint, selectEndpoint } from '../endpoints.ts';
+import { cancelPendingDeliveries } from './queue.ts';
 
 export type DisableReason = 'consecutive_failures' | 'gone';
 

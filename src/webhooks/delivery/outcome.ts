@@ -4,50 +4,14 @@
 // Lock order (PostgreSQL): the endpoint row first, then delivery rows. Every writer that touches
 // both (this, auto-disable, archive) takes them in that order, so they never deadlock; the claimer
 // takes no lock it would wait for (SKIP LOCKED everywhere).
-import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema.ts';
 import { newId } from '../../lib/ids.ts';
 import { withUnit } from '../../unit/with-unit.ts';
 import type { DeliveryResult } from '../safe-client.ts';
 import type { AttemptDeps } from './attempt.ts';
 import { disableEndpoint, shouldAutoDisable } from './auto-disable.ts';
-import type { ClaimedDelivery } from './claim.ts';
+import { type ClaimedDelivery, clip, settleAttempt } from './queue.ts';
 
 export const DELIVERY_JOB = 'webhooks.deliver';
-const ERROR_CHARS = 500;
-
-function clip(text: string | undefined): string | null {
-  return text === undefined || text === '' ? null : text.slice(0, ERROR_CHARS);
-}
-
-/** Only the holder of the lease (same worker, same attempt, still pending) may move the delivery. */
-function fenced(db: Kysely<Database>, claimed: ClaimedDelivery, workerId: string) {
-  return db
-    .updateTable('webhook_deliveries')
-    .where('id', '=', claimed.id)
-    .where('organization_id', '=', claimed.organizationId)
-    .where('status', '=', 'pending')
-    .where('locked_by', '=', workerId)
-    .where('attempt_count', '=', claimed.attemptNumber);
-}
-
-/** Gives a claim back without counting the attempt (nothing was sent). */
-export async function releaseClaim(
-  db: Kysely<Database>,
-  claimed: ClaimedDelivery,
-  workerId: string,
-  next: { nextAttemptAt: Date; error: string | null },
-): Promise<void> {
-  await fenced(db, claimed, workerId)
-    .set((eb) => ({
-      attempt_count: eb('attempt_count', '-', 1),
-      locked_until: null,
-      locked_by: null,
-      next_attempt_at: next.nextAttemptAt.toISOString(),
-      ...(next.error === null ? {} : { last_error: clip(next.error) }),
-    }))
-    .execute();
-}
 
 export async function recordOutcome(
   deps: AttemptDeps,
@@ -89,20 +53,14 @@ export async function recordOutcome(
         : result.outcome === 'gone' || exhausted
           ? 'failed'
           : 'pending';
-      const moved = await fenced(trx, claimed, workerId)
-        .set({
-          status: finalStatus,
-          locked_until: null,
-          locked_by: null,
-          last_status_code: result.status ?? null,
-          last_error: success ? null : clip(errorMessage),
-          updated_at: nowIso,
-          ...(finalStatus === 'pending'
-            ? { next_attempt_at: new Date(now.getTime() + (delay ?? 0)).toISOString() }
-            : { completed_at: nowIso }),
-        })
-        .executeTakeFirst();
-      if (Number(moved.numUpdatedRows) !== 1) {
+      const moved = await settleAttempt(trx, claimed, workerId, {
+        status: finalStatus,
+        statusCode: result.status ?? null,
+        error: success ? null : clip(errorMessage),
+        now,
+        nextAttemptAt: finalStatus === 'pending' ? new Date(now.getTime() + (delay ?? 0)) : null,
+      });
+      if (!moved) {
         // The lease lapsed or the delivery was cancelled meanwhile; the attempt still happened.
         services.logger.warn(
           { deliveryId: claimed.id, attempt: claimed.attemptNumber },

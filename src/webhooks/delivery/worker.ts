@@ -5,8 +5,8 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { delayBeforeAttempt, type RetrySchedule } from '../retry-schedule.ts';
 import { type AttemptDeps, performAttempt } from './attempt.ts';
-import { type ClaimKind, claimDeliveries, failAbandoned } from './claim.ts';
 import { webhookMetrics } from './metrics.ts';
+import { type ClaimKind, claimDeliveries, failAbandoned } from './queue.ts';
 import type { WebhookRuntime } from './runtime.ts';
 import { retryScheduleOf } from './settings.ts';
 

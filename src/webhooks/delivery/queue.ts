@@ -1,3 +1,7 @@
+// The webhook delivery queue: every write to `webhook_deliveries` is in this module (enqueue,
+// claim, release, settle, cancel, requeue, purge), as graphile-worker keeps its queue's state
+// changes in one place. Readers (the delivery log, metrics) may query the table directly.
+//
 // Claiming due deliveries with a lease (docs/webhooks-delivery.md, "Claiming").
 //
 // A delivery is claimable when it is pending, due (next_attempt_at <= now), has attempts left and
@@ -9,10 +13,14 @@
 // never deadlocks); endpoint rows are locked FOR NO KEY UPDATE while their live leases are counted,
 // which makes the per-endpoint cap exact across workers. SQLite: the claim runs in one BEGIN
 // IMMEDIATE transaction (src/db/database.ts), which serializes claimers across processes.
-import { type Kysely, sql } from 'kysely';
+import { type Insertable, type Kysely, sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
+import type { WebhookDeliveriesTable } from '../../db/tables/webhooks.ts';
 import { asInt, dbBool } from '../../db/values.ts';
+import type { RecordedEvent } from '../../events/recorder.ts';
+import { newId } from '../../lib/ids.ts';
+import type { UnitOfWork } from '../../unit/unit-of-work.ts';
 
 export type ClaimKind = 'first' | 'retry';
 
@@ -206,4 +214,159 @@ export async function failAbandoned(db: Db, now: Date, maxAttempts: number): Pro
     .where(exhausted)
     .executeTakeFirst();
   return Number(result.numUpdatedRows);
+}
+
+/** A new delivery of `event` to one endpoint, due at once (attempt 1 is immediate). */
+export function pendingDelivery(
+  event: RecordedEvent,
+  endpointId: string,
+): Insertable<WebhookDeliveriesTable> {
+  return {
+    id: newId(),
+    organization_id: event.organizationId,
+    endpoint_id: endpointId,
+    event_id: event.id,
+    status: 'pending',
+    attempt_count: 0,
+    attempt_limit: null,
+    next_attempt_at: event.createdAt,
+    locked_until: null,
+    locked_by: null,
+    last_status_code: null,
+    last_error: null,
+    created_at: event.createdAt,
+    updated_at: event.createdAt,
+    completed_at: null,
+  };
+}
+
+/** Inserts one pending delivery of `event` per endpoint, in the event's transaction. */
+export async function enqueueDeliveries(
+  db: Kysely<Database>,
+  event: RecordedEvent,
+  endpointIds: readonly string[],
+): Promise<string[]> {
+  const rows = endpointIds.map((endpointId) => pendingDelivery(event, endpointId));
+  if (rows.length > 0) await db.insertInto('webhook_deliveries').values(rows).execute();
+  return rows.map((row) => row.id ?? '');
+}
+
+const ERROR_CHARS = 500;
+
+/** Error texts kept on a delivery or attempt are clipped to 500 characters. */
+export function clip(text: string | undefined | null): string | null {
+  return text === undefined || text === null || text === '' ? null : text.slice(0, ERROR_CHARS);
+}
+
+/** Only the holder of the lease (same worker, same attempt, still pending) may move the delivery. */
+function fenced(db: Kysely<Database>, claimed: ClaimedDelivery, workerId: string) {
+  return db
+    .updateTable('webhook_deliveries')
+    .where('id', '=', claimed.id)
+    .where('organization_id', '=', claimed.organizationId)
+    .where('status', '=', 'pending')
+    .where('locked_by', '=', workerId)
+    .where('attempt_count', '=', claimed.attemptNumber);
+}
+
+/** Gives a claim back without counting the attempt (nothing was sent). */
+export async function releaseClaim(
+  db: Kysely<Database>,
+  claimed: ClaimedDelivery,
+  workerId: string,
+  next: { nextAttemptAt: Date; error: string | null },
+): Promise<void> {
+  await fenced(db, claimed, workerId)
+    .set((eb) => ({
+      attempt_count: eb('attempt_count', '-', 1),
+      locked_until: null,
+      locked_by: null,
+      next_attempt_at: next.nextAttemptAt.toISOString(),
+      ...(next.error === null ? {} : { last_error: clip(next.error) }),
+    }))
+    .execute();
+}
+
+/**
+ * Moves a claimed delivery after its attempt: succeeded/failed (completed) or back to pending at
+ * `nextAttemptAt`. False when the lease was no longer ours (lapsed, or cancelled meanwhile).
+ */
+export async function settleAttempt(
+  db: Kysely<Database>,
+  claimed: ClaimedDelivery,
+  workerId: string,
+  next: {
+    status: 'succeeded' | 'failed' | 'pending';
+    statusCode: number | null;
+    error: string | null;
+    now: Date;
+    nextAttemptAt: Date | null;
+  },
+): Promise<boolean> {
+  const nowIso = next.now.toISOString();
+  const moved = await fenced(db, claimed, workerId)
+    .set({
+      status: next.status,
+      locked_until: null,
+      locked_by: null,
+      last_status_code: next.statusCode,
+      last_error: next.error,
+      updated_at: nowIso,
+      ...(next.status === 'pending' && next.nextAttemptAt !== null
+        ? { next_attempt_at: next.nextAttemptAt.toISOString() }
+        : { completed_at: nowIso }),
+    })
+    .executeTakeFirst();
+  return Number(moved.numUpdatedRows) === 1;
+}
+
+/** Cancels an endpoint's pending deliveries (including leased ones: the worker re-checks status). */
+export async function cancelPendingDeliveries(unit: UnitOfWork, endpointId: string, reason: string) {
+  const now = unit.clock.now().toISOString();
+  const result = await unit.db
+    .updateTable('webhook_deliveries')
+    .set({ status: 'cancelled', last_error: reason, completed_at: now, updated_at: now })
+    .where('organization_id', '=', unit.organizationId)
+    .where('endpoint_id', '=', endpointId)
+    .where('status', '=', 'pending')
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+/**
+ * Puts a finished delivery back in the queue, due now, with at least one more attempt; a
+ * compare-and-set on its status, so of two concurrent retries one wins (false for the other).
+ */
+export async function requeueDelivery(
+  unit: UnitOfWork,
+  delivery: { id: string; status: string; attemptCount: number },
+  at: { scheduleLength: number; now: string },
+): Promise<boolean> {
+  const { scheduleLength, now } = at;
+  const updated = await unit.db
+    .updateTable('webhook_deliveries')
+    .set({
+      status: 'pending',
+      // At least one more attempt; a delivery cancelled early keeps the rest of its schedule.
+      attempt_limit: Math.max(delivery.attemptCount + 1, scheduleLength),
+      next_attempt_at: now,
+      locked_until: null,
+      locked_by: null,
+      completed_at: null,
+      updated_at: now,
+    })
+    .where('id', '=', delivery.id)
+    .where('organization_id', '=', unit.organizationId)
+    .where('status', '=', delivery.status)
+    .executeTakeFirst();
+  return Number(updated.numUpdatedRows) === 1;
+}
+
+/** Deletes the deliveries of purged events (their attempts are deleted first by the caller). */
+export async function deleteDeliveriesOfEvents(
+  db: Kysely<Database>,
+  eventIds: readonly string[],
+): Promise<void> {
+  if (eventIds.length > 0)
+    await db.deleteFrom('webhook_deliveries').where('event_id', 'in', eventIds).execute();
 }
