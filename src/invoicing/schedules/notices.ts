@@ -6,9 +6,9 @@ import {
 } from '../../mail/templates/index.ts';
 import type { UnitOfWork } from '../../unit/unit-of-work.ts';
 import { addDays, localDateIn } from '../calendar.ts';
+import { loadOrganization, loadParty } from '../invoices/index.ts';
+import { claimNotice, staffEmails } from '../invoices/notices.ts';
 import { formatMoneyForDisplay, parseCurrency } from '../money.ts';
-import { loadOrganization, loadParty } from '../service/index.ts';
-import { claimNotice, staffEmails } from '../service/notices.ts';
 import { scheduleEventData } from './events.ts';
 import { type ScheduleRow, type StoredTemplate, templateTotal } from './records.ts';
 import { findSchedule } from './repository.ts';

@@ -1,8 +1,8 @@
 import type { UnitOfWork } from '../../unit/unit-of-work.ts';
 import { addDays, compareDates, localDateIn } from '../calendar.ts';
+import { loadOrganization, loadParty } from '../invoices/index.ts';
+import { claimNotice } from '../invoices/notices.ts';
 import { formatMoneyForDisplay, parseCurrency } from '../money.ts';
-import { loadOrganization, loadParty } from '../service/index.ts';
-import { claimNotice } from '../service/notices.ts';
 import { installmentDueSoon } from './mail.ts';
 import { installmentData, isPaid, loadContext, stillDue } from './plan-context.ts';
 import { PLANS_JOB } from './plan-sweep.ts';

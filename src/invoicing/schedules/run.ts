@@ -6,7 +6,7 @@ import { withUnit } from '../../unit/with-unit.ts';
 import type { Occurrence } from '../cadence.ts';
 import { compareDates } from '../calendar.ts';
 import { InvoicingError } from '../errors.ts';
-import { createDraftInvoice, sendInvoice } from '../service/index.ts';
+import { createDraftInvoice, sendInvoice } from '../invoices/index.ts';
 import { scheduleEventData } from './events.ts';
 import { mailRunProblem } from './notices.ts';
 import type { ScheduleRow, StoredTemplate } from './records.ts';
