@@ -132,6 +132,11 @@ export function entryToItems(entry: XmlNode, lineNumber: number, account: CamtAc
   const sign = signOf(textAt(entry, 'CdtDbtInd'));
   if (amount === null || amount === 'bad' || sign === null) {
     const shown = child(entry, 'Amt')?.text.trim() ?? '(none)';
+    const ccy = child(entry, 'Amt')?.attrs.Ccy ?? '';
+    if (/^\d+\.\d+$/.test(shown) && /^[A-Z]{3}$/.test(ccy)) {
+      const reason = `entry ${lineNumber}: amount '${shown}' has more decimals than ${ccy} allows (${currencyExponent(ccy)})`;
+      return [{ kind: 'rejected', lineNumber, reason }];
+    }
     return [
       {
         kind: 'rejected',
