@@ -67,14 +67,15 @@ export function parseDate(value: string, format: string): string | null {
 }
 
 /**
- * The format every sample parses with. Day-first and month-first both fit when no day is over 12:
- * then month-first only for USD accounts (the US convention), day-first otherwise.
+ * The format most samples parse with (a broken cell must not hide the format of the others; it is
+ * rejected later with its line). Day-first and month-first both fit when no day is over 12: then
+ * month-first only for USD accounts (the US convention), day-first otherwise.
  */
 export function detectDateFormat(samples: string[], currency: string): string | null {
-  const fitting = DATE_FORMATS.filter(
-    (f) => samples.length > 0 && samples.every((s) => parseDate(s, f) !== null),
-  );
-  if (fitting.length === 0) return null;
+  const scored = DATE_FORMATS.map((f) => ({ f, n: samples.filter((s) => parseDate(s, f) !== null).length }));
+  const best = Math.max(0, ...scored.map((s) => s.n));
+  if (best === 0) return null;
+  const fitting = scored.filter((s) => s.n === best).map((s) => s.f);
   const monthFirst = fitting.find((f) => f.startsWith('MM'));
   const dayFirst = fitting.find((f) => f.startsWith('dd'));
   if (monthFirst !== undefined && dayFirst !== undefined) return currency === 'USD' ? monthFirst : dayFirst;
