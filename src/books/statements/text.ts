@@ -10,8 +10,11 @@ export const MAX_LINE_BYTES = 1024 * 1024;
  * Refuses a line over 1 MiB by scanning the raw bytes for newlines, before anything is decoded
  * into a string (a 20 MB line costs one pass of memchr, not 40 MB of UTF-16).
  */
-export function assertLinesBounded(bytes: Buffer, wide: boolean): void {
-  const newline = wide ? Buffer.from('\n', 'utf16le') : Buffer.from('\n');
+export function assertLinesBounded(bytes: Buffer, encoding: TextEncoding | undefined): void {
+  const wide = encoding === 'utf-16le' || encoding === 'utf-16be';
+  const newline = Buffer.from(
+    encoding === 'utf-16be' ? [0x00, 0x0a] : encoding === 'utf-16le' ? [0x0a, 0x00] : [0x0a],
+  );
   const limit = wide ? MAX_LINE_BYTES * 2 : MAX_LINE_BYTES;
   let start = 0;
   let line = 1;

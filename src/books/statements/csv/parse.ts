@@ -27,7 +27,10 @@ export function parseCsv(source: StatementSource, text: string, encoding: TextEn
 
   const given = header.mapping;
   const dateSamples = sample.map((r) => cell(r, columns.date)).filter((v) => v !== '');
-  const dateFormat = given.dateFormat ?? detectDateFormat(dateSamples, source.accountCurrency);
+  // A header without rows has nothing to detect from: any format reads its zero rows.
+  const dateFormat =
+    given.dateFormat ??
+    (dateSamples.length === 0 ? 'yyyy-MM-dd' : detectDateFormat(dateSamples, source.accountCurrency));
   if (dateFormat === null) {
     throw new StatementFileError(
       'malformed_file',
