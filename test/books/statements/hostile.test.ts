@@ -175,6 +175,14 @@ describe('bad and hostile files', () => {
     ]);
   });
 
+  it('a money column with no amount in it at all is a file error, not a file of rejected lines', async () => {
+    const csv = Buffer.from('Date,Description,Amount\n2024-01-01,a,n/a\n2024-01-02,b,pending\n');
+    await assert.rejects(
+      parseBytes(csv, 'x.csv'),
+      fileError('malformed_file', /amount column \(Amount\) holds no amounts/),
+    );
+  });
+
   it('bad lines in OFX, MT940 and QIF are rejected with reasons, the rest is read', async () => {
     const ofx = corpusBytes('ofx1-ofxparse-bank-medium.ofx')
       .toString('latin1')
