@@ -103,6 +103,35 @@ VERSION:102
     );
   });
 
+  it('OFX: two accounts in two STMTTRNRS, each line with its own account and currency', async () => {
+    const stmt = (acct: string, ccy: string, fitid: string, amt: string): string =>
+      `<STMTTRNRS><TRNUID>1</TRNUID><STMTRS><CURDEF>${ccy}</CURDEF><BANKACCTFROM><BANKID>1</BANKID><ACCTID>${acct}</ACCTID>` +
+      `<ACCTTYPE>CHECKING</ACCTTYPE></BANKACCTFROM><BANKTRANLIST><STMTTRN><TRNTYPE>DEBIT</TRNTYPE><DTPOSTED>20240301</DTPOSTED>` +
+      `<TRNAMT>${amt}</TRNAMT><FITID>${fitid}</FITID><NAME>Shop &amp; Co</NAME></STMTTRN></BANKTRANLIST></STMTRS></STMTTRNRS>`;
+    const ofx = `<?xml version="1.0"?>\n<?OFX OFXHEADER="200" VERSION="220"?>\n<OFX><BANKMSGSRSV1>${stmt('111', 'EUR', 'A1', '-1.50')}${stmt('222', 'JPY', 'B1', '-150')}</BANKMSGSRSV1></OFX>`;
+    const { lines, rejected } = await parseBytes(Buffer.from(ofx), 'two.ofx');
+    assert.deepEqual(rejected, []);
+    assert.deepEqual(
+      lines.map((l) => pick(l, ['accountRef', 'currency', 'amountMinor', 'bankReference', 'description'])),
+      [
+        {
+          accountRef: '111',
+          currency: 'EUR',
+          amountMinor: -150n,
+          bankReference: 'A1',
+          description: 'Shop & Co',
+        },
+        {
+          accountRef: '222',
+          currency: 'JPY',
+          amountMinor: -150n,
+          bankReference: 'B1',
+          description: 'Shop & Co',
+        },
+      ],
+    );
+  });
+
   it('QIF: a file whose dates show day-first (31/01/2024) is read day-first throughout', async () => {
     const qif = '!Type:CCard\nD05/01/2024\nT-10.00\nPA\n^\nD31/01/2024\nU-1.234,50\nPB\n^\n';
     const { lines, rejected } = await parseBytes(Buffer.from(qif), 'x.qif');
