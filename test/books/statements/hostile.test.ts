@@ -145,6 +145,16 @@ describe('bad and hostile files', () => {
     assert.ok(process.memoryUsage().heapUsed - heapBefore < 10 * 1024 * 1024);
   });
 
+  it('a large file with CR-only line ends (old Mac exports) is many short lines, not a long one', async () => {
+    const rows = Array.from({ length: 60000 }, (_, i) => `2024-01-01,row ${i},-1.00`);
+    const { lines, rejected } = await parseBytes(
+      Buffer.from(`Date,Description,Amount\r${rows.join('\r')}\r`),
+      'mac.csv',
+    );
+    assert.deepEqual([lines.length, rejected.length], [60000, 0]);
+    assert.equal(lines.at(-1)?.lineNumber, 60001);
+  });
+
   it('amounts that are not money become rejected lines with their line numbers; the rest is read', async () => {
     const csv = [
       'Date,Description,Amount',
