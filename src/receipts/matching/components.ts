@@ -51,6 +51,14 @@ export function amountComponent(
   const sameCurrency = receipt.currency === null || receipt.currency === tx.currency;
   if (sameCurrency) {
     if (charged === total) return { value: 1, reason: 'amount equal', exact: true };
+    // A receipt whose currency was not read may be in the currency the card was used in.
+    if (
+      receipt.currency === null &&
+      tx.originalAmountMinor !== null &&
+      abs(tx.originalAmountMinor) === total
+    ) {
+      return none(`original ${tx.originalCurrency ?? ''} amount equal`, 0.9);
+    }
     const diff = ratio(charged - total, total);
     if (Math.abs(diff) <= settings.amountTolerance) {
       return none(

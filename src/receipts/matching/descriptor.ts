@@ -89,6 +89,8 @@ const NOISE_WORDS = new Set([
   'store',
   'shop',
   'filiale',
+  'fil',
+  'pending',
   'pos',
   'purchase',
   'card',
@@ -151,6 +153,8 @@ function words(text: string): string[] {
   return (
     text
       .toLowerCase()
+      // `S.à r.l.` (accents are already folded) is one legal form, not the words `s`, `a`, `rl`.
+      .replace(/\bs\.?\s?a\.?\s?r\.?\s?l\b\.?/g, ' ')
       // `S.A.` and `A.G.` become `sa`, `ag` before punctuation splits words.
       .replace(/\b([a-z])\.([a-z])\.?(?=\s|$)/g, '$1$2')
       .replace(/\.(com|de|net|org|co\.uk|eu|io)\b/g, ' ')
@@ -176,9 +180,18 @@ export function descriptorTokens(text: string): string[] {
   return meaningfulWords(words(stripProcessorPrefix(text)));
 }
 
+const OCR_DIGITS: Readonly<Record<string, string>> = { '0': 'o', '1': 'l', '5': 's', '8': 'b' };
+
+/** `Sp0tify` -> `spotify`: one digit inside a word of letters is an OCR slip on a printed name. */
+function repairOcrDigits(word: string): string {
+  const digits = word.replace(/[^0-9]/g, '');
+  if (digits.length !== 1 || word.length < 4 || !/^[a-z]*[0158][a-z]*$/.test(word)) return word;
+  return word.replace(/[0158]/, (d) => OCR_DIGITS[d] ?? d);
+}
+
 /** Tokens of a merchant name as printed on a receipt. */
 export function merchantTokens(text: string): string[] {
-  return meaningfulWords(words(foldAccents(text)));
+  return meaningfulWords(words(foldAccents(text)).map(repairOcrDigits));
 }
 
 /** `SQ *BLUE BOTTLE COFFEE 415-555` -> `blue bottle coffee`. */

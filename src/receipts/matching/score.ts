@@ -4,9 +4,9 @@
 //           v(c) = NEUTRAL[c] + confidence(c) * (value(c) - NEUTRAL[c]); a missing component is NEUTRAL[c]
 //   score = base, then in this order:
 //           order number found in the descriptor:  score + 0.6 * (1 - score)
-//           card last four differ:                  score * 0.4
-//           amount clearly differs (value 0):       score * 0.5
-//           date outside the window (value 0):      score * 0.6
+//           card last four differ:                  score * (1 - 0.6 * confidence(card))
+//           amount clearly differs (value 0):       score * (1 - 0.5 * confidence(total))
+//           date outside the window (value 0):      score * (1 - 0.4 * confidence(date))
 //           receipt paid in cash:                    score * 0.5
 //
 // Weights and neutrals were tuned on the development split of bench/matching-eval (seed 1) only.
@@ -25,6 +25,7 @@ import type {
   MatchSettings,
   MerchantAlias,
   ReceiptCandidate,
+  ReceiptConfidences,
   TransactionCandidate,
 } from './types.ts';
 
@@ -54,17 +55,21 @@ function effective(name: Weighted, value: number | null, confidence: number): nu
   return NEUTRAL[name] + clamp01(confidence) * (value - NEUTRAL[name]);
 }
 
+/** A penalty weighs as much as the reader trusted the field that caused it. */
+const penalty = (factor: number, confidence: number): number => 1 - (1 - factor) * clamp01(confidence);
+
 function combine(
   values: Readonly<Record<Weighted, number>>,
   components: MatchComponents,
+  confidence: ReceiptConfidences,
   cash: boolean,
 ): number {
   let score = 0;
   for (const name of Object.keys(WEIGHTS) as Weighted[]) score += WEIGHTS[name] * values[name];
   if (components.order === 1) score += 0.6 * (1 - score);
-  if (components.card === 0) score *= 0.4;
-  if (components.amount === 0) score *= 0.5;
-  if (components.date === 0) score *= 0.6;
+  if (components.card === 0) score *= penalty(0.4, confidence.cardLastFour);
+  if (components.amount === 0) score *= penalty(0.5, confidence.total);
+  if (components.date === 0) score *= penalty(0.6, confidence.date);
   if (cash) score *= 0.5;
   return clamp01(score);
 }
@@ -108,7 +113,7 @@ export function scorePair(
     merchant: null,
   };
   const cash = isCash(receipt);
-  if (combine(values, partial, cash) < floor) return null;
+  if (combine(values, partial, conf, cash) < floor) return null;
 
   const merchant: Component & { value: number | null } = { value: null, reason: null };
   if (receipt.merchant !== null) {
@@ -121,7 +126,7 @@ export function scorePair(
   }
   values.merchant = effective('merchant', merchant.value, conf.merchant);
   const components: MatchComponents = { ...partial, merchant: merchant.value };
-  const score = combine(values, components, cash);
+  const score = combine(values, components, conf, cash);
 
   const all: Array<[Component, number]> = [
     [order, 1],
