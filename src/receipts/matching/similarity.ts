@@ -52,7 +52,60 @@ function wordSimilarity(receiptWord: string, descriptorWord: string): number {
   return jw >= TYPO_FLOOR ? jw : 0;
 }
 
-/** Share of `from`'s letters that find a partner in `to`, weighted by word length. */
+/**
+ * Words that many different merchants use: they count little in coverage and never anchor a match
+ * on their own (`Aral Tankstelle` vs `ARAL STATION` is decided by `aral`, not by the filler).
+ */
+const GENERIC = new Set([
+  'app',
+  'bakery',
+  'backerei',
+  'baeckerei',
+  'bar',
+  'bill',
+  'cafe',
+  'center',
+  'centre',
+  'city',
+  'cloud',
+  'coffee',
+  'deutsche',
+  'deutschland',
+  'digital',
+  'distribution',
+  'europe',
+  'germany',
+  'group',
+  'holding',
+  'hotel',
+  'hotels',
+  'international',
+  'kaffee',
+  'labs',
+  'market',
+  'markt',
+  'mobile',
+  'online',
+  'operations',
+  'payment',
+  'payments',
+  'pizza',
+  'pizzeria',
+  'restaurant',
+  'service',
+  'services',
+  'software',
+  'station',
+  'supermarket',
+  'systems',
+  'tankstelle',
+  'technologies',
+  'trip',
+]);
+
+const weightOf = (word: string): number => (GENERIC.has(word) ? 0.3 : 1) * word.length;
+
+/** Share of `from`'s letters that find a partner in `to`, generic words weighing less. */
 function coverage(from: readonly string[], to: readonly string[], flip: boolean): number {
   let total = 0;
   let found = 0;
@@ -62,10 +115,32 @@ function coverage(from: readonly string[], to: readonly string[], flip: boolean)
       const s = flip ? wordSimilarity(other, word) : wordSimilarity(word, other);
       if (s > best) best = s;
     }
-    total += word.length;
-    found += word.length * best;
+    total += weightOf(word);
+    found += weightOf(word) * best;
   }
   return total === 0 ? 0 : found / total;
+}
+
+/**
+ * A distinctive word both sides share: the brand in `Netflix International B.V.` vs `NETFLIX.COM`,
+ * where the legal name carries words the descriptor never prints. Two-letter brands (`DM`) must be
+ * the first word of both and equal.
+ */
+function sharedAnchor(merchant: readonly string[], descriptor: readonly string[]): number {
+  let best = 0;
+  for (const [i, word] of merchant.entries()) {
+    if (GENERIC.has(word)) continue;
+    if (word.length < 3) {
+      if (i === 0 && descriptor[0] === word) best = 1;
+      continue;
+    }
+    for (const other of descriptor) {
+      if (other.length < 3 || GENERIC.has(other)) continue;
+      const s = wordSimilarity(word, other);
+      if (s > best) best = s;
+    }
+  }
+  return best;
 }
 
 /** Similarity of two token lists: mostly how much of the merchant the descriptor covers. */
@@ -76,6 +151,9 @@ export function tokenSimilarity(merchant: readonly string[], descriptor: readonl
   const forward = coverage(merchant, descriptor, false);
   const backward = coverage(lead, merchant, true);
   const tokenScore = 0.7 * forward + 0.3 * backward;
+  const anchor = sharedAnchor(merchant, descriptor);
+  // A shared brand word is strong evidence; full coverage of both names adds the rest.
+  const anchored = anchor >= TYPO_FLOOR ? anchor * (0.8 + 0.2 * tokenScore) : 0;
   const joinedMerchant = merchant.join('');
   const joinedDescriptor = descriptor.join('');
   // Run-together names: compare against the descriptor's beginning of the same length.
@@ -83,7 +161,7 @@ export function tokenSimilarity(merchant: readonly string[], descriptor: readonl
     joinedMerchant.length >= 4
       ? jaroWinkler(joinedMerchant, joinedDescriptor.slice(0, joinedMerchant.length))
       : 0;
-  return Math.max(tokenScore, joinedScore >= 0.92 ? joinedScore : 0);
+  return Math.max(tokenScore, anchored, joinedScore >= 0.92 ? joinedScore : 0);
 }
 
 export interface MerchantEvidence {
@@ -92,12 +170,16 @@ export interface MerchantEvidence {
   alias: MerchantAlias | null;
 }
 
-/** The descriptor starts with the pattern's words; its last word may be cut short by the bank. */
+/**
+ * The descriptor starts with the pattern's words as far as it has words; its last word may be cut
+ * short by the bank.
+ */
 function aliasApplies(alias: MerchantAlias, descriptor: readonly string[]): boolean {
   const pattern = alias.pattern.split(' ');
+  if (descriptor.length === 0) return false;
   return pattern.every((word, i) => {
     const seen = descriptor[i];
-    if (seen === undefined) return false;
+    if (seen === undefined) return i > 0;
     return seen === word || (i === descriptor.length - 1 && seen.length >= 3 && word.startsWith(seen));
   });
 }
@@ -139,12 +221,14 @@ export function merchantSimilarity(
 
 /**
  * The alias to store when a person confirms that `transactionDescription` was `receiptMerchant`:
- * the normalized descriptor's first two words (store numbers, cities and processor prefixes are
- * already gone, so later charges of the same merchant share them) and the normalized merchant.
- * Null when either side has nothing left to learn from.
+ * the normalized descriptor's first word, or first two when the first is short (`db vertrieb`),
+ * since later words are often a city or a branch that changes from charge to charge; and the
+ * normalized merchant. Null when either side has nothing left to learn from.
  */
 export function learnAlias(transactionDescription: string, receiptMerchant: string): MerchantAlias | null {
-  const pattern = descriptorTokens(transactionDescription).slice(0, 2).join(' ');
+  const words = descriptorTokens(transactionDescription);
+  const first = words[0] ?? '';
+  const pattern = first.length >= 4 ? first : words.slice(0, 2).join(' ');
   const merchant = normalizeMerchant(receiptMerchant);
   if (pattern.length < 3 || merchant.length < 2) return null;
   return { pattern, merchant };
