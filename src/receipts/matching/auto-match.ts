@@ -19,12 +19,12 @@ export function autoMatchDecision(
   if (receipt.confidence.total < MIN_FIELD_CONFIDENCE) return null;
   if (receipt.confidence.cardLastFour < MIN_FIELD_CONFIDENCE) return null;
   // Rank at least two, whatever topN is, to know the margin over the runner-up; the runner-up may
-  // score below the suggestion threshold, so it is searched with no threshold.
+  // score below the suggestion threshold or far below the top, so neither cut applies here.
   const ranked = suggestForReceipt(
     receipt,
     openTransactions,
     aliases,
-    { ...settings, topN: 2, suggestThreshold: 0 },
+    { ...settings, topN: 2, suggestThreshold: 0, maxGapFromTop: 1 },
     declined,
   );
   const [top, second] = ranked;

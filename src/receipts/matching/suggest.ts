@@ -15,9 +15,9 @@ export function declineKey(receiptId: string, transactionId: string): string {
 
 function rank<T extends { id: string }>(scored: Suggestion<T>[], settings: MatchSettings): Suggestion<T>[] {
   // Ties are broken by id so that the same inputs always give the same order.
-  return scored
-    .sort((a, b) => b.score.score - a.score.score || (a.candidate.id < b.candidate.id ? -1 : 1))
-    .slice(0, settings.topN);
+  scored.sort((a, b) => b.score.score - a.score.score || (a.candidate.id < b.candidate.id ? -1 : 1));
+  const best = scored[0]?.score.score ?? 0;
+  return scored.filter((s) => best - s.score.score <= settings.maxGapFromTop).slice(0, settings.topN);
 }
 
 /** The best `topN` open transactions for a receipt, scoring at least the suggestion threshold. */

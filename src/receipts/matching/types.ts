@@ -63,6 +63,11 @@ export interface MatchSettings {
   suggestThreshold: number;
   /** How many suggestions to return per receipt or transaction. */
   topN: number;
+  /**
+   * A suggestion scoring this much below the best one is left out: next to a near-certain match,
+   * a weak alternative is noise for the person reviewing.
+   */
+  maxGapFromTop: number;
   /** Booking days after the receipt date that count as typical (full date credit decays slowly). */
   typicalBookingDays: number;
   /** Beyond this many days after the receipt date a transaction gets no date credit. */
@@ -92,6 +97,7 @@ export interface MatchSettings {
 export const defaultMatchSettings: MatchSettings = {
   suggestThreshold: 0.5,
   topN: 3,
+  maxGapFromTop: 0.2,
   typicalBookingDays: 5,
   maxBookingDays: 14,
   earlyBookingDays: 2,

@@ -43,6 +43,25 @@ describe('suggestForReceipt', () => {
     assert.equal(suggestForReceipt(receipt(), many, [], { ...settings, topN: 2 }).length, 2);
   });
 
+  test('a weak alternative far below a strong match is left out', () => {
+    const strong = transaction({ id: 'strong' });
+    const weak = transaction({
+      id: 'weak',
+      bookedDate: '2026-05-12',
+      amountMinor: -1400n,
+      cardLastFour: null,
+    });
+    const both = suggestForReceipt(receipt(), [strong, weak], [], { ...settings, maxGapFromTop: 1 });
+    assert.deepEqual(
+      both.map((s) => s.candidate.id),
+      ['strong', 'weak'],
+    );
+    assert.deepEqual(
+      suggestForReceipt(receipt(), [strong, weak], [], settings).map((s) => s.candidate.id),
+      ['strong'],
+    );
+  });
+
   test('a declined pair is never suggested again; the others still are', () => {
     const declined = new Set([declineKey(invoice.id, 'tx-3')]);
     const ids = suggestForReceipt(invoice, monthly, [], settings, declined).map((s) => s.candidate.id);
