@@ -15,7 +15,12 @@ import { addDistractors, addScenario } from './scenarios.ts';
 export type { CaseKind, LabelledReceipt, Organization } from './org.ts';
 
 /** The whole set: organizations of about 110 labelled pairs each until `pairs` is reached. */
-export function generateEvalSet(seed: number, pairs: number): Organization[] {
+export interface GenerateOptions {
+  /** Transactions without a receipt, per labelled pair (cards used for things nobody files). */
+  unfiledRatio?: number;
+}
+
+export function generateEvalSet(seed: number, pairs: number, options: GenerateOptions = {}): Organization[] {
   const rnd = seededRandom(seed);
   const organizations: Organization[] = [];
   let labelled = 0;
@@ -23,7 +28,7 @@ export function generateEvalSet(seed: number, pairs: number): Organization[] {
     const org = new OrgBuilder(rnd, `s${seed}o${o}`);
     const target = Math.min(110, pairs - labelled);
     while (org.labelled() < target) addScenario(org);
-    addDistractors(org);
+    addDistractors(org, options.unfiledRatio ?? 0.4);
     labelled += org.labelled();
     organizations.push({
       receipts: org.receipts,

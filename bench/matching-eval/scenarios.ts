@@ -176,7 +176,7 @@ export function addScenario(org: OrgBuilder): void {
 }
 
 /** Receipts with no transaction (cash, a personal card) and transactions with no receipt. */
-export function addDistractors(org: OrgBuilder): void {
+export function addDistractors(org: OrgBuilder, unfiledRatio: number): void {
   const { rnd } = org;
   const labelled = org.labelled();
   for (let i = Math.round(labelled * 0.12); i > 0; i--) {
@@ -194,7 +194,7 @@ export function addDistractors(org: OrgBuilder): void {
     if (rnd.chance(0.5)) Object.assign(receipt, { paymentMethod: 'cash', cardLastFour: null });
     org.receipts.push({ receipt, truth: null, kind: 'distractor' });
   }
-  for (let i = Math.round(labelled * 0.4); i > 0; i--) {
+  for (let i = Math.round(labelled * unfiledRatio); i > 0; i--) {
     const merchant = rnd.pick(merchantsOf(everyday));
     org.add({
       card: anyCard(org),
