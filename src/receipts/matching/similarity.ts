@@ -6,6 +6,7 @@
 // letter or two. A second pass compares the words run together, for `BLUEBOTTLE` vs `Blue Bottle`.
 import { descriptorTokens, merchantTokens, normalizeMerchant } from './descriptor.ts';
 import type { MerchantAlias } from './types.ts';
+import { GENERIC_WORDS } from './word-lists.ts';
 
 /** Jaro-Winkler similarity of two strings, 0..1. */
 export function jaroWinkler(a: string, b: string): number {
@@ -52,58 +53,7 @@ function wordSimilarity(receiptWord: string, descriptorWord: string): number {
   return jw >= TYPO_FLOOR ? jw : 0;
 }
 
-/**
- * Words that many different merchants use: they count little in coverage and never anchor a match
- * on their own (`Aral Tankstelle` vs `ARAL STATION` is decided by `aral`, not by the filler).
- */
-const GENERIC = new Set([
-  'app',
-  'bakery',
-  'backerei',
-  'baeckerei',
-  'bar',
-  'bill',
-  'cafe',
-  'center',
-  'centre',
-  'city',
-  'cloud',
-  'coffee',
-  'deutsche',
-  'deutschland',
-  'digital',
-  'distribution',
-  'europe',
-  'germany',
-  'group',
-  'holding',
-  'hotel',
-  'hotels',
-  'international',
-  'kaffee',
-  'labs',
-  'market',
-  'markt',
-  'mobile',
-  'online',
-  'operations',
-  'payment',
-  'payments',
-  'pizza',
-  'pizzeria',
-  'restaurant',
-  'service',
-  'services',
-  'software',
-  'station',
-  'supermarket',
-  'systems',
-  'tankstelle',
-  'technologies',
-  'trip',
-]);
-
-const weightOf = (word: string): number => (GENERIC.has(word) ? 0.3 : 1) * word.length;
+const weightOf = (word: string): number => (GENERIC_WORDS.has(word) ? 0.3 : 1) * word.length;
 
 /** Share of `from`'s letters that find a partner in `to`, generic words weighing less. */
 function coverage(from: readonly string[], to: readonly string[], flip: boolean): number {
@@ -129,13 +79,13 @@ function coverage(from: readonly string[], to: readonly string[], flip: boolean)
 function sharedAnchor(merchant: readonly string[], descriptor: readonly string[]): number {
   let best = 0;
   for (const [i, word] of merchant.entries()) {
-    if (GENERIC.has(word)) continue;
+    if (GENERIC_WORDS.has(word)) continue;
     if (word.length < 3) {
       if (i === 0 && descriptor[0] === word) best = 1;
       continue;
     }
     for (const other of descriptor) {
-      if (other.length < 3 || GENERIC.has(other)) continue;
+      if (other.length < 3 || GENERIC_WORDS.has(other)) continue;
       const s = wordSimilarity(word, other);
       if (s > best) best = s;
     }

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import fc from 'fast-check';
 import { scoreMatch } from '../../../src/receipts/matching/score.ts';
 import { defaultMatchSettings as settings } from '../../../src/receipts/matching/types.ts';
 import { receipt, transaction } from './factories.ts';
@@ -153,4 +154,49 @@ describe('the whole score', () => {
       score(receipt({ paymentMethod: 'Cash', cardLastFour: null })).score < settings.suggestThreshold + 0.05,
     );
   });
+});
+
+test('property: any pair scores a finite 0..1 with components in 0..1', () => {
+  const maybe = <T>(a: fc.Arbitrary<T>) => fc.option(a, { nil: null });
+  const day = fc.integer({ min: 1, max: 28 }).map((d) => `2026-05-${String(d).padStart(2, '0')}`);
+  const confidence = fc.record({
+    merchant: fc.double({ min: 0, max: 1, noNaN: true }),
+    date: fc.double({ min: 0, max: 1, noNaN: true }),
+    total: fc.double({ min: 0, max: 1, noNaN: true }),
+    currency: fc.double({ min: 0, max: 1, noNaN: true }),
+    cardLastFour: fc.double({ min: 0, max: 1, noNaN: true }),
+  });
+  fc.assert(
+    fc.property(
+      fc.record({
+        merchant: maybe(fc.constantFrom('Blue Bottle Coffee', 'Spotify AB', 'REWE Markt GmbH', '', '***')),
+        date: maybe(day),
+        totalMinor: maybe(fc.bigInt({ min: 0n, max: 10n ** 12n })),
+        currency: maybe(fc.constantFrom('EUR', 'USD')),
+        cardLastFour: maybe(fc.constantFrom('4242', '1111')),
+        paymentMethod: maybe(fc.constantFrom('visa', 'cash', 'paypal')),
+        orderNumber: maybe(fc.constantFrom('10304567890', 'A1')),
+        documentType: fc.constantFrom('receipt' as const, 'invoice' as const, 'refund' as const),
+        confidence,
+      }),
+      fc.record({
+        bookedDate: day,
+        amountMinor: fc.bigInt({ min: -(10n ** 12n), max: 10n ** 12n }),
+        currency: fc.constantFrom('EUR', 'USD'),
+        cardLastFour: maybe(fc.constantFrom('4242', '1111')),
+        description: fc.constantFrom(
+          'SQ *BLUE BOTTLE COF',
+          'PAYPAL *SPOTIFY',
+          '',
+          '#### 1234',
+          'ZALANDO 10304567890',
+        ),
+      }),
+      (r, t) => {
+        const s = score(receipt(r), transaction(t));
+        assert.ok(Number.isFinite(s.score) && s.score >= 0 && s.score <= 1, String(s.score));
+        for (const v of Object.values(s.components)) assert.ok(v === null || (v >= 0 && v <= 1));
+      },
+    ),
+  );
 });
