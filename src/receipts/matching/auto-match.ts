@@ -18,13 +18,15 @@ export function autoMatchDecision(
   if (!settings.autoMatch.enabled) return null;
   if (receipt.confidence.total < MIN_FIELD_CONFIDENCE) return null;
   if (receipt.confidence.cardLastFour < MIN_FIELD_CONFIDENCE) return null;
-  // Rank at least two, whatever topN is, to know the margin over the runner-up; the runner-up may
-  // score below the suggestion threshold or far below the top, so neither cut applies here.
+  // Rank two, whatever topN is, to know the margin over the runner-up. A runner-up can only break
+  // the margin if it scores at least minScore - minMargin (the top needs minScore), so candidates
+  // below that floor are irrelevant and skip the merchant comparison; the gap cut does not apply.
+  const { minScore, minMargin } = settings.autoMatch;
   const ranked = suggestForReceipt(
     receipt,
     openTransactions,
     aliases,
-    { ...settings, topN: 2, suggestThreshold: 0, maxGapFromTop: 1 },
+    { ...settings, topN: 2, suggestThreshold: Math.max(0, minScore - minMargin), maxGapFromTop: 1 },
     declined,
   );
   const [top, second] = ranked;
@@ -34,7 +36,7 @@ export function autoMatchDecision(
   if (receipt.currency !== top.candidate.currency) return null;
   if (score.components.date === null || score.components.date < 0.5) return null;
   if (top.candidate.status !== 'booked') return null;
-  if (score.score < settings.autoMatch.minScore) return null;
-  if (second !== undefined && score.score - second.score.score < settings.autoMatch.minMargin) return null;
+  if (score.score < minScore) return null;
+  if (second !== undefined && score.score - second.score.score < minMargin) return null;
   return top.candidate;
 }
