@@ -115,7 +115,7 @@ export function scorePair(
   const cash = isCash(receipt);
   if (combine(values, partial, conf, cash) < floor) return null;
 
-  const merchant: Component & { value: number | null } = { value: null, reason: null };
+  const merchant: Component = { value: null, reason: null };
   if (receipt.merchant !== null) {
     const evidence = merchantEvidence(receipt.merchant, tx.description, aliases, tx.merchantClean);
     merchant.value = evidence.value;
@@ -128,19 +128,12 @@ export function scorePair(
   const components: MatchComponents = { ...partial, merchant: merchant.value };
   const score = combine(values, components, conf, cash);
 
-  const all: Array<[Component, number]> = [
-    [order, 1],
-    [amount, WEIGHTS.amount],
-    [card, WEIGHTS.card],
-    [merchant, WEIGHTS.merchant],
-    [date, WEIGHTS.date],
-    [currency, WEIGHTS.currency],
-  ];
-  // Supporting evidence first, then what speaks against the pair.
+  // Supporting evidence first, then what speaks against the pair; within each, strongest kind first.
+  const all = [order, amount, card, merchant, date, currency];
   const reasons = [
-    ...all.filter(([c]) => c.value !== null && c.value >= 0.5),
-    ...all.filter(([c]) => c.value !== null && c.value < 0.5),
-  ].flatMap(([c]) => (c.reason === null ? [] : [c.reason]));
+    ...all.filter((c) => c.value !== null && c.value >= 0.5),
+    ...all.filter((c) => c.value !== null && c.value < 0.5),
+  ].flatMap((c) => (c.reason === null ? [] : [c.reason]));
   if (cash) reasons.push('receipt says paid in cash');
   if (tx.status === 'pending') reasons.push('transaction is still pending');
 
