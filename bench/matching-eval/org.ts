@@ -1,0 +1,170 @@
+// One generated organization: its members' cards, and purchases booked as a transaction and,
+// usually, a receipt read from a document.
+import type {
+  MerchantAlias,
+  ReceiptCandidate,
+  TransactionCandidate,
+} from '../../src/receipts/matching/types.ts';
+import { type Category, EUR_RATES, MERCHANTS, type Merchant } from './merchants.ts';
+import { descriptorFor, orderNumber, receiptMerchantName } from './noise.ts';
+import { addDays, type Random } from './random.ts';
+
+export type CaseKind =
+  | 'plain'
+  | 'tip'
+  | 'fx'
+  | 'preauth'
+  | 'refund'
+  | 'subscription'
+  | 'daily'
+  | 'colleague'
+  | 'alias'
+  | 'distractor';
+
+export interface LabelledReceipt {
+  receipt: ReceiptCandidate;
+  /** The id of the transaction this receipt documents, or null when there is none. */
+  truth: string | null;
+  kind: CaseKind;
+}
+
+export interface Organization {
+  receipts: LabelledReceipt[];
+  transactions: TransactionCandidate[];
+  aliases: MerchantAlias[];
+}
+
+export interface Card {
+  accountId: string;
+  lastFour: string;
+}
+
+export interface Purchase {
+  card: Card;
+  merchant: Merchant;
+  date: string;
+  /** Receipt total in the merchant's currency, minor units. */
+  total: number;
+  kind: CaseKind;
+  receiptChance: number;
+  tipRatio?: number;
+  bookingLag?: number;
+  documentType?: ReceiptCandidate['documentType'];
+}
+
+export const START = '2026-03-02';
+export const DAYS = 150;
+
+function bookingLag(rnd: Random): number {
+  return rnd.weighted([
+    [0, 28],
+    [1, 30],
+    [2, 16],
+    [3, 10],
+    [4, 6],
+    [5, 4],
+    [rnd.int(6, 10), 6],
+  ]);
+}
+
+export class OrgBuilder {
+  readonly receipts: LabelledReceipt[] = [];
+  readonly transactions: TransactionCandidate[] = [];
+  readonly cards: Card[] = [];
+  private seq = 0;
+
+  constructor(
+    readonly rnd: Random,
+    readonly name: string,
+  ) {
+    const members = rnd.int(2, 4);
+    for (let m = 0; m < members; m++) {
+      for (let c = rnd.int(1, 3); c > 0; c--) {
+        this.cards.push({
+          accountId: `${name}-acct-${m}-${c}`,
+          lastFour: String(rnd.int(0, 9999)).padStart(4, '0'),
+        });
+      }
+    }
+  }
+
+  id(prefix: string): string {
+    this.seq++;
+    return `${this.name}-${prefix}-${this.seq}`;
+  }
+
+  labelled(): number {
+    return this.receipts.filter((r) => r.truth !== null).length;
+  }
+
+  /** Books the transaction of a purchase and, with `receiptChance`, its receipt. */
+  add(p: Purchase): TransactionCandidate {
+    const { rnd } = this;
+    const order = p.merchant.category === 'online' && rnd.chance(0.8) ? orderNumber(rnd) : null;
+    const withTip = Math.round(p.total * (1 + (p.tipRatio ?? 0)));
+    const foreign = p.merchant.currency !== 'EUR';
+    const rate = EUR_RATES[p.merchant.currency] * (1 + (rnd.next() - 0.5) * 0.02);
+    const fee = foreign && rnd.chance(0.5) ? 1.0175 : 1;
+    const refund = p.documentType === 'refund';
+    const charged = foreign ? Math.round(withTip * rate * fee) : withTip;
+    const tx: TransactionCandidate = {
+      id: this.id('tx'),
+      accountId: p.card.accountId,
+      cardLastFour: rnd.chance(0.93) ? p.card.lastFour : null,
+      bookedDate: addDays(p.date, p.bookingLag ?? bookingLag(rnd)),
+      amountMinor: BigInt(refund ? charged : -charged),
+      currency: 'EUR',
+      originalAmountMinor: foreign && rnd.chance(0.8) ? BigInt(refund ? withTip : -withTip) : null,
+      originalCurrency: null,
+      description: descriptorFor(rnd, p.merchant, order !== null && rnd.chance(0.4) ? order : null),
+      merchantClean: null,
+      status: 'booked',
+    };
+    if (tx.originalAmountMinor !== null) tx.originalCurrency = p.merchant.currency;
+    this.transactions.push(tx);
+    if (rnd.chance(p.receiptChance))
+      this.receipts.push({ receipt: this.receiptFor(p, order), truth: tx.id, kind: p.kind });
+    return tx;
+  }
+
+  receiptFor(p: Purchase, order: string | null): ReceiptCandidate {
+    const { rnd } = this;
+    const confidence = { merchant: 0.95, date: 0.97, total: 0.98, currency: 0.97, cardLastFour: 0.95 };
+    let date: string | null = rnd.chance(0.05) ? null : p.date;
+    if (date !== null && rnd.chance(0.02)) {
+      date = addDays(date, rnd.pick([-1, 1]) * rnd.int(10, 40));
+      confidence.date = 0.55;
+    }
+    let total: number | null = rnd.chance(0.02) ? null : p.total;
+    if (total !== null && rnd.chance(0.02)) {
+      total += rnd.pick([-1, 1]) * 10 ** rnd.int(0, 2) * rnd.int(1, 8);
+      confidence.total = 0.6;
+    }
+    let card: string | null = rnd.chance(p.kind === 'colleague' ? 0.8 : 0.6) ? p.card.lastFour : null;
+    if (card !== null && rnd.chance(0.01)) {
+      card = String(rnd.int(0, 9999)).padStart(4, '0');
+      confidence.cardLastFour = 0.6;
+    }
+    return {
+      id: this.id('rc'),
+      merchant: receiptMerchantName(rnd, p.merchant),
+      date,
+      totalMinor: total === null ? null : BigInt(total),
+      currency: rnd.chance(0.05) ? null : p.merchant.currency,
+      cardLastFour: card,
+      paymentMethod:
+        card === null ? rnd.pick([null, 'apple pay', 'visa']) : rnd.pick(['visa', 'mastercard', 'debit']),
+      orderNumber: order,
+      documentType: p.documentType ?? (p.merchant.category === 'subscription' ? 'invoice' : 'receipt'),
+      confidence,
+    };
+  }
+}
+
+export function merchantsOf(filter: (m: Merchant) => boolean): Merchant[] {
+  return MERCHANTS.filter(filter);
+}
+
+export const cents = (rnd: Random, [min, max]: readonly [number, number]): number =>
+  rnd.int(min * 100, max * 100);
+export const byCategory = (c: Category) => merchantsOf((m) => m.category === c);

@@ -1,0 +1,160 @@
+// The evidence components of one receipt/transaction pair. Each returns a value in 0..1 or null
+// (no evidence: a field is missing on one side) and a short reason for the explanation.
+import type { MatchSettings, ReceiptCandidate, TransactionCandidate } from './types.ts';
+
+export interface Component {
+  value: number | null;
+  reason: string | null;
+}
+
+export interface AmountComponent extends Component {
+  /** Same currency and equal to the minor unit. */
+  exact: boolean;
+}
+
+const abs = (n: bigint): bigint => (n < 0n ? -n : n);
+
+/** A refund receipt expects money in; every other document expects money out. */
+export function expectsMoneyIn(receipt: ReceiptCandidate): boolean {
+  return receipt.documentType === 'refund';
+}
+
+function ratio(a: bigint, b: bigint): number {
+  return b === 0n ? Number.POSITIVE_INFINITY : Number(a) / Number(b);
+}
+
+/** Linear decay from `top` at 0 to `bottom` at `limit`. */
+function decay(x: number, limit: number, top: number, bottom: number): number {
+  return top - (top - bottom) * Math.min(1, x / limit);
+}
+
+/**
+ * Amount evidence. Equality is on bigint minor units; the tolerance bands compare ratios, which is
+ * fine because they only grade how close two amounts are, never decide that they are equal.
+ */
+export function amountComponent(
+  receipt: ReceiptCandidate,
+  tx: TransactionCandidate,
+  settings: MatchSettings,
+): AmountComponent {
+  const none = (reason: string | null, value: number | null = null): AmountComponent => ({
+    value,
+    reason,
+    exact: false,
+  });
+  if (receipt.totalMinor === null) return none(null);
+  if (tx.amountMinor === 0n || tx.amountMinor > 0n !== expectsMoneyIn(receipt)) {
+    return none(expectsMoneyIn(receipt) ? 'refund receipt, but money went out' : 'money came in', 0);
+  }
+  const total = receipt.totalMinor;
+  const charged = abs(tx.amountMinor);
+  const sameCurrency = receipt.currency === null || receipt.currency === tx.currency;
+  if (sameCurrency) {
+    if (charged === total) return { value: 1, reason: 'amount equal', exact: true };
+    // A receipt whose currency was not read may be in the currency the card was used in.
+    if (
+      receipt.currency === null &&
+      tx.originalAmountMinor !== null &&
+      abs(tx.originalAmountMinor) === total
+    ) {
+      return none(`original ${tx.originalCurrency ?? ''} amount equal`, 0.9);
+    }
+    const diff = ratio(charged - total, total);
+    if (Math.abs(diff) <= settings.amountTolerance) {
+      return none(
+        `amount within ${(diff * 100).toFixed(1)} %`,
+        decay(Math.abs(diff), settings.amountTolerance, 0.8, 0.55),
+      );
+    }
+    // Restaurants: the card is charged the bill plus the tip written on the slip.
+    if (!expectsMoneyIn(receipt) && diff > 0 && diff <= settings.maxTipRatio) {
+      return none(
+        `charge ${(diff * 100).toFixed(0)} % above total (tip)`,
+        decay(diff, settings.maxTipRatio, 0.7, 0.45),
+      );
+    }
+    return none('amount differs', 0);
+  }
+  if (
+    tx.originalCurrency !== null &&
+    tx.originalAmountMinor !== null &&
+    tx.originalCurrency === receipt.currency
+  ) {
+    const original = abs(tx.originalAmountMinor);
+    if (original === total) return none(`original ${tx.originalCurrency} amount equal`, 0.95);
+    const diff = ratio(original - total, total);
+    if (Math.abs(diff) <= settings.amountTolerance) return none('original amount close', 0.7);
+    if (!expectsMoneyIn(receipt) && diff > 0 && diff <= settings.maxTipRatio) {
+      return none('original amount above total (tip)', decay(diff, settings.maxTipRatio, 0.65, 0.4));
+    }
+    return none('original amount differs', 0);
+  }
+  const rate =
+    receipt.currency === null ? undefined : settings.approximateRates[`${receipt.currency}/${tx.currency}`];
+  if (rate === undefined) return none('other currency, no rate', 0.3);
+  const diff = ratio(charged, total) / rate - 1;
+  if (Math.abs(diff) <= settings.fxTolerance) {
+    return none('amount close after approximate FX', decay(Math.abs(diff), settings.fxTolerance, 0.75, 0.5));
+  }
+  if (!expectsMoneyIn(receipt) && diff > 0 && diff <= settings.maxTipRatio + settings.fxTolerance) {
+    return none('amount above total after FX (tip)', 0.4);
+  }
+  return none('amount differs after approximate FX', 0);
+}
+
+const DAY_MS = 86_400_000;
+
+export function daysBetween(fromIsoDate: string, toIsoDate: string): number {
+  return Math.round((Date.parse(`${toIsoDate}T00:00:00Z`) - Date.parse(`${fromIsoDate}T00:00:00Z`)) / DAY_MS);
+}
+
+/** Date evidence: booking 0..typical days after the purchase is normal, then it decays to max. */
+export function dateComponent(
+  receipt: ReceiptCandidate,
+  tx: TransactionCandidate,
+  settings: MatchSettings,
+): Component {
+  if (receipt.date === null) return { value: null, reason: null };
+  const lag = daysBetween(receipt.date, tx.bookedDate);
+  if (lag >= 0 && lag <= settings.typicalBookingDays) {
+    return { value: 1 - 0.03 * lag, reason: lag === 0 ? 'booked the same day' : `booked ${lag} d after` };
+  }
+  if (lag > settings.typicalBookingDays && lag <= settings.maxBookingDays) {
+    const over = lag - settings.typicalBookingDays;
+    const span = settings.maxBookingDays - settings.typicalBookingDays;
+    return { value: decay(over, span, 0.75, 0.2), reason: `booked ${lag} d after (late)` };
+  }
+  if (lag < 0 && -lag <= settings.earlyBookingDays) {
+    return { value: 0.7 - 0.1 * -lag, reason: `booked ${-lag} d before the receipt date` };
+  }
+  return { value: 0, reason: `booked ${lag} d from the receipt date` };
+}
+
+export function currencyComponent(receipt: ReceiptCandidate, tx: TransactionCandidate): Component {
+  if (receipt.currency === null) return { value: null, reason: null };
+  if (receipt.currency === tx.currency) return { value: 1, reason: null };
+  if (receipt.currency === tx.originalCurrency) {
+    return { value: 0.9, reason: `paid in ${receipt.currency}, booked in ${tx.currency}` };
+  }
+  return { value: 0.1, reason: `currency ${receipt.currency} vs ${tx.currency}` };
+}
+
+export function cardComponent(receipt: ReceiptCandidate, tx: TransactionCandidate): Component {
+  if (receipt.cardLastFour === null || tx.cardLastFour === null) return { value: null, reason: null };
+  if (receipt.cardLastFour === tx.cardLastFour) return { value: 1, reason: `card ••${tx.cardLastFour}` };
+  return { value: 0, reason: `card ••${receipt.cardLastFour} on receipt, ••${tx.cardLastFour} charged` };
+}
+
+function compact(text: string): string {
+  return text.toUpperCase().replace(/[^A-Z0-9]/g, '');
+}
+
+/** The receipt's order number printed in the descriptor is near-proof; its absence proves nothing. */
+export function orderComponent(receipt: ReceiptCandidate, tx: TransactionCandidate): Component {
+  if (receipt.orderNumber === null) return { value: null, reason: null };
+  const order = compact(receipt.orderNumber);
+  if (order.length < 5) return { value: null, reason: null };
+  if (compact(tx.description).includes(order))
+    return { value: 1, reason: `order ${receipt.orderNumber} in descriptor` };
+  return { value: null, reason: null };
+}
