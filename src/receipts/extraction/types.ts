@@ -59,6 +59,8 @@ export interface ExtractedFields {
   taxLines: Field<TaxLine>[];
   paymentMethod?: Field<string>;
   cardLastFour?: Field<string>;
+  /** Card scheme when the document names it (Visa, Mastercard...). */
+  cardBrand?: Field<string>;
   lineItems: Field<LineItem>[];
 }
 
