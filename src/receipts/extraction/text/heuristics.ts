@@ -207,15 +207,16 @@ function merchantOf(lines: TextLine[], f: FieldMaker): Field<string> | undefined
       const text = seg[0].trim();
       const start = seg.index ?? 0;
       if (!/\p{L}{2}/u.test(text) || /[:@]|www\.|https?:|^\d/.test(text)) continue;
-      if (invoiceWords.test(text) && text.split(/\s+/).length <= 3) continue;
-      if (
-        creditNoteWords.test(text) ||
-        /^(receipt|quittung|beleg|reçu|ticket|kassenbon|tax invoice)$/iu.test(text)
-      )
-        continue;
-      const span = { start, end: start + text.length };
-      if (legalForms.test(text)) return f.make(line, span, text, 0.85);
-      fallback ??= f.make(line, span, text, 0.6);
+      // OCR may run the name into a title on the same line ("Cloudly Ltd INVOICE"): a name with
+      // a legal form ends with its last one.
+      const last = [...text.matchAll(new RegExp(legalForms.source, 'giu'))].at(-1);
+      if (last) {
+        const name = text.slice(0, (last.index ?? 0) + last[0].length);
+        return f.make(line, { start, end: start + name.length }, name, 0.85);
+      }
+      const title = (invoiceWords.test(text) && text.split(/\s+/).length <= 3) || creditNoteWords.test(text);
+      if (title || /^(receipt|quittung|beleg|reçu|ticket|kassenbon|tax invoice)$/iu.test(text)) continue;
+      fallback ??= f.make(line, { start, end: start + text.length }, text, 0.6);
     }
   }
   return fallback;
