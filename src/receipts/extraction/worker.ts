@@ -18,6 +18,9 @@ export type WorkerMessage =
 
 const port = parentPort;
 if (port) {
+  // pdf-lib reports recoverable parse problems on the console; they belong to no log here.
+  console.log = () => {};
+  console.warn = () => {};
   const post = (message: WorkerMessage) => port.postMessage(message);
   setChildTracker(
     (pid) => post({ type: 'spawned', pid }),

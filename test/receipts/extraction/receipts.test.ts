@@ -12,8 +12,16 @@ describe('receipts extraction: generated PDF receipts', () => {
   for (const def of receipts) {
     it(`reads ${def.id} (${def.layout}, ${def.lang})`, async () => {
       const pdf = await renderReceipt(def);
-      const result = await extractReceipt({ bytes: pdf, fileName: `${def.id}.pdf`, mediaType: 'application/pdf' });
-      assert.equal(result.status, 'ready', result.status === 'failed' ? result.reason : result.reasons.join());
+      const result = await extractReceipt({
+        bytes: pdf,
+        fileName: `${def.id}.pdf`,
+        mediaType: 'application/pdf',
+      });
+      assert.equal(
+        result.status,
+        'ready',
+        result.status === 'failed' ? result.reason : result.reasons.join(),
+      );
       assert.equal(result.kind, 'pdf_text');
       const wrong = Object.entries(checkFields(def, result))
         .filter(([, right]) => !right)
