@@ -24,5 +24,10 @@ export function extractReceipt(
     });
   }
   // Child processes get the time left minus a margin, so they usually fail as themselves first.
-  return runInWorker({ input, limits: all, deadline: Date.now() + all.timeoutMs - 250 }, all.timeoutMs);
+  // Only the three input fields cross to the worker (a caller's object may carry anything).
+  const clean = { bytes: input.bytes, fileName: input.fileName, mediaType: input.mediaType };
+  return runInWorker(
+    { input: clean, limits: all, deadline: Date.now() + all.timeoutMs - 250 },
+    all.timeoutMs,
+  );
 }
