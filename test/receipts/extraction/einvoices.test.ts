@@ -58,3 +58,43 @@ describe('receipts extraction: the e-invoice corpus', () => {
     assert.equal(line?.amountMinor, 80000n);
   });
 });
+
+describe('receipts extraction: card payments in e-invoices', () => {
+  it('reads the card of a UBL PaymentMeans/CardAccount', async () => {
+    const xml = corpusFile('ubl-en16931-ubl-tc434-example1.xml')
+      .toString('utf8')
+      .replace(
+        '<cbc:PaymentMeansCode>30</cbc:PaymentMeansCode>',
+        '<cbc:PaymentMeansCode>54</cbc:PaymentMeansCode><cac:CardAccount><cbc:PrimaryAccountNumberID>************4242</cbc:PrimaryAccountNumberID><cbc:NetworkID>VISA</cbc:NetworkID></cac:CardAccount>',
+      );
+    const result = await extractReceipt({
+      bytes: Buffer.from(xml),
+      fileName: 'card.xml',
+      mediaType: 'application/xml',
+    });
+    assert.ok(result.status === 'ready');
+    assert.equal(result.fields.paymentMethod?.value, 'card');
+    assert.equal(result.fields.cardLastFour?.value, '4242');
+    assert.deepEqual(result.fields.cardLastFour?.source, {
+      kind: 'xml',
+      path: '/Invoice/cac:PaymentMeans[1]/cac:CardAccount/cbc:PrimaryAccountNumberID',
+    });
+  });
+
+  it('reads the card of a CII ApplicableTradeSettlementFinancialCard', async () => {
+    const xml = corpusFile('cii-en16931-CII_example3.xml')
+      .toString('utf8')
+      .replace(
+        /<ram:SpecifiedTradeSettlementPaymentMeans>\s*<ram:TypeCode>30<\/ram:TypeCode>/,
+        '<ram:SpecifiedTradeSettlementPaymentMeans><ram:TypeCode>48</ram:TypeCode><ram:ApplicableTradeSettlementFinancialCard><ram:ID>XXXX-XXXX-XXXX-1234</ram:ID><ram:CardholderName>A Buyer</ram:CardholderName></ram:ApplicableTradeSettlementFinancialCard>',
+      );
+    const result = await extractReceipt({
+      bytes: Buffer.from(xml),
+      fileName: 'card.xml',
+      mediaType: 'application/xml',
+    });
+    assert.ok(result.status === 'ready');
+    assert.equal(result.fields.paymentMethod?.value, 'card');
+    assert.equal(result.fields.cardLastFour?.value, '1234');
+  });
+});
