@@ -17,7 +17,6 @@ const failed = (code: FailureCode, reason: string): ExtractionResult => ({ statu
 interface Slot {
   worker: Worker;
   heapMb: number;
-  busy: boolean;
 }
 
 const size = Math.max(1, Math.min(2, availableParallelism()));
@@ -36,7 +35,7 @@ function startSlot(heapMb: number): Slot {
   worker.once('exit', () => {
     live--;
   });
-  return { worker, heapMb, busy: false };
+  return { worker, heapMb };
 }
 
 async function acquire(heapMb: number): Promise<Slot> {
@@ -54,7 +53,6 @@ async function acquire(heapMb: number): Promise<Slot> {
 }
 
 function release(slot: Slot, healthy: boolean): void {
-  slot.busy = false;
   if (!healthy) {
     void slot.worker.terminate();
     const next = waiting.shift();
@@ -71,7 +69,6 @@ function release(slot: Slot, healthy: boolean): void {
 
 export async function runInWorker(job: WorkerJob, timeoutMs: number): Promise<ExtractionResult> {
   const slot = await acquire(job.limits.maxHeapMb);
-  slot.busy = true;
   slot.worker.ref();
   return new Promise((resolve) => {
     const children = new Set<number>();

@@ -96,7 +96,10 @@ function assertNotPolyglot(bytes: Buffer, type: FileType): void {
     }
     return;
   }
-  if (bytes.includes('%PDF-') || (type !== 'xml' && bytes.includes('PK\x03\x04'))) {
+  // A ZIP is recognised by its end-of-central-directory record, which sits in the last 64 KB; a
+  // 4-byte local header signature anywhere would also match compressed pixel data by chance.
+  const zipAppended = type !== 'xml' && bytes.subarray(-65_557).includes('PK\x05\x06');
+  if (bytes.includes('%PDF-') || zipAppended) {
     throw new ExtractionFailure(
       'type_mismatch',
       `a ${type} file that embeds another file type (a polyglot) is refused`,

@@ -135,3 +135,16 @@ describe('receipts extraction: hostile files', () => {
     assert.ok(result.status === 'failed' || result.status === 'needs_review');
   });
 });
+
+describe('receipts extraction: polyglot images', () => {
+  it('refuses a PNG with a ZIP archive appended', async () => {
+    const zip = Buffer.concat([
+      Buffer.from('PK\x03\x04'),
+      Buffer.alloc(40),
+      Buffer.from('PK\x05\x06'),
+      Buffer.alloc(18),
+    ]);
+    const png = Buffer.concat([pixelFloodPng(10, 10), zip]);
+    assertFailed((await timed(png, 'receipt.png', 'image/png')).result, 'type_mismatch');
+  });
+});
