@@ -102,7 +102,12 @@ export async function runInWorker(job: WorkerJob, timeoutMs: number): Promise<Ex
     slot.worker.on('message', onMessage);
     slot.worker.on('error', onError);
     slot.worker.on('exit', onExit);
-    slot.worker.postMessage(job);
+    try {
+      slot.worker.postMessage(job);
+    } catch (err) {
+      // Nothing reached the worker: it stays healthy.
+      settle(failed('corrupt_file', `input cannot be passed to the worker: ${(err as Error).message}`), true);
+    }
   });
 }
 

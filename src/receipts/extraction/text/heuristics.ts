@@ -1,17 +1,15 @@
 import type { ExtractedFields, Field, FieldSource } from '../types.ts';
 import {
-  cardBrands,
-  cardLastFour,
   creditNoteWords,
   currencyCodes,
   currencySymbols,
   invoiceWords,
   labels,
-  legalForms,
   notGrandTotal,
-  paymentWords,
 } from './labels.ts';
 import { lineItemsOf } from './line-items.ts';
+import { merchantOf } from './merchant.ts';
+import { readPayment } from './payment.ts';
 import { amountsIn, datesIn, type Found } from './values.ts';
 
 // Field heuristics over page texts (pdftotext -layout or OCR). Each value keeps the span it was
@@ -197,90 +195,4 @@ function negateTotals(fields: ExtractedFields): void {
     if (t.value.taxableMinor !== null && t.value.taxableMinor > 0n)
       t.value.taxableMinor = -t.value.taxableMinor;
   }
-}
-
-function merchantOf(lines: TextLine[], f: FieldMaker): Field<string> | undefined {
-  const top = lines.filter((l) => l.page === 1).slice(0, 8);
-  let fallback: Field<string> | undefined;
-  for (const line of top) {
-    for (const seg of line.text.matchAll(/\S+(?: \S+)*/g)) {
-      const text = seg[0].trim();
-      const start = seg.index ?? 0;
-      if (!/\p{L}{2}/u.test(text) || /[:@]|www\.|https?:|^\d/.test(text)) continue;
-      // OCR may run the name into a title on the same line ("Cloudly Ltd INVOICE"): a name with
-      // a legal form ends with its last one.
-      const last = [...text.matchAll(new RegExp(legalForms.source, 'giu'))].at(-1);
-      if (last) {
-        const name = text.slice(0, (last.index ?? 0) + last[0].length);
-        return f.make(line, { start, end: start + name.length }, name, 0.85);
-      }
-      const title = (invoiceWords.test(text) && text.split(/\s+/).length <= 3) || creditNoteWords.test(text);
-      if (title || /^(receipt|quittung|beleg|reçu|ticket|kassenbon|tax invoice)$/iu.test(text)) continue;
-      fallback ??= f.make(line, { start, end: start + text.length }, text, 0.6);
-    }
-  }
-  return fallback;
-}
-
-function readPayment(lines: TextLine[], f: FieldMaker, fields: ExtractedFields): void {
-  for (const line of lines) {
-    const four = cardLastFour.exec(line.text);
-    const brand = cardBrands.exec(line.text);
-    if (four?.[1] && (brand || /card|karte|carte|\*{2,}/iu.test(line.text))) {
-      const start = four.index + four[0].length - 4;
-      fields.cardLastFour = f.make(line, { start, end: start + 4 }, four[1], 0.85);
-      fields.paymentMethod = f.make(line, { start: 0, end: line.text.length }, 'card', 0.85);
-      if (brand)
-        fields.cardBrand = f.make(
-          line,
-          { start: brand.index, end: brand.index + brand[0].length },
-          brandName(brand[0]),
-          0.85,
-        );
-      return;
-    }
-  }
-  for (const line of lines) {
-    const brand = cardBrands.exec(line.text);
-    if (brand) {
-      fields.paymentMethod = f.make(
-        line,
-        { start: brand.index, end: brand.index + brand[0].length },
-        'card',
-        0.7,
-      );
-      fields.cardBrand = f.make(
-        line,
-        { start: brand.index, end: brand.index + brand[0].length },
-        brandName(brand[0]),
-        0.7,
-      );
-      return;
-    }
-  }
-  for (const [re, method] of paymentWords) {
-    for (const line of lines) {
-      const m = re.exec(line.text);
-      if (m) {
-        fields.paymentMethod = f.make(line, { start: m.index, end: m.index + m[0].length }, method, 0.7);
-        return;
-      }
-    }
-  }
-}
-
-function brandName(raw: string): string {
-  const key = raw.toLowerCase().replace(/\s+/g, '');
-  const names: Record<string, string> = {
-    visa: 'Visa',
-    mastercard: 'Mastercard',
-    maestro: 'Maestro',
-    amex: 'American Express',
-    americanexpress: 'American Express',
-    girocard: 'girocard',
-    cartebancaire: 'CB',
-    discover: 'Discover',
-    diners: 'Diners Club',
-  };
-  return names[key] ?? raw;
 }
