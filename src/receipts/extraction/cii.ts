@@ -1,0 +1,105 @@
+import {
+  decimalOf,
+  documentTypeOf,
+  emptyFields,
+  isoDate,
+  lastFourOf,
+  moneyField,
+  moneyOf,
+  paymentMethodOf,
+  textField,
+  xmlField,
+} from './einvoice-common.ts';
+import type { ExtractedFields } from './types.ts';
+import type { XmlElement } from './xml.ts';
+import { find, findAll, textOf } from './xml-query.ts';
+
+// UN/CEFACT Cross Industry Invoice (D16B) as bound by EN 16931 (and Factur-X/ZUGFeRD, XRechnung).
+// Paths follow the CII syntax binding; elements are matched by local name.
+
+function dateField(el: XmlElement | undefined) {
+  const date = isoDate(textOf(el));
+  return el && date ? xmlField(el, date) : undefined;
+}
+
+/** BT-110: several TaxTotalAmount may appear (one per currency); take the invoice currency's. */
+function taxTotal(summary: XmlElement | undefined, currency: string | undefined) {
+  const all = findAll(summary, 'TaxTotalAmount');
+  return (
+    all.find((el) => el.attrs.get('currencyID') === currency) ?? all.find((el) => !el.attrs.has('currencyID'))
+  );
+}
+
+export function readCii(root: XmlElement): ExtractedFields {
+  const fields = emptyFields();
+  const doc = find(root, 'ExchangedDocument');
+  const tx = find(root, 'SupplyChainTradeTransaction');
+  const agreement = find(tx, 'ApplicableHeaderTradeAgreement');
+  const settlement = find(tx, 'ApplicableHeaderTradeSettlement');
+  const currency = textOf(find(settlement, 'InvoiceCurrencyCode'));
+
+  fields.documentNumber = textField(find(doc, 'ID'));
+  const typeEl = find(doc, 'TypeCode');
+  if (typeEl) fields.documentType = xmlField(typeEl, documentTypeOf(textOf(typeEl), root.local));
+  fields.date = dateField(find(doc, 'IssueDateTime', 'DateTimeString'));
+  fields.currency = textField(find(settlement, 'InvoiceCurrencyCode'));
+
+  const seller = find(agreement, 'SellerTradeParty');
+  fields.merchant = textField(find(seller, 'Name'));
+  // BT-31 VAT identifier (schemeID VA), else BT-32 tax registration (FC).
+  const registrations = findAll(seller, 'SpecifiedTaxRegistration', 'ID');
+  fields.merchantTaxId = textField(
+    registrations.find((el) => el.attrs.get('schemeID') === 'VA') ?? registrations[0],
+  );
+  fields.orderNumber = textField(find(agreement, 'BuyerOrderReferencedDocument', 'IssuerAssignedID'));
+
+  const terms = findAll(settlement, 'SpecifiedTradePaymentTerms');
+  fields.dueDate = dateField(
+    terms.map((t) => find(t, 'DueDateDateTime', 'DateTimeString')).find((el) => el !== undefined),
+  );
+
+  const means = find(settlement, 'SpecifiedTradeSettlementPaymentMeans');
+  const meansCode = find(means, 'TypeCode');
+  const meansText = textOf(meansCode);
+  if (meansCode && meansText) fields.paymentMethod = xmlField(meansCode, paymentMethodOf(meansText));
+  const card = find(means, 'ApplicableTradeSettlementFinancialCard', 'ID');
+  const lastFour = lastFourOf(textOf(card));
+  if (card && lastFour) fields.cardLastFour = xmlField(card, lastFour);
+
+  const summary = find(settlement, 'SpecifiedTradeSettlementHeaderMonetarySummation');
+  fields.netMinor = moneyField(find(summary, 'TaxBasisTotalAmount'), currency);
+  fields.taxMinor = moneyField(taxTotal(summary, currency), currency);
+  fields.totalMinor = moneyField(find(summary, 'GrandTotalAmount'), currency);
+  fields.amountDueMinor = moneyField(find(summary, 'DuePayableAmount'), currency);
+
+  for (const tax of findAll(settlement, 'ApplicableTradeTax')) {
+    const taxMinor = moneyOf(find(tax, 'CalculatedAmount'), currency);
+    if (taxMinor === null) continue;
+    fields.taxLines.push(
+      xmlField(tax, {
+        rate: decimalOf(find(tax, 'RateApplicablePercent')),
+        taxableMinor: moneyOf(find(tax, 'BasisAmount'), currency),
+        taxMinor,
+        category: textOf(find(tax, 'CategoryCode')) ?? null,
+      }),
+    );
+  }
+
+  for (const line of findAll(tx, 'IncludedSupplyChainTradeLineItem')) {
+    const lineSettlement = find(line, 'SpecifiedLineTradeSettlement');
+    const agreementLine = find(line, 'SpecifiedLineTradeAgreement');
+    fields.lineItems.push(
+      xmlField(line, {
+        description: textOf(find(line, 'SpecifiedTradeProduct', 'Name')) ?? '',
+        quantity: decimalOf(find(line, 'SpecifiedLineTradeDelivery', 'BilledQuantity')),
+        unitPrice: decimalOf(find(agreementLine, 'NetPriceProductTradePrice', 'ChargeAmount')),
+        amountMinor: moneyOf(
+          find(lineSettlement, 'SpecifiedTradeSettlementLineMonetarySummation', 'LineTotalAmount'),
+          currency,
+        ),
+        taxRate: decimalOf(find(lineSettlement, 'ApplicableTradeTax', 'RateApplicablePercent')),
+      }),
+    );
+  }
+  return fields;
+}

@@ -1,0 +1,33 @@
+import type { ExtractedFields, ExtractionKind, ExtractionResult, ReviewReason } from './types.ts';
+
+// Decides ready vs needs_review: the fields bookkeeping cannot do without, totals that add up,
+// and confidence. E-invoices pass on their own arithmetic; text and OCR also on confidence.
+
+const LOW_CONFIDENCE = 0.6;
+
+function addsUp(fields: ExtractedFields): boolean {
+  const total = fields.totalMinor?.value;
+  const net = fields.netMinor?.value;
+  if (total === undefined || net === undefined) return true;
+  const tax = fields.taxMinor?.value ?? 0n;
+  const tip = fields.tipMinor?.value ?? 0n;
+  // Net plus tax (plus tip), or a gross subtotal with tax included (receipts print both ways).
+  return [net + tax, net + tax + tip, net, net + tip].includes(total);
+}
+
+export function finish(
+  kind: ExtractionKind,
+  fields: ExtractedFields,
+  extra: ReviewReason[] = [],
+): ExtractionResult {
+  const reasons = new Set<ReviewReason>(extra);
+  if (!fields.totalMinor) reasons.add('missing_total');
+  if (!fields.date) reasons.add('missing_date');
+  if (!fields.merchant) reasons.add('missing_merchant');
+  if (!fields.currency) reasons.add('missing_currency');
+  if (!addsUp(fields)) reasons.add('totals_inconsistent');
+  const key = [fields.totalMinor, fields.date, fields.merchant, fields.currency];
+  if (key.some((field) => field !== undefined && field.confidence < LOW_CONFIDENCE))
+    reasons.add('low_confidence');
+  return { status: reasons.size === 0 ? 'ready' : 'needs_review', kind, fields, reasons: [...reasons] };
+}
