@@ -30,6 +30,11 @@ export const ERROR_CODES = {
     description:
       'The idempotency key was already used for a different request (other operation or other parameters).',
   },
+  unsupported_api_version: {
+    status: 400,
+    description:
+      '`X-Accounting-API-Version` names a contract date this service does not follow; `supported_versions` lists those it does.',
+  },
   invalid_file: {
     status: 400,
     description: 'An uploaded file is empty, not valid base64, or its content does not match its media type.',

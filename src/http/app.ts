@@ -11,6 +11,7 @@ import { API_VERSION } from '../contract/version.ts';
 import { newId } from '../lib/ids.ts';
 import { findOperation } from '../operations/catalog.ts';
 import type { Services } from '../services.ts';
+import { checkApiVersion } from './api-version.ts';
 import { toAppError } from './error-mapping.ts';
 import { registerOperationRoutes } from './operation-route.ts';
 import { registerOpsRoutes } from './ops-routes.ts';
@@ -72,6 +73,7 @@ export async function buildHttpApp(
   app.addHook('onRequest', async (request, reply) => {
     reply.header('X-Request-Id', request.id);
     reply.header('X-Accounting-API-Version', API_VERSION);
+    checkApiVersion(request);
   });
 
   app.addHook('onResponse', async (request, reply) => {
