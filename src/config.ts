@@ -34,6 +34,8 @@ export interface Config {
   };
   webhooks: {
     allowLocalhostHttp: boolean;
+    /** Where allowLocalhostHttp came from, for the start-up log line. */
+    allowLocalhostSource: 'ACCOUNTING_WEBHOOK_ALLOW_LOCALHOST' | 'NODE_ENV';
     retrySchedule: string | undefined;
     /** ACCOUNTING_SECRET_KEY: seals endpoint signing secrets; unset = instance key in the DB (docs/webhooks.md). */
     secretKey: string | undefined;
@@ -159,11 +161,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       dueSoonDays: parseDays(env.ACCOUNTING_DUE_SOON_DAYS, 'ACCOUNTING_DUE_SOON_DAYS', 3),
     },
     webhooks: {
+      // On for a laptop, off in production unless the operator says otherwise: a production
+      // service must not post events to whatever listens on its own loopback.
       allowLocalhostHttp: parseBool(
         env.ACCOUNTING_WEBHOOK_ALLOW_LOCALHOST,
         'ACCOUNTING_WEBHOOK_ALLOW_LOCALHOST',
-        true,
+        env.NODE_ENV !== 'production',
       ),
+      allowLocalhostSource:
+        env.ACCOUNTING_WEBHOOK_ALLOW_LOCALHOST === undefined || env.ACCOUNTING_WEBHOOK_ALLOW_LOCALHOST === ''
+          ? 'NODE_ENV'
+          : 'ACCOUNTING_WEBHOOK_ALLOW_LOCALHOST',
       retrySchedule: env.ACCOUNTING_WEBHOOK_RETRY_SCHEDULE || undefined,
       secretKey: parseSecretKey(env.ACCOUNTING_SECRET_KEY),
       delivery: parseDeliverySettings(env, ConfigError),
@@ -177,4 +185,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       ),
     },
   };
+}
+
+/** The start-up log line of the `http://localhost` webhook exception: its state and why. */
+export function localhostExceptionNotice(config: Config): string {
+  const state = config.webhooks.allowLocalhostHttp ? 'allowed' : 'refused';
+  const why =
+    config.webhooks.allowLocalhostSource === 'NODE_ENV'
+      ? `default for NODE_ENV ${config.webhooks.allowLocalhostHttp ? 'other than production' : 'production'}`
+      : 'set by ACCOUNTING_WEBHOOK_ALLOW_LOCALHOST';
+  return `webhook endpoints at http://localhost are ${state} (${why})`;
 }

@@ -1,5 +1,5 @@
 import { initialize, isEmpty } from '../admin/organizations.ts';
-import type { Config } from '../config.ts';
+import { type Config, localhostExceptionNotice } from '../config.ts';
 import { migrateToLatest } from '../db/migrate.ts';
 import { JOBS } from '../jobs/catalog.ts';
 import { startJobs } from '../jobs/runner.ts';
@@ -25,6 +25,10 @@ function onShutdown(stop: () => Promise<void>): void {
 async function prepared(config: Config): Promise<Services> {
   const services = await createServices(config);
   await migrateToLatest(services.db);
+  services.logger.info(
+    { allowLocalhostHttp: config.webhooks.allowLocalhostHttp },
+    localhostExceptionNotice(config),
+  );
   return services;
 }
 
