@@ -1653,8 +1653,8 @@ export interface components {
             active: boolean;
             /** @description The assigned job role (contractorOps.roles.assign), or null when none is assigned. */
             job_role_id: string | null;
-            /** @description Whether the contractor has joined the portal. */
-            portal_status: "not_invited" | "invited" | "joined";
+            /** @description Where the contractor stands with the portal: `not_invited` (never invited), `invited` (an invitation is open), `invitation_expired` / `invitation_revoked` (the latest invitation ran out or was revoked; invite again), `joined`. */
+            portal_status: "not_invited" | "invited" | "invitation_expired" | "invitation_revoked" | "joined";
             /** @description When the contractor accepted a portal invitation (ISO 8601, UTC); null until then. */
             joined_at: string | null;
             /** @description Revision: 1 at creation, +1 on every change (inviting and joining included); send it as expectedRevision. */
@@ -1723,8 +1723,8 @@ export interface components {
             active: boolean;
             /** @description The assigned job role (contractorOps.roles.assign), or null when none is assigned. */
             job_role_id: string | null;
-            /** @description Whether the contractor has joined the portal. */
-            portal_status: "not_invited" | "invited" | "joined";
+            /** @description Where the contractor stands with the portal: `not_invited` (never invited), `invited` (an invitation is open), `invitation_expired` / `invitation_revoked` (the latest invitation ran out or was revoked; invite again), `joined`. */
+            portal_status: "not_invited" | "invited" | "invitation_expired" | "invitation_revoked" | "joined";
             /** @description When the contractor accepted a portal invitation (ISO 8601, UTC); null until then. */
             joined_at: string | null;
             /** @description Revision: 1 at creation, +1 on every change (inviting and joining included); send it as expectedRevision. */

@@ -24,9 +24,16 @@ export const Contractor = Type.Object(
       description: 'The assigned job role (contractorOps.roles.assign), or null when none is assigned.',
     }),
     portal_status: Type.Union(
-      [Type.Literal('not_invited'), Type.Literal('invited'), Type.Literal('joined')],
+      [
+        Type.Literal('not_invited'),
+        Type.Literal('invited'),
+        Type.Literal('invitation_expired'),
+        Type.Literal('invitation_revoked'),
+        Type.Literal('joined'),
+      ],
       {
-        description: 'Whether the contractor has joined the portal.',
+        description:
+          'Where the contractor stands with the portal: `not_invited` (never invited), `invited` (an invitation is open), `invitation_expired` / `invitation_revoked` (the latest invitation ran out or was revoked; invite again), `joined`.',
       },
     ),
     joined_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
@@ -70,7 +77,24 @@ export const ContractorWithTaxProfile = Type.Object(
 );
 export type ContractorWithTaxProfile = Static<typeof ContractorWithTaxProfile>;
 
-type Row = Selectable<ContractorsTable> & { has_open_invitation?: unknown };
+type Row = Selectable<ContractorsTable> & { latest_invitation_status?: string | null };
+
+type PortalStatus = Contractor['portal_status'];
+
+/** The latest invitation tells what happened; a replaced one is never the latest. */
+function portalStatus(row: Row): PortalStatus {
+  if (row.joined_at) return 'joined';
+  switch (row.latest_invitation_status) {
+    case 'open':
+      return 'invited';
+    case 'expired':
+      return 'invitation_expired';
+    case 'revoked':
+      return 'invitation_revoked';
+    default:
+      return 'not_invited';
+  }
+}
 
 export function toContractor(row: Row): Contractor {
   return {
@@ -81,7 +105,7 @@ export function toContractor(row: Row): Contractor {
     country: row.country,
     active: asBool(row.active),
     job_role_id: row.job_role_id,
-    portal_status: row.joined_at ? 'joined' : asBool(row.has_open_invitation) ? 'invited' : 'not_invited',
+    portal_status: portalStatus(row),
     joined_at: asIsoOrNull(row.joined_at),
     revision: row.revision,
     created_at: asIso(row.created_at),
