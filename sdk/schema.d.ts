@@ -1700,8 +1700,8 @@ export interface components {
             residency: string | null;
             /** @description Whether services are performed in Canada. */
             services_in_canada: boolean | null;
-            /** @description Whether the last review confirmed the contractor's identity; false until a review confirms it. */
-            identity_confirmed: boolean;
+            /** @description Whether the last review confirmed the contractor's identity; null until reviewed (unknown, not refused). */
+            identity_confirmed: boolean | null;
             /** @description When the tax profile was last reviewed (ISO 8601, UTC); null until reviewed. */
             reviewed_at: string | null;
             /** @description Member id of the reviewer. */

@@ -59,9 +59,9 @@ export const TaxProfile = Type.Object(
     services_in_canada: Type.Union([Type.Boolean(), Type.Null()], {
       description: 'Whether services are performed in Canada.',
     }),
-    identity_confirmed: Type.Boolean({
+    identity_confirmed: Type.Union([Type.Boolean(), Type.Null()], {
       description:
-        "Whether the last review confirmed the contractor's identity; false until a review confirms it.",
+        "Whether the last review confirmed the contractor's identity; null until reviewed (unknown, not refused).",
     }),
     reviewed_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
       description: 'When the tax profile was last reviewed (ISO 8601, UTC); null until reviewed.',
@@ -119,7 +119,8 @@ export function toContractorWithTaxProfile(row: Row): ContractorWithTaxProfile {
     tax_profile: {
       residency: row.tax_residency,
       services_in_canada: row.tax_services_in_canada === null ? null : asBool(row.tax_services_in_canada),
-      identity_confirmed: asBool(row.tax_identity_confirmed),
+      // The column is NOT NULL (false at creation); before any review the answer is unknown.
+      identity_confirmed: row.tax_reviewed_at === null ? null : asBool(row.tax_identity_confirmed),
       reviewed_at: asIsoOrNull(row.tax_reviewed_at),
       reviewed_by: row.tax_reviewed_by,
     },
