@@ -13,6 +13,7 @@ import { findOperation } from '../operations/catalog.ts';
 import type { Services } from '../services.ts';
 import { checkApiVersion } from './api-version.ts';
 import { toAppError } from './error-mapping.ts';
+import { registerLingeringClose } from './linger.ts';
 import { registerOperationRoutes } from './operation-route.ts';
 import { registerOpsRoutes } from './ops-routes.ts';
 
@@ -75,6 +76,8 @@ export async function buildHttpApp(
     reply.header('X-Accounting-API-Version', API_VERSION);
     checkApiVersion(request);
   });
+
+  registerLingeringClose(app);
 
   app.addHook('onResponse', async (request, reply) => {
     const operation = (request.params as { operation?: string } | undefined)?.operation;
