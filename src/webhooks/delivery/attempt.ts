@@ -120,18 +120,34 @@ export async function performAttempt(deps: AttemptDeps, claimed: ClaimedDelivery
   );
   metrics.attempts.inc({ outcome: result.outcome, error_class: result.errorClass ?? '' });
   metrics.attemptDuration.observe({ outcome: result.outcome }, result.durationMs / 1000);
-  services.logger.debug(
+  // A failure is the operator's business (warn); the line names the endpoint and the reason, never
+  // the secret, the signature or the body (they may hold customer data), nor the URL's path and
+  // query (a receiver's token often lives there): its origin is enough to recognise it.
+  const failed = result.outcome !== 'success';
+  services.logger[failed ? 'warn' : 'debug'](
     {
+      organizationId: claimed.organizationId,
       deliveryId: claimed.id,
       endpointId: claimed.endpointId,
+      endpointOrigin: originOf(row.url),
       eventId: envelope.id,
+      eventType: envelope.type,
       attempt: claimed.attemptNumber,
       outcome: result.outcome,
       status: result.status,
-      errorClass: result.errorClass,
+      errorClass: result.outcome === 'gone' ? 'gone' : result.errorClass,
+      ...(failed ? { reason: result.outcome === 'gone' ? 'HTTP 410 Gone' : result.errorMessage } : {}),
       durationMs: result.durationMs,
     },
-    'webhook attempt',
+    failed ? 'webhook delivery attempt failed' : 'webhook attempt',
   );
   await recordOutcome(deps, claimed, { result, startedAt: started });
+}
+
+function originOf(url: string): string {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return 'invalid URL';
+  }
 }
