@@ -735,7 +735,7 @@ export interface paths {
         put?: never;
         /**
          * Replace the signing secret of a webhook endpoint
-         * @description Cannot be undone. The new secret is returned once and signs every later delivery attempt, retries of older events included; the old secret stops signing at once. secret_version increases by 1.
+         * @description Cannot be undone. The new secret is returned once and signs every later delivery attempt, retries of older events included. For the rotation overlap (ACCOUNTING_WEBHOOK_SECRET_OVERLAP, default 24 h) each delivery carries a second `v1=` signature made with the previous secret, so receivers can switch without losing deliveries; afterwards the old secret signs nothing. secret_version increases by 1.
          *
          *     **Access:** scopes `accounting:read`, `accounting:write`, `accounting:admin`; roles admin.
          *

@@ -43,6 +43,8 @@ export interface Config {
     delivery: DeliverySettings;
     /** ACCOUNTING_EVENT_RETENTION_DAYS: events, their deliveries and attempts older than this are purged. */
     eventRetentionDays: number;
+    /** ACCOUNTING_WEBHOOK_SECRET_OVERLAP: after a rotation, the old secret signs beside the new one this long. */
+    secretOverlapMs: number;
   };
 }
 
@@ -183,8 +185,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         7,
         3650,
       ),
+      secretOverlapMs: parseSecretOverlap(env.ACCOUNTING_WEBHOOK_SECRET_OVERLAP),
     },
   };
+}
+
+/** 0 turns the overlap off (the old secret stops at once); more than a week keeps a leaked secret alive too long. */
+function parseSecretOverlap(text: string | undefined): number {
+  if (text === undefined || text === '') return DAY;
+  const ms = text.trim() === '0' ? 0 : parseDuration(text, 'ACCOUNTING_WEBHOOK_SECRET_OVERLAP');
+  if (ms > 7 * DAY) throw new ConfigError('ACCOUNTING_WEBHOOK_SECRET_OVERLAP: at most 7d');
+  return ms;
 }
 
 /** The start-up log line of the `http://localhost` webhook exception: its state and why. */

@@ -65,6 +65,8 @@ export async function performAttempt(deps: AttemptDeps, claimed: ClaimedDelivery
       'ev.created_at',
       'ep.url',
       'ep.secret',
+      'ep.previous_secret',
+      'ep.previous_secret_until',
       'ep.status as endpoint_status',
     ])
     .where('ev.id', '=', claimed.eventId)
@@ -76,13 +78,20 @@ export async function performAttempt(deps: AttemptDeps, claimed: ClaimedDelivery
     return;
   }
   const event = row;
-  let secret: string;
+  let secret: string[];
   try {
     const keys = await sealingKeys(services);
-    secret = openSecret(keys, row.secret, {
-      organizationId: claimed.organizationId,
-      endpointId: claimed.endpointId,
-    });
+    const binding = { organizationId: claimed.organizationId, endpointId: claimed.endpointId };
+    secret = [openSecret(keys, row.secret, binding)];
+    // Rotation overlap: the previous secret signs too (a second v1= entry) until its time is up.
+    const until = row.previous_secret_until;
+    if (
+      row.previous_secret !== null &&
+      until !== null &&
+      new Date(until).getTime() > services.clock.now().getTime()
+    ) {
+      secret.push(openSecret(keys, row.previous_secret, binding));
+    }
   } catch (error) {
     if (!(error instanceof SecretUnavailableError)) throw error;
     // Our key problem, not the receiver's: no attempt is counted against the endpoint.
