@@ -12,6 +12,7 @@ import { type Clock, systemClock } from './lib/clock.ts';
 import { createMailQueue, type MailQueue, type MailTransport } from './mail/outbox-queue.ts';
 import { createMetrics, type Metrics } from './observability/metrics.ts';
 import { RateLimiter } from './operations/rate-limit.ts';
+import { type CredentialRateLimiter, createCredentialRateLimiter } from './operations/shared-rate-limit.ts';
 import { webhookFanOut } from './webhooks/fan-out.ts';
 
 /** Everything an operation, a transport or a worker may use; built once per process (or per test). */
@@ -22,7 +23,8 @@ export interface Services {
   logger: Logger;
   events: EventRecorder;
   mail: MailQueue;
-  rateLimiter: RateLimiter;
+  /** Per credential, shared across processes on PostgreSQL (src/operations/shared-rate-limit.ts). */
+  rateLimiter: CredentialRateLimiter;
   /** The contractor portal's limiter, keyed by client address (src/http/portal-routes.ts). */
   portalRateLimiter: RateLimiter;
   metrics: Metrics;
@@ -59,7 +61,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
       nonConformancePolicy((message) => logger.error(message)),
     ),
     mail: createMailQueue({ db, clock, logger, transport }),
-    rateLimiter: new RateLimiter(config.rateLimit),
+    rateLimiter: createCredentialRateLimiter(db, config.rateLimit),
     portalRateLimiter: new RateLimiter(config.portalRateLimit),
     metrics: createMetrics(),
     wakeups: new Wakeups(),
