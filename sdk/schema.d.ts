@@ -3513,7 +3513,7 @@ export interface components {
          * @description The service is temporarily unavailable; retry later.
          *
          *     Codes:
-         *     - `service_unavailable`: The database is unavailable; retry later.
+         *     - `service_unavailable`: The database (or the rate limit store, REDIS_URL) is unavailable; retry later.
          *     - `oauth_unavailable`: The OAuth issuer's key set (JWKS) could not be fetched, so the access token could not be checked; retry later (`Retry-After`). API keys are not affected.
          */
         ServiceUnavailable: {

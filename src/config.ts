@@ -17,6 +17,8 @@ export interface Config {
   mailRetentionDays: number;
   logLevel: string;
   rateLimit: { requests: number; windowMs: number };
+  /** REDIS_URL: where the credential rate limit keeps its buckets, when set. */
+  redisUrl: string | undefined;
   /** ACCOUNTING_PORTAL_RATE_LIMIT: portal page requests per client address (no credential there). */
   portalRateLimit: { requests: number; windowMs: number };
   idempotencyTtlMs: number;
@@ -144,6 +146,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ),
     logLevel: env.LOG_LEVEL ?? 'info',
     rateLimit: parseRateLimit(env.ACCOUNTING_RATE_LIMIT ?? '600/1m', 'ACCOUNTING_RATE_LIMIT'),
+    redisUrl: env.REDIS_URL || undefined,
     portalRateLimit: parseRateLimit(
       env.ACCOUNTING_PORTAL_RATE_LIMIT ?? '60/1m',
       'ACCOUNTING_PORTAL_RATE_LIMIT',

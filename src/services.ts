@@ -61,7 +61,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
       nonConformancePolicy((message) => logger.error(message)),
     ),
     mail: createMailQueue({ db, clock, logger, transport }),
-    rateLimiter: createCredentialRateLimiter(db, config.rateLimit),
+    rateLimiter: createCredentialRateLimiter(db, config.rateLimit, config.redisUrl),
     portalRateLimiter: new RateLimiter(config.portalRateLimit),
     metrics: createMetrics(),
     wakeups: new Wakeups(),

@@ -197,7 +197,10 @@ export const ERROR_CODES = {
     status: 500,
     description: 'An unexpected failure; the request id identifies it in the logs. Nothing was changed.',
   },
-  service_unavailable: { status: 503, description: 'The database is unavailable; retry later.' },
+  service_unavailable: {
+    status: 503,
+    description: 'The database (or the rate limit store, REDIS_URL) is unavailable; retry later.',
+  },
   oauth_unavailable: {
     status: 503,
     description:

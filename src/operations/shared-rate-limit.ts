@@ -2,6 +2,7 @@ import { type Kysely, sql } from 'kysely';
 import type { Db } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
 import { RateLimiter, type RateLimitState } from './rate-limit.ts';
+import { RedisRateLimiter } from './redis-rate-limit.ts';
 
 /** The credential limiter of the operation pipeline, whatever keeps its buckets. */
 export interface CredentialRateLimiter {
@@ -14,10 +15,16 @@ export interface RateLimitSettings {
 }
 
 /**
- * Where the buckets live: PostgreSQL (shared by every process on the database) or, on SQLite,
- * this process's memory (an embedded database serves one machine; decisions 9 and 147).
+ * Where the buckets live: Redis when `REDIS_URL` is set, else PostgreSQL (shared by every process
+ * on the database) or, on SQLite, this process's memory (an embedded database serves one machine;
+ * decisions 9 and 147).
  */
-export function createCredentialRateLimiter(db: Db, settings: RateLimitSettings): CredentialRateLimiter {
+export function createCredentialRateLimiter(
+  db: Db,
+  settings: RateLimitSettings,
+  redisUrl?: string,
+): CredentialRateLimiter {
+  if (redisUrl) return new RedisRateLimiter(redisUrl, settings);
   if (db.dialect === 'postgres') return new PostgresRateLimiter(db.kysely, settings);
   const local = new RateLimiter(settings);
   return { take: async (credentialId) => local.take(credentialId) };
