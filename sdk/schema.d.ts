@@ -1631,6 +1631,15 @@ export interface components {
                 field?: string;
                 /** @description Same as the X-Request-Id header. */
                 request_id: string;
+                /** @description On input validation failures (`invalid_input`, `unknown_field`, `unknown_parameter`): every invalid field at once, the first being the one `field` and `message` describe. */
+                errors?: {
+                    /** @description The field, dotted for nested ones; empty for the body itself. */
+                    field: string;
+                    /** @description invalid_input, unknown_field or unknown_parameter. */
+                    code: string;
+                    /** @description What is wrong, naming the allowed values or the expected format. */
+                    message: string;
+                }[];
                 /** @description On `revision_conflict`: the record’s current revision. */
                 current_revision?: number;
             } & {
