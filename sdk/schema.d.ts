@@ -952,8 +952,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Send a failed or cancelled delivery again
-         * @description The delivery goes back to pending, due now; attempt numbers continue (the next one is attempt_count + 1) and the body is the same. A cancelled delivery gets what was left of the retry schedule, a failed one at least one more attempt. Refused (409 invalid_state) for a pending or succeeded delivery and while the endpoint is disabled or archived.
+         * Send a delivery again now (failed, cancelled, or pending and waiting)
+         * @description A failed or cancelled delivery goes back to pending, due now; attempt numbers continue (the next one is attempt_count + 1) and the body is the same. A cancelled delivery gets what was left of the retry schedule, a failed one at least one more attempt. A pending delivery waiting for its next retry becomes due now ("retry now"), its schedule otherwise unchanged. Refused (409 invalid_state) for a succeeded delivery, for a pending one whose attempt is in flight (`in_flight` true), and while the endpoint is disabled or archived.
          *
          *     **Access:** scopes `accounting:read`, `accounting:write`; roles admin.
          *
@@ -962,6 +962,32 @@ export interface paths {
          *     **MCP tool:** `accounting_webhooks_deliveries_retry`.
          */
         post: operations["webhooks.deliveries.retry"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/accounting/webhooks.deliveries.recover": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send again every failed delivery of an endpoint since a time
+         * @description After an outage of the receiver: every `failed` delivery of the endpoint created at or after `since` goes back to pending, due now, exactly as webhooks.deliveries.retry does for one (attempt numbers continue, at least one more attempt). Returns how many were re-queued; calling again re-queues only what has failed since, so a repeat is harmless. The endpoint must be active (409 invalid_state otherwise). Cancelled deliveries are left alone: retry them one by one.
+         *
+         *     **Access:** scopes `accounting:read`, `accounting:write`, `accounting:admin`; roles admin.
+         *
+         *     **Idempotency:** required: header `Idempotency-Key` (8-200) or body `idempotencyKey` (8-200).
+         *
+         *     **MCP tool:** `accounting_webhooks_deliveries_recover`.
+         */
+        post: operations["webhooks.deliveries.recover"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2482,6 +2508,28 @@ export interface components {
         WebhooksDeliveriesRetryRequest: {
             /** @description Delivery id. */
             id: string;
+            /** @description Idempotency key, 8-200 characters; required unless the Idempotency-Key header is sent. */
+            idempotencyKey?: string;
+        };
+        WebhooksDeliveriesRecoverResult: {
+            /** @description The endpoint. */
+            endpoint_id: string;
+            /**
+             * Format: date-time
+             * @description The instant given, normalized to UTC.
+             */
+            since: string;
+            /** @description How many failed deliveries went back to pending. */
+            recovered: number;
+        };
+        WebhooksDeliveriesRecoverRequest: {
+            /** @description Endpoint id. */
+            endpointId: string;
+            /**
+             * Format: date-time
+             * @description Deliveries created at or after this instant (ISO 8601) are recovered.
+             */
+            since: string;
             /** @description Idempotency key, 8-200 characters; required unless the Idempotency-Key header is sent. */
             idempotencyKey?: string;
         };
@@ -6886,6 +6934,68 @@ export interface operations {
                      */
                     "application/json": {
                         data: components["schemas"]["WebhookDelivery"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "webhooks.deliveries.recover": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
+                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
+                /** @description Idempotency key of a mutation (8-200 characters); required unless the body has `idempotencyKey`, and must equal it when both are sent. A retry with the same key and input returns the stored result and takes effect once. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKeyHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The operation input. `idempotencyKey` may be sent here or as the Idempotency-Key header. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "endpointId": "01920000-0000-7000-8000-000000000001",
+                 *       "since": "2026-09-22T00:00:00.000Z"
+                 *     }
+                 */
+                "application/json": components["schemas"]["WebhooksDeliveriesRecoverRequest"];
+            };
+        };
+        responses: {
+            /** @description Success: the result is in `data`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "endpoint_id": "01920000-0000-7000-8000-000000000001",
+                     *         "since": "2026-09-22T14:30:00.000Z",
+                     *         "recovered": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["WebhooksDeliveriesRecoverResult"];
                     };
                 };
             };

@@ -3,6 +3,7 @@ import { archiveEndpoint } from './archive.ts';
 import { createEndpoint } from './create.ts';
 import { getDelivery } from './deliveries-get.ts';
 import { listDeliveries } from './deliveries-list.ts';
+import { recoverDeliveries } from './deliveries-recover.ts';
 import { retryDelivery } from './deliveries-retry.ts';
 import { enableWebhookEndpoint } from './enable.ts';
 import { getEvent } from './events-get.ts';
@@ -27,4 +28,5 @@ export const webhookOperations: readonly AnyOperation[] = [
   listDeliveries,
   getDelivery,
   retryDelivery,
+  recoverDeliveries,
 ];

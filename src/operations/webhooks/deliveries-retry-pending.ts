@@ -1,0 +1,51 @@
+import { AppError } from '../../contract/errors.ts';
+import type { OperationContext } from '../context.ts';
+import { type DeliveryRow, toDelivery, type WebhookDelivery } from './deliveries-records.ts';
+
+/**
+ * "Retry now" on a delivery waiting for its next attempt: it becomes due at once, keeping its
+ * attempt count and limit. One in flight (leased) is left alone: its attempt is under way.
+ */
+export async function retryPendingNow(ctx: OperationContext, row: DeliveryRow): Promise<WebhookDelivery> {
+  const endpoint = await ctx.db
+    .selectFrom('webhook_endpoints')
+    .select('status')
+    .where('id', '=', row.endpoint_id)
+    .where('organization_id', '=', ctx.organizationId)
+    .executeTakeFirstOrThrow();
+  if (endpoint.status !== 'active') {
+    throw new AppError(
+      'invalid_state',
+      `The endpoint is ${endpoint.status}; turn it back on before retrying.`,
+      {
+        details: { state: row.status, endpoint_status: endpoint.status },
+      },
+    );
+  }
+  const now = ctx.clock.now().toISOString();
+  const updated = await ctx.db
+    .updateTable('webhook_deliveries')
+    .set({ next_attempt_at: now, updated_at: now })
+    .where('id', '=', row.id)
+    .where('organization_id', '=', ctx.organizationId)
+    .where('status', '=', 'pending')
+    .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', now)]))
+    .executeTakeFirst();
+  if (Number(updated.numUpdatedRows) !== 1) {
+    throw new AppError(
+      'invalid_state',
+      'An attempt of this delivery is in flight; its outcome comes shortly.',
+      {
+        details: { state: 'pending', in_flight: true },
+      },
+    );
+  }
+  await ctx.audit({
+    recordType: 'webhook_delivery',
+    recordId: row.id,
+    beforeRevision: null,
+    afterRevision: null,
+  });
+  ctx.afterCommit(() => ctx.services.wakeups.notify('events'));
+  return toDelivery({ ...row, next_attempt_at: now, updated_at: now });
+}
