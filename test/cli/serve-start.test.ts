@@ -71,7 +71,6 @@ describe('serve start-up', () => {
     const address = blocker.address();
     assert.ok(address && typeof address === 'object');
     try {
-      const started = Date.now();
       const busy = await runCli(['serve'], {
         ACCOUNTING_DATA_DIR: dataDir,
         PORT: String(address.port),
@@ -84,7 +83,6 @@ describe('serve start-up', () => {
         new RegExp(`cannot listen on 127\\.0\\.0\\.1:${address.port}: the port is already in use`),
       );
       assert.doesNotMatch(busy.stdout, /Listening on/);
-      assert.ok(Date.now() - started < 30_000, 'it exits by itself');
       // The start-up line about the http://localhost webhook exception (decision 140).
       assert.match(
         busy.stderr,
