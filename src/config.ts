@@ -1,7 +1,7 @@
 import { DAY } from './lib/clock.ts';
 import { parseDurationMs } from './lib/duration.ts';
 import { DEFAULT_MAIL_FROM } from './mail/sender.ts';
-import { type DeliverySettings, parseDeliverySettings } from './webhooks/delivery/settings.ts';
+import { parseDeliverySettings, type WebhookSettings } from './webhooks/delivery/settings.ts';
 
 /** Every setting, read once from the environment (documented in docs/configuration.md). */
 export interface Config {
@@ -34,20 +34,7 @@ export interface Config {
     /** ACCOUNTING_DUE_SOON_DAYS: days before a due date that "due soon" reminders go out. */
     dueSoonDays: number;
   };
-  webhooks: {
-    allowLocalhostHttp: boolean;
-    /** Where allowLocalhostHttp came from, for the start-up log line. */
-    allowLocalhostSource: 'ACCOUNTING_WEBHOOK_ALLOW_LOCALHOST' | 'NODE_ENV';
-    retrySchedule: string | undefined;
-    /** ACCOUNTING_SECRET_KEY: seals endpoint signing secrets; unset = instance key in the DB (docs/webhooks.md). */
-    secretKey: string | undefined;
-    /** The delivery worker: lease, timeout, concurrency budgets (docs/webhooks-delivery.md, "Settings"). */
-    delivery: DeliverySettings;
-    /** ACCOUNTING_EVENT_RETENTION_DAYS: events, their deliveries and attempts older than this are purged. */
-    eventRetentionDays: number;
-    /** ACCOUNTING_WEBHOOK_SECRET_OVERLAP: after a rotation, the old secret signs beside the new one this long. */
-    secretOverlapMs: number;
-  };
+  webhooks: WebhookSettings;
 }
 
 export class ConfigError extends Error {}

@@ -1,12 +1,9 @@
 import { contractorOpsOperations } from './contractor-ops/index.ts';
-import { contractorOperations } from './contractors/index.ts';
+import { contractorOperations, invitationOperations, templateOperations } from './contractors/index.ts';
 import type { AnyOperation } from './define.ts';
-import { invitationOperations } from './invitations/index.ts';
-import { invoiceOperations } from './invoices/index.ts';
+import { invoiceOperations, scheduleOperations } from './invoices/index.ts';
 import { matchingOperations } from './matching/index.ts';
 import { partyOperations } from './parties/index.ts';
-import { scheduleOperations } from './schedules/index.ts';
-import { templateOperations } from './templates/index.ts';
 import { webhookOperations } from './webhooks/index.ts';
 
 /**

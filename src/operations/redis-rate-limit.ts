@@ -1,6 +1,6 @@
 import { Redis } from 'ioredis';
 import { AppError } from '../contract/errors.ts';
-import type { RateLimitState } from './rate-limit.ts';
+import type { RateLimitState } from '../lib/rate-limit.ts';
 import { bucketState, type CredentialRateLimiter, type RateLimitSettings } from './shared-rate-limit.ts';
 
 /**

@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import type { Db } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
-import { RateLimiter, type RateLimitState } from './rate-limit.ts';
+import { RateLimiter, type RateLimitState } from '../lib/rate-limit.ts';
 import { RedisRateLimiter } from './redis-rate-limit.ts';
 
 /** The credential limiter of the operation pipeline, whatever keeps its buckets. */

@@ -1,7 +1,7 @@
-import { sql } from 'kysely';
 import { Type } from 'typebox';
 import { AppError, notFound } from '../../contract/errors.ts';
 import { Id, IdempotencyKey, Timestamp } from '../../contract/formats.ts';
+import { requeueFailedSince } from '../../webhooks/delivery/queue.ts';
 import { retryScheduleOf } from '../../webhooks/delivery/settings.ts';
 import { selectEndpoint } from '../../webhooks/endpoints.ts';
 import { defineOperation } from '../define.ts';
@@ -51,24 +51,10 @@ export const recoverDeliveries = defineOperation({
     }
     const now = ctx.clock.now().toISOString();
     const scheduleLength = retryScheduleOf(ctx.services.config.webhooks.retrySchedule).length;
-    const result = await ctx.db
-      .updateTable('webhook_deliveries')
-      .set({
-        status: 'pending',
-        // As webhooks.deliveries.retry: at least one more attempt.
-        attempt_limit: sql<number>`case when attempt_count + 1 > ${scheduleLength} then attempt_count + 1 else ${scheduleLength} end`,
-        next_attempt_at: now,
-        locked_until: null,
-        locked_by: null,
-        completed_at: null,
-        updated_at: now,
-      })
-      .where('organization_id', '=', ctx.organizationId)
-      .where('endpoint_id', '=', endpoint.id)
-      .where('status', '=', 'failed')
-      .where('created_at', '>=', since.toISOString())
-      .executeTakeFirst();
-    const recovered = Number(result.numUpdatedRows);
+    const recovered = await requeueFailedSince(ctx, endpoint.id, since.toISOString(), {
+      scheduleLength,
+      now,
+    });
     await ctx.audit({
       recordType: 'webhook_endpoint',
       recordId: endpoint.id,

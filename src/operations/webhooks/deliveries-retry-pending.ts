@@ -1,6 +1,7 @@
 import { AppError } from '../../contract/errors.ts';
+import { makePendingDueNow } from '../../webhooks/delivery/queue.ts';
 import type { OperationContext } from '../context.ts';
-import { type DeliveryRow, toDelivery, type WebhookDelivery } from './deliveries-records.ts';
+import { type DeliveryRow, toDelivery, type WebhookDelivery } from './store.ts';
 
 /**
  * "Retry now" on a delivery waiting for its next attempt: it becomes due at once, keeping its
@@ -23,15 +24,8 @@ export async function retryPendingNow(ctx: OperationContext, row: DeliveryRow): 
     );
   }
   const now = ctx.clock.now().toISOString();
-  const updated = await ctx.db
-    .updateTable('webhook_deliveries')
-    .set({ next_attempt_at: now, updated_at: now })
-    .where('id', '=', row.id)
-    .where('organization_id', '=', ctx.organizationId)
-    .where('status', '=', 'pending')
-    .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', now)]))
-    .executeTakeFirst();
-  if (Number(updated.numUpdatedRows) !== 1) {
+  const moved = await makePendingDueNow(ctx, row.id, now);
+  if (!moved) {
     throw new AppError(
       'invalid_state',
       'An attempt of this delivery is in flight; its outcome comes shortly.',
