@@ -1,6 +1,7 @@
 import { type Logger, pino } from 'pino';
 import type { Config } from './config.ts';
 import { type Db, openDatabase } from './db/database.ts';
+import { type CredentialRateLimiter, createCredentialRateLimiter } from './db/shared-rate-limit.ts';
 import {
   createEventRecorder,
   type EventFanOut,
@@ -11,7 +12,6 @@ import { type Clock, systemClock } from './lib/clock.ts';
 import { RateLimiter } from './lib/rate-limit.ts';
 import { createMailQueue, type MailQueue, type MailTransport } from './mail/outbox-queue.ts';
 import { createMetrics, type Metrics } from './observability/metrics.ts';
-import { type CredentialRateLimiter, createCredentialRateLimiter } from './operations/shared-rate-limit.ts';
 import { Wakeups } from './unit/wakeups.ts';
 import { webhookFanOut } from './webhooks/fan-out.ts';
 

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { RedisRateLimiter } from '../../src/operations/redis-rate-limit.ts';
+import { RedisRateLimiter } from '../../src/db/redis-rate-limit.ts';
 import { runCli, type ServeProcess, startServe } from '../support/processes.ts';
 
 /** The Redis the tests use (REDIS_URL in CI); set TEST_REDIS_URL=off to skip where there is none. */

@@ -4,8 +4,7 @@ import { Id, IdempotencyKey } from '../../contract/formats.ts';
 import { requeueDelivery } from '../../webhooks/delivery/queue.ts';
 import { retryScheduleOf } from '../../webhooks/delivery/settings.ts';
 import { defineOperation } from '../define.ts';
-import { retryPendingNow } from './deliveries-retry-pending.ts';
-import { selectDeliveries, toDelivery, WebhookDelivery } from './store.ts';
+import { retryPendingNow, selectDeliveries, toDelivery, WebhookDelivery } from './store.ts';
 
 const RETRYABLE = ['failed', 'cancelled'];
 

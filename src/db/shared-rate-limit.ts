@@ -1,8 +1,8 @@
 import { type Kysely, sql } from 'kysely';
-import type { Db } from '../db/database.ts';
-import type { Database } from '../db/schema.ts';
 import { RateLimiter, type RateLimitState } from '../lib/rate-limit.ts';
+import type { Db } from './database.ts';
 import { RedisRateLimiter } from './redis-rate-limit.ts';
+import type { Database } from './schema.ts';
 
 /** The credential limiter of the operation pipeline, whatever keeps its buckets. */
 export interface CredentialRateLimiter {
