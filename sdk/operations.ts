@@ -34,6 +34,7 @@ export const OPERATIONS = {
   'webhooks.deliveries.list': { mutation: false, get: true },
   'webhooks.deliveries.get': { mutation: false, get: true },
   'webhooks.deliveries.retry': { mutation: true, get: false },
+  'webhooks.deliveries.recover': { mutation: true, get: false },
   'parties.list': { mutation: false, get: true },
   'parties.get': { mutation: false, get: true },
   'parties.create': { mutation: true, get: false },

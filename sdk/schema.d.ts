@@ -735,7 +735,7 @@ export interface paths {
         put?: never;
         /**
          * Replace the signing secret of a webhook endpoint
-         * @description Cannot be undone. The new secret is returned once and signs every later delivery attempt, retries of older events included; the old secret stops signing at once. secret_version increases by 1.
+         * @description Cannot be undone. The new secret is returned once and signs every later delivery attempt, retries of older events included. For the rotation overlap (ACCOUNTING_WEBHOOK_SECRET_OVERLAP, default 24 h) each delivery carries a second `v1=` signature made with the previous secret, so receivers can switch without losing deliveries; afterwards the old secret signs nothing. secret_version increases by 1.
          *
          *     **Access:** scopes `accounting:read`, `accounting:write`, `accounting:admin`; roles admin.
          *
@@ -952,8 +952,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Send a failed or cancelled delivery again
-         * @description The delivery goes back to pending, due now; attempt numbers continue (the next one is attempt_count + 1) and the body is the same. A cancelled delivery gets what was left of the retry schedule, a failed one at least one more attempt. Refused (409 invalid_state) for a pending or succeeded delivery and while the endpoint is disabled or archived.
+         * Send a delivery again now (failed, cancelled, or pending and waiting)
+         * @description A failed or cancelled delivery goes back to pending, due now; attempt numbers continue (the next one is attempt_count + 1) and the body is the same. A cancelled delivery gets what was left of the retry schedule, a failed one at least one more attempt. A pending delivery waiting for its next retry becomes due now ("retry now"), its schedule otherwise unchanged. Refused (409 invalid_state) for a succeeded delivery, for a pending one whose attempt is in flight (`in_flight` true), and while the endpoint is disabled or archived.
          *
          *     **Access:** scopes `accounting:read`, `accounting:write`; roles admin.
          *
@@ -962,6 +962,32 @@ export interface paths {
          *     **MCP tool:** `accounting_webhooks_deliveries_retry`.
          */
         post: operations["webhooks.deliveries.retry"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/accounting/webhooks.deliveries.recover": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send again every failed delivery of an endpoint since a time
+         * @description After an outage of the receiver: every `failed` delivery of the endpoint created at or after `since` goes back to pending, due now, exactly as webhooks.deliveries.retry does for one (attempt numbers continue, at least one more attempt). Returns how many were re-queued; calling again re-queues only what has failed since, so a repeat is harmless. The endpoint must be active (409 invalid_state otherwise). Cancelled deliveries are left alone: retry them one by one.
+         *
+         *     **Access:** scopes `accounting:read`, `accounting:write`, `accounting:admin`; roles admin.
+         *
+         *     **Idempotency:** required: header `Idempotency-Key` (8-200) or body `idempotencyKey` (8-200).
+         *
+         *     **MCP tool:** `accounting_webhooks_deliveries_recover`.
+         */
+        post: operations["webhooks.deliveries.recover"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1624,13 +1650,22 @@ export interface components {
                  * @description Stable, machine-readable error code (see docs/errors.md).
                  * @enum {string}
                  */
-                code: "invalid_json" | "invalid_input" | "unknown_field" | "unknown_parameter" | "idempotency_key_required" | "idempotency_key_mismatch" | "idempotency_key_reused" | "invalid_file" | "missing_credential" | "invalid_credential" | "organization_mismatch" | "membership_inactive" | "insufficient_scope" | "role_not_allowed" | "dashboard_only" | "unknown_operation" | "not_found" | "method_not_allowed" | "revision_conflict" | "idempotency_in_progress" | "email_taken" | "job_role_inactive" | "unpaid_not_acknowledged" | "contractor_joined" | "contractor_inactive" | "invitation_not_open" | "invalid_state" | "party_email_taken" | "party_email_missing" | "unsupported_currency" | "invalid_quantity" | "invalid_tax_rate" | "amount_overflow" | "payment_exceeds_balance" | "payment_not_allowed" | "job_role_name_taken" | "no_open_invitation" | "webhook_url_not_allowed" | "unknown_event_type" | "origin_not_allowed" | "installments_sum_mismatch" | "payment_plan_exists" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "invitation_limit_reached" | "replay_unavailable" | "internal_error" | "service_unavailable" | "oauth_unavailable";
+                code: "invalid_json" | "invalid_input" | "unknown_field" | "unknown_parameter" | "idempotency_key_required" | "idempotency_key_mismatch" | "idempotency_key_reused" | "unsupported_api_version" | "invalid_file" | "missing_credential" | "invalid_credential" | "organization_mismatch" | "membership_inactive" | "insufficient_scope" | "role_not_allowed" | "dashboard_only" | "unknown_operation" | "not_found" | "method_not_allowed" | "revision_conflict" | "idempotency_in_progress" | "email_taken" | "job_role_inactive" | "unpaid_not_acknowledged" | "contractor_joined" | "contractor_inactive" | "invitation_not_open" | "invalid_state" | "party_email_taken" | "party_email_missing" | "unsupported_currency" | "invalid_quantity" | "invalid_tax_rate" | "amount_overflow" | "payment_exceeds_balance" | "payment_not_allowed" | "job_role_name_taken" | "no_open_invitation" | "webhook_url_not_allowed" | "unknown_event_type" | "origin_not_allowed" | "installments_sum_mismatch" | "payment_plan_exists" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "invitation_limit_reached" | "replay_unavailable" | "internal_error" | "service_unavailable" | "oauth_unavailable";
                 /** @description Human-readable explanation; never contains secrets. */
                 message: string;
                 /** @description The input field at fault, in the caller’s spelling (dotted for nested fields). */
                 field?: string;
                 /** @description Same as the X-Request-Id header. */
                 request_id: string;
+                /** @description On input validation failures (`invalid_input`, `unknown_field`, `unknown_parameter`): every invalid field at once, the first being the one `field` and `message` describe. */
+                errors?: {
+                    /** @description The field, dotted for nested ones; empty for the body itself. */
+                    field: string;
+                    /** @description invalid_input, unknown_field or unknown_parameter. */
+                    code: string;
+                    /** @description What is wrong, naming the allowed values or the expected format. */
+                    message: string;
+                }[];
                 /** @description On `revision_conflict`: the record’s current revision. */
                 current_revision?: number;
             } & {
@@ -1653,8 +1688,8 @@ export interface components {
             active: boolean;
             /** @description The assigned job role (contractorOps.roles.assign), or null when none is assigned. */
             job_role_id: string | null;
-            /** @description Whether the contractor has joined the portal. */
-            portal_status: "not_invited" | "invited" | "joined";
+            /** @description Where the contractor stands with the portal: `not_invited` (never invited), `invited` (an invitation is open), `invitation_expired` / `invitation_revoked` (the latest invitation ran out or was revoked; invite again), `joined`. */
+            portal_status: "not_invited" | "invited" | "invitation_expired" | "invitation_revoked" | "joined";
             /** @description When the contractor accepted a portal invitation (ISO 8601, UTC); null until then. */
             joined_at: string | null;
             /** @description Revision: 1 at creation, +1 on every change (inviting and joining included); send it as expectedRevision. */
@@ -1700,8 +1735,8 @@ export interface components {
             residency: string | null;
             /** @description Whether services are performed in Canada. */
             services_in_canada: boolean | null;
-            /** @description Whether the last review confirmed the contractor's identity; false until a review confirms it. */
-            identity_confirmed: boolean;
+            /** @description Whether the last review confirmed the contractor's identity; null until reviewed (unknown, not refused). */
+            identity_confirmed: boolean | null;
             /** @description When the tax profile was last reviewed (ISO 8601, UTC); null until reviewed. */
             reviewed_at: string | null;
             /** @description Member id of the reviewer. */
@@ -1723,8 +1758,8 @@ export interface components {
             active: boolean;
             /** @description The assigned job role (contractorOps.roles.assign), or null when none is assigned. */
             job_role_id: string | null;
-            /** @description Whether the contractor has joined the portal. */
-            portal_status: "not_invited" | "invited" | "joined";
+            /** @description Where the contractor stands with the portal: `not_invited` (never invited), `invited` (an invitation is open), `invitation_expired` / `invitation_revoked` (the latest invitation ran out or was revoked; invite again), `joined`. */
+            portal_status: "not_invited" | "invited" | "invitation_expired" | "invitation_revoked" | "joined";
             /** @description When the contractor accepted a portal invitation (ISO 8601, UTC); null until then. */
             joined_at: string | null;
             /** @description Revision: 1 at creation, +1 on every change (inviting and joining included); send it as expectedRevision. */
@@ -2473,6 +2508,28 @@ export interface components {
         WebhooksDeliveriesRetryRequest: {
             /** @description Delivery id. */
             id: string;
+            /** @description Idempotency key, 8-200 characters; required unless the Idempotency-Key header is sent. */
+            idempotencyKey?: string;
+        };
+        WebhooksDeliveriesRecoverResult: {
+            /** @description The endpoint. */
+            endpoint_id: string;
+            /**
+             * Format: date-time
+             * @description The instant given, normalized to UTC.
+             */
+            since: string;
+            /** @description How many failed deliveries went back to pending. */
+            recovered: number;
+        };
+        WebhooksDeliveriesRecoverRequest: {
+            /** @description Endpoint id. */
+            endpointId: string;
+            /**
+             * Format: date-time
+             * @description Deliveries created at or after this instant (ISO 8601) are recovered.
+             */
+            since: string;
             /** @description Idempotency key, 8-200 characters; required unless the Idempotency-Key header is sent. */
             idempotencyKey?: string;
         };
@@ -3335,6 +3392,7 @@ export interface components {
          *     - `idempotency_key_required`: A mutation was sent without `Idempotency-Key` header or body `idempotencyKey`.
          *     - `idempotency_key_mismatch`: The `Idempotency-Key` header and the body `idempotencyKey` differ.
          *     - `idempotency_key_reused`: The idempotency key was already used for a different request (other operation or other parameters).
+         *     - `unsupported_api_version`: `X-Accounting-API-Version` names a contract date this service does not follow; `supported_versions` lists those it does.
          *     - `invalid_file`: An uploaded file is empty, not valid base64, or its content does not match its media type.
          *     - `unsupported_currency`: The currency is not a supported ISO 4217 code (uppercase, e.g. `CAD`); `field` names it.
          *     - `invalid_quantity`: A line quantity is zero or not a decimal with at most 9 integer and 4 fraction digits.
@@ -3512,7 +3570,7 @@ export interface components {
          * @description The service is temporarily unavailable; retry later.
          *
          *     Codes:
-         *     - `service_unavailable`: The database is unavailable; retry later.
+         *     - `service_unavailable`: The database (or the rate limit store, REDIS_URL) is unavailable; retry later.
          *     - `oauth_unavailable`: The OAuth issuer's key set (JWKS) could not be fetched, so the access token could not be checked; retry later (`Retry-After`). API keys are not affected.
          */
         ServiceUnavailable: {
@@ -6876,6 +6934,68 @@ export interface operations {
                      */
                     "application/json": {
                         data: components["schemas"]["WebhookDelivery"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "webhooks.deliveries.recover": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
+                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
+                /** @description Idempotency key of a mutation (8-200 characters); required unless the body has `idempotencyKey`, and must equal it when both are sent. A retry with the same key and input returns the stored result and takes effect once. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKeyHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The operation input. `idempotencyKey` may be sent here or as the Idempotency-Key header. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "endpointId": "01920000-0000-7000-8000-000000000001",
+                 *       "since": "2026-09-22T00:00:00.000Z"
+                 *     }
+                 */
+                "application/json": components["schemas"]["WebhooksDeliveriesRecoverRequest"];
+            };
+        };
+        responses: {
+            /** @description Success: the result is in `data`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "endpoint_id": "01920000-0000-7000-8000-000000000001",
+                     *         "since": "2026-09-22T14:30:00.000Z",
+                     *         "recovered": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["WebhooksDeliveriesRecoverResult"];
                     };
                 };
             };

@@ -30,7 +30,11 @@ export type VerifyInput = {
   payload: string;
   /** The `Service-Signature` header value. */
   header: string;
-  secret: string;
+  /**
+   * The endpoint's secret; during your own switch-over, the new and the old one (either may verify).
+   * The service signs with both for a while after a rotation (several `v1=` entries).
+   */
+  secret: string | readonly string[];
   /** Accepted distance between `t` and now, in either direction. */
   toleranceSeconds?: number;
   /** Current Unix time in seconds; defaults to the system clock. */
@@ -71,11 +75,14 @@ export function verifySignature(input: VerifyInput): SignatureCheck {
   const now = input.now ?? Math.floor(Date.now() / 1000);
   const parsed = parseHeader(input.header);
   if (typeof parsed === 'string') return { ok: false, reason: parsed };
-  const expected = Buffer.from(signatureHex(input.secret, parsed.timestamp, input.payload), 'hex');
-  // Compare against every entry (no early exit) so timing does not reveal which one matched.
+  const secrets = typeof input.secret === 'string' ? [input.secret] : input.secret;
+  const expected = secrets
+    .filter((secret) => secret !== '')
+    .map((secret) => Buffer.from(signatureHex(secret, parsed.timestamp, input.payload), 'hex'));
+  // Compare every pair (no early exit) so timing does not reveal which one matched.
   let matched = false;
   for (const candidate of parsed.signatures) {
-    if (timingSafeEqual(candidate, expected)) matched = true;
+    for (const wanted of expected) if (timingSafeEqual(candidate, wanted)) matched = true;
   }
   if (!matched) return { ok: false, reason: 'signature_mismatch' };
   if (Math.abs(now - parsed.timestamp) > tolerance)

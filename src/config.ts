@@ -17,6 +17,8 @@ export interface Config {
   mailRetentionDays: number;
   logLevel: string;
   rateLimit: { requests: number; windowMs: number };
+  /** REDIS_URL: where the credential rate limit keeps its buckets, when set. */
+  redisUrl: string | undefined;
   /** ACCOUNTING_PORTAL_RATE_LIMIT: portal page requests per client address (no credential there). */
   portalRateLimit: { requests: number; windowMs: number };
   idempotencyTtlMs: number;
@@ -131,6 +133,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ),
     logLevel: env.LOG_LEVEL ?? 'info',
     rateLimit: parseRateLimit(env.ACCOUNTING_RATE_LIMIT ?? '600/1m', 'ACCOUNTING_RATE_LIMIT'),
+    redisUrl: env.REDIS_URL || undefined,
     portalRateLimit: parseRateLimit(
       env.ACCOUNTING_PORTAL_RATE_LIMIT ?? '60/1m',
       'ACCOUNTING_PORTAL_RATE_LIMIT',
@@ -150,11 +153,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       dueSoonDays: parseDays(env.ACCOUNTING_DUE_SOON_DAYS, 'ACCOUNTING_DUE_SOON_DAYS', 3),
     },
     webhooks: {
+      // On for a laptop, off in production unless the operator says otherwise: a production
+      // service must not post events to whatever listens on its own loopback.
       allowLocalhostHttp: parseBool(
         env.ACCOUNTING_WEBHOOK_ALLOW_LOCALHOST,
         'ACCOUNTING_WEBHOOK_ALLOW_LOCALHOST',
-        true,
+        env.NODE_ENV !== 'production',
       ),
+      allowLocalhostSource:
+        env.ACCOUNTING_WEBHOOK_ALLOW_LOCALHOST === undefined || env.ACCOUNTING_WEBHOOK_ALLOW_LOCALHOST === ''
+          ? 'NODE_ENV'
+          : 'ACCOUNTING_WEBHOOK_ALLOW_LOCALHOST',
       retrySchedule: env.ACCOUNTING_WEBHOOK_RETRY_SCHEDULE || undefined,
       secretKey: parseSecretKey(env.ACCOUNTING_SECRET_KEY),
       delivery: parseDeliverySettings(env, ConfigError),
@@ -166,6 +175,25 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         7,
         3650,
       ),
+      secretOverlapMs: parseSecretOverlap(env.ACCOUNTING_WEBHOOK_SECRET_OVERLAP),
     },
   };
+}
+
+/** 0 turns the overlap off (the old secret stops at once); more than a week keeps a leaked secret alive too long. */
+function parseSecretOverlap(text: string | undefined): number {
+  if (text === undefined || text === '') return DAY;
+  const ms = text.trim() === '0' ? 0 : parseDuration(text, 'ACCOUNTING_WEBHOOK_SECRET_OVERLAP');
+  if (ms > 7 * DAY) throw new ConfigError('ACCOUNTING_WEBHOOK_SECRET_OVERLAP: at most 7d');
+  return ms;
+}
+
+/** The start-up log line of the `http://localhost` webhook exception: its state and why. */
+export function localhostExceptionNotice(config: Config): string {
+  const state = config.webhooks.allowLocalhostHttp ? 'allowed' : 'refused';
+  const why =
+    config.webhooks.allowLocalhostSource === 'NODE_ENV'
+      ? `default for NODE_ENV ${config.webhooks.allowLocalhostHttp ? 'other than production' : 'production'}`
+      : 'set by ACCOUNTING_WEBHOOK_ALLOW_LOCALHOST';
+  return `webhook endpoints at http://localhost are ${state} (${why})`;
 }

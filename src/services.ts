@@ -1,6 +1,7 @@
 import { type Logger, pino } from 'pino';
 import type { Config } from './config.ts';
 import { type Db, openDatabase } from './db/database.ts';
+import { type CredentialRateLimiter, createCredentialRateLimiter } from './db/shared-rate-limit.ts';
 import {
   createEventRecorder,
   type EventFanOut,
@@ -22,7 +23,8 @@ export interface Services {
   logger: Logger;
   events: EventRecorder;
   mail: MailQueue;
-  rateLimiter: RateLimiter;
+  /** Per credential, shared across processes on PostgreSQL (src/operations/shared-rate-limit.ts). */
+  rateLimiter: CredentialRateLimiter;
   /** The contractor portal's limiter, keyed by client address (src/http/portal-routes.ts). */
   portalRateLimiter: RateLimiter;
   metrics: Metrics;
@@ -59,7 +61,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
       nonConformancePolicy((message) => logger.error(message)),
     ),
     mail: createMailQueue({ db, clock, logger, transport }),
-    rateLimiter: new RateLimiter(config.rateLimit),
+    rateLimiter: createCredentialRateLimiter(db, config.rateLimit, config.redisUrl),
     portalRateLimiter: new RateLimiter(config.portalRateLimit),
     metrics: createMetrics(),
     wakeups: new Wakeups(),

@@ -1,5 +1,5 @@
 import { initialize, isEmpty } from '../admin/organizations.ts';
-import type { Config } from '../config.ts';
+import { type Config, localhostExceptionNotice } from '../config.ts';
 import { migrateToLatest } from '../db/migrate.ts';
 import { JOBS } from '../jobs/catalog.ts';
 import { startJobs } from '../jobs/runner.ts';
@@ -22,14 +22,41 @@ function onShutdown(stop: () => Promise<void>): void {
   process.once('SIGTERM', () => handler('SIGTERM'));
 }
 
+/** The operator's version of a listen error: the usual causes named, anything else as is. */
+function listenFailure(error: unknown): string {
+  const code = (error as { code?: unknown }).code;
+  if (code === 'EADDRINUSE') return 'the port is already in use by another process';
+  if (code === 'EACCES') return 'permission denied (ports below 1024 need privileges)';
+  if (code === 'EADDRNOTAVAIL') return 'HOST is not an address of this machine';
+  return error instanceof Error ? error.message : String(error);
+}
+
 async function prepared(config: Config): Promise<Services> {
   const services = await createServices(config);
   await migrateToLatest(services.db);
+  services.logger.info(
+    { allowLocalhostHttp: config.webhooks.allowLocalhostHttp },
+    localhostExceptionNotice(config),
+  );
   return services;
 }
 
 export async function runServe(config: Config): Promise<number> {
   const services = await prepared(config);
+  const app = await buildServer(services);
+  // Listen before anything else happens: a process that cannot take its port must change nothing
+  // (no first-run key, no job run) and exit, instead of working on unseen in the background.
+  let address: string;
+  try {
+    address = await app.listen({ port: config.port, host: config.host });
+  } catch (error) {
+    process.stderr.write(
+      `accounting: cannot listen on ${config.host}:${config.port}: ${listenFailure(error)}\n`,
+    );
+    await app.close().catch(() => {});
+    await services.db.close();
+    return 1;
+  }
   // First run on an empty database: make an organization and print a working key, once.
   if (await isEmpty(services.db.kysely)) {
     const created = await initialize(services.db.kysely, services.clock);
@@ -44,9 +71,7 @@ export async function runServe(config: Config): Promise<number> {
       ].join('\n'),
     );
   }
-  const app = await buildServer(services);
   const jobs = startJobs(services, JOBS);
-  const address = await app.listen({ port: config.port, host: config.host });
   services.logger.info({ address, database: services.db.location }, 'accounting service listening');
   process.stdout.write(`Listening on ${address} (database: ${services.db.dialect})\n`);
   onShutdown(async () => {

@@ -30,6 +30,11 @@ export const ERROR_CODES = {
     description:
       'The idempotency key was already used for a different request (other operation or other parameters).',
   },
+  unsupported_api_version: {
+    status: 400,
+    description:
+      '`X-Accounting-API-Version` names a contract date this service does not follow; `supported_versions` lists those it does.',
+  },
   invalid_file: {
     status: 400,
     description: 'An uploaded file is empty, not valid base64, or its content does not match its media type.',
@@ -192,7 +197,10 @@ export const ERROR_CODES = {
     status: 500,
     description: 'An unexpected failure; the request id identifies it in the logs. Nothing was changed.',
   },
-  service_unavailable: { status: 503, description: 'The database is unavailable; retry later.' },
+  service_unavailable: {
+    status: 503,
+    description: 'The database (or the rate limit store, REDIS_URL) is unavailable; retry later.',
+  },
   oauth_unavailable: {
     status: 503,
     description:

@@ -6,6 +6,7 @@ interface SchemaNode {
   anyOf?: SchemaNode[];
   items?: SchemaNode;
   const?: unknown;
+  enum?: unknown[];
   format?: string;
   pattern?: string;
   minLength?: number;
@@ -28,6 +29,8 @@ function range(min: number | undefined, max: number | undefined, unit: string): 
 export function schemaText(node: SchemaNode): string {
   if (node.anyOf) return node.anyOf.map(schemaText).join(' or ');
   if (node.const !== undefined) return JSON.stringify(node.const);
+  // Type.Enum is an `enum` without `type`: its values are its type.
+  if (Array.isArray(node.enum)) return node.enum.map((value) => JSON.stringify(value)).join(' or ');
   const type = Array.isArray(node.type) ? node.type.join(' or ') : (node.type ?? 'any');
   switch (type) {
     case 'string': {

@@ -12,6 +12,8 @@ import { newId } from '../lib/ids.ts';
 import { findOperation } from '../operations/catalog.ts';
 import { toAppError } from '../operations/error-mapping.ts';
 import type { Services } from '../services.ts';
+import { checkApiVersion } from './api-version.ts';
+import { registerLingeringClose } from './linger.ts';
 import { registerOperationRoutes } from './operation-route.ts';
 import { registerOpsRoutes } from './ops-routes.ts';
 
@@ -72,7 +74,10 @@ export async function buildHttpApp(
   app.addHook('onRequest', async (request, reply) => {
     reply.header('X-Request-Id', request.id);
     reply.header('X-Accounting-API-Version', API_VERSION);
+    checkApiVersion(request);
   });
+
+  registerLingeringClose(app);
 
   app.addHook('onResponse', async (request, reply) => {
     const operation = (request.params as { operation?: string } | undefined)?.operation;

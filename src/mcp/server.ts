@@ -30,7 +30,9 @@ export interface McpCaller {
 const INSTRUCTIONS = `Tools of the accounting service, one per API operation, acting inside the organization of the credential.
 Mutations require an idempotencyKey argument (8-200 characters): reuse it when retrying and the change takes effect once.
 Changes to an existing record require expectedRevision (the revision last read); a stale value fails with revision_conflict and current_revision.
-Money is a decimal string of minor units. Errors come back as tool results with isError and structuredContent.error.code.`;
+Money is a decimal string of minor units. Errors come back as tool results with isError and structuredContent.error.code.
+A tool is listed only when this credential's scopes and role allow it. Destructive tools (destructiveHint) cannot be undone.
+Results are in structuredContent; their full schemas are in the OpenAPI document at /api/v1/openapi.json (component <Operation>Result).`;
 
 function requestId(): string {
   return `req_${newId().replace(/-/g, '')}`;

@@ -1,5 +1,4 @@
 import type { Tool } from '@modelcontextprotocol/server';
-import { describeOperation } from '../openapi/descriptions.ts';
 import { type JsonSchema, plainSchema, withoutIds } from '../openapi/schemas.ts';
 import type { Principal } from '../operations/context.ts';
 import { type AnyOperation, isRead, mcpToolName } from '../operations/define.ts';
@@ -40,14 +39,18 @@ function toolEntry(operation: AnyOperation, name: string): ToolEntry {
     ? { type: 'object', properties: { result: output }, required: ['result'], additionalProperties: false }
     : output;
   const read = isRead(operation);
+  // Compact for agents' context windows (all of tools/list stays under 80 KB, a test keeps it):
+  // the operation's own text and the full input schema; access, idempotency and revision rules
+  // are said once in the server instructions, and result schemas (the bulk: 190 KB for 52 tools)
+  // are published in the OpenAPI document. Results still carry `structuredContent`.
   const definition = {
     name,
     title: operation.summary,
-    description: `${operation.summary}.\n\n${describeOperation(operation, { audience: 'mcp' })}`,
+    description: operation.description
+      ? `${operation.summary}. ${operation.description}`
+      : `${operation.summary}.`,
     inputSchema: inputSchemaOf(operation),
-    outputSchema,
     annotations: {
-      title: operation.summary,
       readOnlyHint: read,
       // Hints about side effects only mean something for tools that change things.
       destructiveHint: read ? false : operation.mutation?.destructive === true,

@@ -77,6 +77,27 @@ export const ERROR_SCHEMA: JsonSchema = {
           description: 'The input field at fault, in the caller’s spelling (dotted for nested fields).',
         },
         request_id: { type: 'string', description: 'Same as the X-Request-Id header.' },
+        errors: {
+          type: 'array',
+          description:
+            'On input validation failures (`invalid_input`, `unknown_field`, `unknown_parameter`): every invalid field at once, the first being the one `field` and `message` describe.',
+          items: {
+            type: 'object',
+            required: ['field', 'code', 'message'],
+            additionalProperties: false,
+            properties: {
+              field: {
+                type: 'string',
+                description: 'The field, dotted for nested ones; empty for the body itself.',
+              },
+              code: { type: 'string', description: 'invalid_input, unknown_field or unknown_parameter.' },
+              message: {
+                type: 'string',
+                description: 'What is wrong, naming the allowed values or the expected format.',
+              },
+            },
+          },
+        },
         current_revision: {
           type: 'integer',
           minimum: 1,

@@ -46,7 +46,7 @@ export async function invoke(
 ): Promise<{ data: unknown }> {
   const { operation, principal } = call;
   checkAccess(operation, principal);
-  const rate = services.rateLimiter.take(principal.credentialId);
+  const rate = await services.rateLimiter.take(principal.credentialId);
   meta.rateLimit = rate;
   if (rate.retryAfterSeconds !== undefined) {
     throw new AppError('rate_limited', 'Too many requests; retry later.', {

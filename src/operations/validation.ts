@@ -1,8 +1,9 @@
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import { Ajv, type ValidateFunction } from 'ajv';
 import { default as addFormatsModule } from 'ajv-formats';
 import type { TSchema } from 'typebox';
 import { AppError } from '../contract/errors.ts';
 import { UUID_PATTERN } from '../contract/formats.ts';
+import { MAX_REPORTED, problems } from './validation-report.ts';
 
 // ajv-formats ships CommonJS; under NodeNext its default import is the module object.
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
@@ -17,46 +18,32 @@ const ajv = new Ajv({
   removeAdditional: false,
   useDefaults: true,
   strict: false,
+  // parentSchema on errors: an anyOf of constants is reported with its allowed values.
+  verbose: true,
 });
 addFormats(ajv);
+/** Run only once an input has failed, to report every invalid field at once (validation-report.ts). */
+const ajvAll = new Ajv({
+  allErrors: true,
+  coerceTypes: false,
+  removeAdditional: false,
+  useDefaults: true,
+  strict: false,
+  verbose: true,
+});
+addFormats(ajvAll);
 
 const cache = new WeakMap<TSchema, ValidateFunction>();
+const cacheAll = new WeakMap<TSchema, ValidateFunction>();
 
-function compiled(schema: TSchema): ValidateFunction {
-  let validate = cache.get(schema);
+function compiled(schema: TSchema, all = false): ValidateFunction {
+  const store = all ? cacheAll : cache;
+  let validate = store.get(schema);
   if (!validate) {
-    validate = ajv.compile(schema);
-    cache.set(schema, validate);
+    validate = (all ? ajvAll : ajv).compile(schema);
+    store.set(schema, validate);
   }
   return validate;
-}
-
-function fieldOf(error: ErrorObject): string | undefined {
-  const path = error.instancePath
-    .split('/')
-    .slice(1)
-    .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'));
-  if (error.keyword === 'required') path.push(String(error.params.missingProperty));
-  if (error.keyword === 'additionalProperties') path.push(String(error.params.additionalProperty));
-  return path.length ? path.join('.') : undefined;
-}
-
-function describe(error: ErrorObject, field: string | undefined): string {
-  const name = field ?? 'body';
-  switch (error.keyword) {
-    case 'required':
-      return `${name} is required.`;
-    case 'additionalProperties':
-      return `${name} is not an accepted field.`;
-    case 'pattern':
-      return error.params.pattern === UUID_PATTERN
-        ? `${name} must be a UUID.`
-        : `${name} has an invalid format.`;
-    case 'format':
-      return `${name} must be a valid ${String(error.params.format)}.`;
-    default:
-      return `${name} ${error.message ?? 'is invalid'}.`;
-  }
 }
 
 /** Deepest nesting of objects and arrays an input may have; the top-level object is level 1. */
@@ -164,11 +151,18 @@ export function validateInput<T>(
   const copy = structuredClone(value);
   const validate = compiled(schema);
   if (validate(copy)) return lowercaseIds(schema, copy) as T;
-  const error = validate.errors?.[0];
-  if (!error) throw new AppError('invalid_input', 'The input is invalid.');
-  const field = fieldOf(error);
-  const code = error.keyword === 'additionalProperties' ? unknownCode : 'invalid_input';
-  throw new AppError(code, describe(error, field), field === undefined ? {} : { field });
+  // The first problem stays the one `field`, `message` and the code describe (as before); the
+  // report beside it lists every invalid field, from a second pass that collects them all.
+  const first = problems(validate.errors ?? [], unknownCode)[0];
+  if (!first) throw new AppError('invalid_input', 'The input is invalid.');
+  const all = compiled(schema, true);
+  all(structuredClone(value));
+  const report = problems(all.errors ?? [], unknownCode);
+  const rest = report.filter((p) => p.field !== first.field || p.message !== first.message);
+  throw new AppError(first.code, first.message, {
+    ...(first.field === '' ? {} : { field: first.field }),
+    details: { errors: [first, ...rest].slice(0, MAX_REPORTED) },
+  });
 }
 
 /**

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { ConfigError, loadConfig } from '../../src/config.ts';
+import { ConfigError, loadConfig, localhostExceptionNotice } from '../../src/config.ts';
 
 describe('configuration checks at start', () => {
   it('derives the public URL from HOST and PORT, bracketing IPv6 hosts', () => {
@@ -52,6 +52,16 @@ describe('configuration checks at start', () => {
       true,
     );
     assert.equal(loadConfig({}).webhooks.allowLocalhostHttp, true);
+    assert.equal(loadConfig({ NODE_ENV: 'production' }).webhooks.allowLocalhostHttp, false);
+    assert.equal(
+      loadConfig({ NODE_ENV: 'production', ACCOUNTING_WEBHOOK_ALLOW_LOCALHOST: 'on' }).webhooks
+        .allowLocalhostHttp,
+      true,
+    );
+    assert.match(
+      localhostExceptionNotice(loadConfig({ NODE_ENV: 'production' })),
+      /refused \(default for NODE_ENV production\)/,
+    );
     assert.throws(
       () => loadConfig({ ACCOUNTING_WEBHOOK_ALLOW_LOCALHOST: 'flase' }),
       /ACCOUNTING_WEBHOOK_ALLOW_LOCALHOST/,

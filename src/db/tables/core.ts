@@ -1,4 +1,4 @@
-import type { Json, Timestamp } from './types.ts';
+import type { Bool, Json, Timestamp } from './types.ts';
 
 export interface OrganizationsTable {
   id: string;
@@ -94,7 +94,17 @@ export interface EventsTable {
   created_at: Timestamp;
 }
 
+/** Credential token buckets shared by every process on PostgreSQL (src/operations/shared-rate-limit.ts). */
+export interface RateLimitBucketsTable {
+  bucket: string;
+  tokens: number;
+  /** Database clock of the last take, Unix milliseconds. */
+  updated_ms: number;
+  allowed: Bool;
+}
+
 export interface CoreTables {
+  rate_limit_buckets: RateLimitBucketsTable;
   events: EventsTable;
   organizations: OrganizationsTable;
   members: MembersTable;

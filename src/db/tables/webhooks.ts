@@ -22,6 +22,9 @@ export interface WebhookEndpointsTable {
   /** `whsec_…abcd` (last four characters). */
   secret_hint: string;
   secret_version: number;
+  /** The secret before the last rotation, sealed like `secret`; it signs too until `previous_secret_until`. */
+  previous_secret: string | null;
+  previous_secret_until: Timestamp | null;
   active: Bool;
   /** WebhookEndpointStatus. */
   status: string;

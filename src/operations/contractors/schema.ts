@@ -26,9 +26,16 @@ export const Contractor = Type.Object(
       description: 'The assigned job role (contractorOps.roles.assign), or null when none is assigned.',
     }),
     portal_status: Type.Union(
-      [Type.Literal('not_invited'), Type.Literal('invited'), Type.Literal('joined')],
+      [
+        Type.Literal('not_invited'),
+        Type.Literal('invited'),
+        Type.Literal('invitation_expired'),
+        Type.Literal('invitation_revoked'),
+        Type.Literal('joined'),
+      ],
       {
-        description: 'Whether the contractor has joined the portal.',
+        description:
+          'Where the contractor stands with the portal: `not_invited` (never invited), `invited` (an invitation is open), `invitation_expired` / `invitation_revoked` (the latest invitation ran out or was revoked; invite again), `joined`.',
       },
     ),
     joined_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
@@ -54,9 +61,9 @@ export const TaxProfile = Type.Object(
     services_in_canada: Type.Union([Type.Boolean(), Type.Null()], {
       description: 'Whether services are performed in Canada.',
     }),
-    identity_confirmed: Type.Boolean({
+    identity_confirmed: Type.Union([Type.Boolean(), Type.Null()], {
       description:
-        "Whether the last review confirmed the contractor's identity; false until a review confirms it.",
+        "Whether the last review confirmed the contractor's identity; null until reviewed (unknown, not refused).",
     }),
     reviewed_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
       description: 'When the tax profile was last reviewed (ISO 8601, UTC); null until reviewed.',
@@ -72,7 +79,24 @@ export const ContractorWithTaxProfile = Type.Object(
 );
 export type ContractorWithTaxProfile = Static<typeof ContractorWithTaxProfile>;
 
-type Row = Selectable<ContractorsTable> & { has_open_invitation?: unknown };
+type Row = Selectable<ContractorsTable> & { latest_invitation_status?: string | null };
+
+type PortalStatus = Contractor['portal_status'];
+
+/** The latest invitation tells what happened; a replaced one is never the latest. */
+function portalStatus(row: Row): PortalStatus {
+  if (row.joined_at) return 'joined';
+  switch (row.latest_invitation_status) {
+    case 'open':
+      return 'invited';
+    case 'expired':
+      return 'invitation_expired';
+    case 'revoked':
+      return 'invitation_revoked';
+    default:
+      return 'not_invited';
+  }
+}
 
 export function toContractor(row: Row): Contractor {
   return {
@@ -83,7 +107,7 @@ export function toContractor(row: Row): Contractor {
     country: row.country,
     active: asBool(row.active),
     job_role_id: row.job_role_id,
-    portal_status: row.joined_at ? 'joined' : asBool(row.has_open_invitation) ? 'invited' : 'not_invited',
+    portal_status: portalStatus(row),
     joined_at: asIsoOrNull(row.joined_at),
     revision: row.revision,
     created_at: asIso(row.created_at),
@@ -97,7 +121,8 @@ export function toContractorWithTaxProfile(row: Row): ContractorWithTaxProfile {
     tax_profile: {
       residency: row.tax_residency,
       services_in_canada: row.tax_services_in_canada === null ? null : asBool(row.tax_services_in_canada),
-      identity_confirmed: asBool(row.tax_identity_confirmed),
+      // The column is NOT NULL (false at creation); before any review the answer is unknown.
+      identity_confirmed: row.tax_reviewed_at === null ? null : asBool(row.tax_identity_confirmed),
       reviewed_at: asIsoOrNull(row.tax_reviewed_at),
       reviewed_by: row.tax_reviewed_by,
     },

@@ -14,9 +14,22 @@ export const NameQuery = Type.String({
   description: 'Filter on display or legal name, up to 200 characters.',
 });
 
-/** Contractors of one organization (never any other), aliased `c`. */
-export function selectContractors(db: Kysely<Database>, organizationId: string, _now: Date) {
-  return db.selectFrom('contractors as c').selectAll('c').where('c.organization_id', '=', organizationId);
+/**
+ * Contractors of one organization (never any other), aliased `c`, with the status of their latest
+ * invitation as it stands at `now` (`open`, `expired`, `revoked`, ...) for `portal_status`.
+ */
+export function selectContractors(db: Kysely<Database>, organizationId: string, now: Date) {
+  return db
+    .selectFrom('contractors as c')
+    .selectAll('c')
+    .select(
+      sql<
+        string | null
+      >`(select case when ci.status = 'open' and ci.expires_at <= ${now.toISOString()} then 'expired' else ci.status end from contractor_invitations ci where ci.contractor_id = c.id order by ci.created_at desc, ci.id desc limit 1)`.as(
+        'latest_invitation_status',
+      ),
+    )
+    .where('c.organization_id', '=', organizationId);
 }
 
 /**

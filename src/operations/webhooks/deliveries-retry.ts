@@ -4,15 +4,15 @@ import { Id, IdempotencyKey } from '../../contract/formats.ts';
 import { requeueDelivery } from '../../webhooks/delivery/queue.ts';
 import { retryScheduleOf } from '../../webhooks/delivery/settings.ts';
 import { defineOperation } from '../define.ts';
-import { selectDeliveries, toDelivery, WebhookDelivery } from './store.ts';
+import { retryPendingNow, selectDeliveries, toDelivery, WebhookDelivery } from './store.ts';
 
 const RETRYABLE = ['failed', 'cancelled'];
 
 export const retryDelivery = defineOperation({
   name: 'webhooks.deliveries.retry',
-  summary: 'Send a failed or cancelled delivery again',
+  summary: 'Send a delivery again now (failed, cancelled, or pending and waiting)',
   description:
-    'The delivery goes back to pending, due now; attempt numbers continue (the next one is attempt_count + 1) and the body is the same. A cancelled delivery gets what was left of the retry schedule, a failed one at least one more attempt. Refused (409 invalid_state) for a pending or succeeded delivery and while the endpoint is disabled or archived.',
+    'A failed or cancelled delivery goes back to pending, due now; attempt numbers continue (the next one is attempt_count + 1) and the body is the same. A cancelled delivery gets what was left of the retry schedule, a failed one at least one more attempt. A pending delivery waiting for its next retry becomes due now ("retry now"), its schedule otherwise unchanged. Refused (409 invalid_state) for a succeeded delivery, for a pending one whose attempt is in flight (`in_flight` true), and while the endpoint is disabled or archived.',
   access: { scopes: ['accounting:read', 'accounting:write'], roles: ['admin'] },
   mutation: { idempotencyKeyMax: 200, revision: 'none' },
   input: Type.Object(
@@ -26,6 +26,7 @@ export const retryDelivery = defineOperation({
       .where('d.id', '=', input.id)
       .executeTakeFirst();
     if (!row) throw notFound('Webhook delivery', 'id');
+    if (row.status === 'pending') return retryPendingNow(ctx, row);
     if (!RETRYABLE.includes(row.status)) {
       throw new AppError('invalid_state', `A ${row.status} delivery cannot be retried.`, {
         details: { state: row.status },

@@ -53,6 +53,8 @@ export const createEndpoint = defineOperation({
       secret: sealSecret(keys, secret, { organizationId: ctx.organizationId, endpointId: id }),
       secret_hint: secretHint(secret),
       secret_version: 1,
+      previous_secret: null,
+      previous_secret_until: null,
       active: dbBool(true),
       status: 'active',
       failure_count: 0,

@@ -9,7 +9,7 @@ export const rotateEndpointSecret = defineOperation({
   name: 'webhooks.endpoints.rotateSecret',
   summary: 'Replace the signing secret of a webhook endpoint',
   description:
-    'Cannot be undone. The new secret is returned once and signs every later delivery attempt, retries of older events included; the old secret stops signing at once. secret_version increases by 1.',
+    'Cannot be undone. The new secret is returned once and signs every later delivery attempt, retries of older events included. For the rotation overlap (ACCOUNTING_WEBHOOK_SECRET_OVERLAP, default 24 h) each delivery carries a second `v1=` signature made with the previous secret, so receivers can switch without losing deliveries; afterwards the old secret signs nothing. secret_version increases by 1.',
   access: { scopes: ['accounting:read', 'accounting:write', 'accounting:admin'], roles: ['admin'] },
   mutation: { idempotencyKeyMax: 200, revision: 'required', destructive: true, sealedReplay: true },
   mcpTool: 'accounting_webhooks_endpoints_rotate_secret',
@@ -38,8 +38,13 @@ export const rotateEndpointSecret = defineOperation({
     );
     const secret = generateSecret();
     const keys = await loadSealingKeys(ctx.db, ctx.services.config.webhooks.secretKey);
+    const overlapMs = ctx.services.config.webhooks.secretOverlapMs;
     const updated = await changeEndpoint(ctx, row, {
       secret: sealSecret(keys, secret, { organizationId: ctx.organizationId, endpointId: row.id }),
+      // Sealed for the same organization and endpoint, so the stored value moves over as it is.
+      previous_secret: overlapMs > 0 ? row.secret : null,
+      previous_secret_until:
+        overlapMs > 0 ? new Date(ctx.clock.now().getTime() + overlapMs).toISOString() : null,
       secret_hint: secretHint(secret),
       secret_version: row.secret_version + 1,
     });

@@ -1,6 +1,7 @@
 import type { AnyOperation } from '../define.ts';
 import { getDelivery } from './deliveries-get.ts';
 import { listDeliveries } from './deliveries-list.ts';
+import { recoverDeliveries } from './deliveries-recover.ts';
 import { retryDelivery } from './deliveries-retry.ts';
 import { archiveEndpoint } from './endpoints-archive.ts';
 import { createEndpoint } from './endpoints-create.ts';
@@ -27,4 +28,5 @@ export const webhookOperations: readonly AnyOperation[] = [
   listDeliveries,
   getDelivery,
   retryDelivery,
+  recoverDeliveries,
 ];

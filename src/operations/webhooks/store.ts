@@ -1,9 +1,12 @@
 import type { Kysely, Selectable } from 'kysely';
 import { type Static, Type } from 'typebox';
+import { AppError } from '../../contract/errors.ts';
 import { Id, Timestamp } from '../../contract/formats.ts';
 import type { Database } from '../../db/schema.ts';
 import type { WebhookAttemptsTable, WebhookDeliveriesTable } from '../../db/tables/webhooks.ts';
 import { asInt, asIso, asIsoOrNull } from '../../db/values.ts';
+import { makePendingDueNow } from '../../webhooks/delivery/queue.ts';
+import type { OperationContext } from '../context.ts';
 
 const NullableTimestamp = (description: string) =>
   Type.Union([Timestamp(description), Type.Null()], { description });
@@ -119,4 +122,45 @@ export function toAttempt(row: Selectable<WebhookAttemptsTable>): WebhookAttempt
     error_message: row.error_message,
     response_excerpt: row.response_excerpt ?? '',
   };
+}
+
+/**
+ * "Retry now" on a delivery waiting for its next attempt: it becomes due at once, keeping its
+ * attempt count and limit. One in flight (leased) is left alone: its attempt is under way.
+ */
+export async function retryPendingNow(ctx: OperationContext, row: DeliveryRow): Promise<WebhookDelivery> {
+  const endpoint = await ctx.db
+    .selectFrom('webhook_endpoints')
+    .select('status')
+    .where('id', '=', row.endpoint_id)
+    .where('organization_id', '=', ctx.organizationId)
+    .executeTakeFirstOrThrow();
+  if (endpoint.status !== 'active') {
+    throw new AppError(
+      'invalid_state',
+      `The endpoint is ${endpoint.status}; turn it back on before retrying.`,
+      {
+        details: { state: row.status, endpoint_status: endpoint.status },
+      },
+    );
+  }
+  const now = ctx.clock.now().toISOString();
+  const moved = await makePendingDueNow(ctx, row.id, now);
+  if (!moved) {
+    throw new AppError(
+      'invalid_state',
+      'An attempt of this delivery is in flight; its outcome comes shortly.',
+      {
+        details: { state: 'pending', in_flight: true },
+      },
+    );
+  }
+  await ctx.audit({
+    recordType: 'webhook_delivery',
+    recordId: row.id,
+    beforeRevision: null,
+    afterRevision: null,
+  });
+  ctx.afterCommit(() => ctx.services.wakeups.notify('events'));
+  return toDelivery({ ...row, next_attempt_at: now, updated_at: now });
 }

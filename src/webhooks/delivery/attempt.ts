@@ -65,6 +65,8 @@ export async function performAttempt(deps: AttemptDeps, claimed: ClaimedDelivery
       'ev.created_at',
       'ep.url',
       'ep.secret',
+      'ep.previous_secret',
+      'ep.previous_secret_until',
       'ep.status as endpoint_status',
     ])
     .where('ev.id', '=', claimed.eventId)
@@ -76,13 +78,20 @@ export async function performAttempt(deps: AttemptDeps, claimed: ClaimedDelivery
     return;
   }
   const event = row;
-  let secret: string;
+  let secret: string[];
   try {
     const keys = await sealingKeys(services);
-    secret = openSecret(keys, row.secret, {
-      organizationId: claimed.organizationId,
-      endpointId: claimed.endpointId,
-    });
+    const binding = { organizationId: claimed.organizationId, endpointId: claimed.endpointId };
+    secret = [openSecret(keys, row.secret, binding)];
+    // Rotation overlap: the previous secret signs too (a second v1= entry) until its time is up.
+    const until = row.previous_secret_until;
+    if (
+      row.previous_secret !== null &&
+      until !== null &&
+      new Date(until).getTime() > services.clock.now().getTime()
+    ) {
+      secret.push(openSecret(keys, row.previous_secret, binding));
+    }
   } catch (error) {
     if (!(error instanceof SecretUnavailableError)) throw error;
     // Our key problem, not the receiver's: no attempt is counted against the endpoint.
@@ -120,18 +129,34 @@ export async function performAttempt(deps: AttemptDeps, claimed: ClaimedDelivery
   );
   metrics.attempts.inc({ outcome: result.outcome, error_class: result.errorClass ?? '' });
   metrics.attemptDuration.observe({ outcome: result.outcome }, result.durationMs / 1000);
-  services.logger.debug(
+  // A failure is the operator's business (warn); the line names the endpoint and the reason, never
+  // the secret, the signature or the body (they may hold customer data), nor the URL's path and
+  // query (a receiver's token often lives there): its origin is enough to recognise it.
+  const failed = result.outcome !== 'success';
+  services.logger[failed ? 'warn' : 'debug'](
     {
+      organizationId: claimed.organizationId,
       deliveryId: claimed.id,
       endpointId: claimed.endpointId,
+      endpointOrigin: originOf(row.url),
       eventId: envelope.id,
+      eventType: envelope.type,
       attempt: claimed.attemptNumber,
       outcome: result.outcome,
       status: result.status,
-      errorClass: result.errorClass,
+      errorClass: result.outcome === 'gone' ? 'gone' : result.errorClass,
+      ...(failed ? { reason: result.outcome === 'gone' ? 'HTTP 410 Gone' : result.errorMessage } : {}),
       durationMs: result.durationMs,
     },
-    'webhook attempt',
+    failed ? 'webhook delivery attempt failed' : 'webhook attempt',
   );
   await recordOutcome(deps, claimed, { result, startedAt: started });
+}
+
+function originOf(url: string): string {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return 'invalid URL';
+  }
 }

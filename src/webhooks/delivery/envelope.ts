@@ -16,8 +16,11 @@ export function serializeEnvelope(envelope: EventEnvelope): string {
 
 export interface AttemptHeaderInput {
   body: string;
-  /** The endpoint's current plaintext secret, read at attempt time (rotation applies at once). */
-  secret: string;
+  /**
+   * The endpoint's current plaintext secret, read at attempt time, then the previous one during
+   * a rotation overlap: one `v1=` entry each, the current first.
+   */
+  secret: string | readonly string[];
   /** Unix seconds of this attempt: the signature's `t`. */
   timestamp: number;
   eventId: string;

@@ -103,6 +103,8 @@ export function retryScheduleOf(text: string | undefined): RetrySchedule {
 /** The webhook settings of src/config.ts (`config.webhooks`), declared here where they are used. */
 export interface WebhookSettings {
   allowLocalhostHttp: boolean;
+  /** Where allowLocalhostHttp came from, for the start-up log line. */
+  allowLocalhostSource: 'ACCOUNTING_WEBHOOK_ALLOW_LOCALHOST' | 'NODE_ENV';
   retrySchedule: string | undefined;
   /** ACCOUNTING_SECRET_KEY: seals endpoint signing secrets; unset = instance key in the DB (docs/webhooks.md). */
   secretKey: string | undefined;
@@ -110,4 +112,6 @@ export interface WebhookSettings {
   delivery: DeliverySettings;
   /** ACCOUNTING_EVENT_RETENTION_DAYS: events, their deliveries and attempts older than this are purged. */
   eventRetentionDays: number;
+  /** ACCOUNTING_WEBHOOK_SECRET_OVERLAP: after a rotation, the old secret signs beside the new one this long. */
+  secretOverlapMs: number;
 }

@@ -26,14 +26,14 @@ for (const dialect of DIALECTS) {
     const review = caller(() => app, 'contractors.taxProfile.review');
     const answers = { residency: 'CA', servicesInCanada: true, identityConfirmed: true };
 
-    it('starts unreviewed: contractors.get shows an empty profile', async () => {
+    it('starts unreviewed: contractors.get shows an empty profile, identity unknown (null)', async () => {
       const c = await makeContractor(app, admin);
       const res = await call(app.baseUrl, 'contractors.get', { id: c.id }, { token: finance.token });
       assert.equal(res.status, 200);
       assert.deepEqual(res.data.tax_profile, {
         residency: null,
         services_in_canada: null,
-        identity_confirmed: false,
+        identity_confirmed: null,
         reviewed_at: null,
         reviewed_by: null,
       });

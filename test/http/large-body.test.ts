@@ -1,0 +1,106 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import http from 'node:http';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { type ServeProcess, startServe } from '../support/processes.ts';
+
+/**
+ * A client that sends a body far over every limit must read the 413, not a broken pipe: the
+ * server answers early, so it has to keep reading (and discarding) what is still on its way.
+ * A plain node:http client writes the whole body, as curl and most SDKs do.
+ */
+
+const SIZE = 20 * 1024 * 1024;
+
+function postBig(url: URL, headers: Record<string, string> = {}, chunked = false): Promise<string> {
+  return new Promise((resolve) => {
+    const req = http.request(
+      url,
+      {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          ...(chunked ? {} : { 'content-length': String(SIZE) }),
+          ...headers,
+        },
+      },
+      (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => {
+          body += chunk;
+        });
+        res.on('end', () => resolve(`${res.statusCode} ${body}`));
+        res.on('error', (error: NodeJS.ErrnoException) =>
+          resolve(`response error ${error.code ?? error.message}`),
+        );
+      },
+    );
+    req.on('error', (error: NodeJS.ErrnoException) =>
+      resolve(`request error ${error.code ?? error.message}`),
+    );
+    const chunk = Buffer.alloc(64 * 1024, 0x20);
+    let sent = 0;
+    const write = (): void => {
+      while (sent < SIZE) {
+        sent += chunk.length;
+        if (!req.write(chunk)) {
+          req.once('drain', write);
+          return;
+        }
+      }
+      req.end();
+    };
+    write();
+  });
+}
+
+describe('a 20 MB body', () => {
+  // A real `serve` process: the resets showed up there, under the timing of a separate process.
+  let app: ServeProcess;
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'accounting-big-'));
+  before(async () => {
+    app = await startServe({ ACCOUNTING_DATA_DIR: dataDir });
+  });
+  after(async () => {
+    await app.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('gets a readable 413 every time: in parallel, with or without Content-Length, keep-alive or close', async () => {
+    const answers: string[] = [];
+    for (const where of ['/api/v1/accounting/contractors.create', '/mcp']) {
+      for (const chunked of [false, true]) {
+        for (const connection of ['keep-alive', 'close']) {
+          const batch = await Promise.all(
+            Array.from({ length: 4 }, (_, i) =>
+              postBig(
+                new URL(`${app.baseUrl}${where}`),
+                { connection, ...(i % 2 ? { authorization: 'Bearer ak_nope' } : {}) },
+                chunked,
+              ),
+            ),
+          );
+          answers.push(
+            ...batch.map((answer) => `${where} ${chunked} ${connection}: ${answer.slice(0, 200)}`),
+          );
+        }
+      }
+    }
+    const broken = answers.filter((answer) => !/: 413 \{"error":\{"code":"payload_too_large"/.test(answer));
+    assert.deepEqual(broken, []);
+    assert.equal(answers.length, 32);
+  });
+
+  it('is answered by fetch (undici) with the 413 too', async () => {
+    const res = await fetch(`${app.baseUrl}/api/v1/accounting/contractors.create`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: Buffer.alloc(SIZE, 0x20),
+    });
+    assert.equal(res.status, 413);
+    assert.equal(((await res.json()) as { error: { code: string } }).error.code, 'payload_too_large');
+  });
+});
