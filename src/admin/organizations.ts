@@ -21,6 +21,7 @@ export async function createOrganization(
     name: input.name,
     time_zone: input.timeZone ?? 'UTC',
     created_at: clock.now().toISOString(),
+    updated_at: clock.now().toISOString(),
   };
   await db.insertInto('organizations').values(organization).execute();
   return organization;
