@@ -1,5 +1,5 @@
 import type { Caller, TestApp } from '../../support/app.ts';
-import { type ApiResponse, call, type CallOptions } from '../../support/http.ts';
+import { type ApiResponse, type CallOptions, call } from '../../support/http.ts';
 
 /** Calls an operation as `caller`; mutations get a fresh idempotency key unless one is given. */
 export function op(

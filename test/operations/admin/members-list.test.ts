@@ -77,7 +77,11 @@ for (const dialect of DIALECTS) {
       assert.equal(promoted.status, 200, JSON.stringify(promoted.body));
       assert.equal(promoted.data.role, 'admin');
       assert.equal(promoted.data.revision, 2);
-      const stale = await op(app, admin, 'admin.members.update', { id: other.id, expectedRevision: 1, role: 'finance' });
+      const stale = await op(app, admin, 'admin.members.update', {
+        id: other.id,
+        expectedRevision: 1,
+        role: 'finance',
+      });
       assertError(stale, 409, 'revision_conflict');
       assert.equal(stale.error.current_revision, 2);
       // With a second active admin, the first may step down.
@@ -94,10 +98,17 @@ for (const dialect of DIALECTS) {
     it('never suspends or removes the last active admin (a suspended admin does not count)', async () => {
       const admin = await createCaller(app);
       for (const name of ['admin.members.suspend', 'admin.members.remove']) {
-        assertError(await op(app, admin, name, { id: admin.memberId, expectedRevision: 1 }), 409, 'last_admin');
+        assertError(
+          await op(app, admin, name, { id: admin.memberId, expectedRevision: 1 }),
+          409,
+          'last_admin',
+        );
       }
       const second = await createCaller(app, { organizationId: admin.organizationId });
-      const suspended = await op(app, admin, 'admin.members.suspend', { id: second.memberId, expectedRevision: 1 });
+      const suspended = await op(app, admin, 'admin.members.suspend', {
+        id: second.memberId,
+        expectedRevision: 1,
+      });
       assert.equal(suspended.status, 200, JSON.stringify(suspended.body));
       assertError(
         await op(app, admin, 'admin.members.remove', { id: admin.memberId, expectedRevision: 1 }),
@@ -148,7 +159,10 @@ for (const dialect of DIALECTS) {
     it('an admin removing themselves loses access at once; removed is final', async () => {
       const first = await createCaller(app);
       const second = await createCaller(app, { organizationId: first.organizationId });
-      const removed = await op(app, second, 'admin.members.remove', { id: second.memberId, expectedRevision: 1 });
+      const removed = await op(app, second, 'admin.members.remove', {
+        id: second.memberId,
+        expectedRevision: 1,
+      });
       assert.equal(removed.status, 200, JSON.stringify(removed.body));
       assert.equal(removed.data.status, 'removed');
       assertError(await op(app, second, 'admin.members.list'), 401, 'invalid_credential');
@@ -171,7 +185,11 @@ for (const dialect of DIALECTS) {
         assertError(res, 404, 'not_found', name);
       }
       assertError(
-        await op(app, admin, 'admin.members.update', { id: stranger.memberId, expectedRevision: 1, role: 'finance' }),
+        await op(app, admin, 'admin.members.update', {
+          id: stranger.memberId,
+          expectedRevision: 1,
+          role: 'finance',
+        }),
         404,
         'not_found',
       );

@@ -42,24 +42,37 @@ for (const dialect of DIALECTS) {
         defaultCurrency: 'GBP',
         invoiceNumberPrefix: 'AC/',
       };
-      const res = await op(app, admin, 'admin.organization.update', input, { idempotencyKey: 'org-update-1' });
+      const res = await op(app, admin, 'admin.organization.update', input, {
+        idempotencyKey: 'org-update-1',
+      });
       assert.equal(res.status, 200, JSON.stringify(res.body));
       assert.equal(res.data.revision, 2);
       assert.equal(res.data.legal_name, 'Acme Ltd');
       assert.equal(res.data.time_zone, 'Europe/London');
       assert.equal(res.data.invoice_number_prefix, 'AC/');
-      const replay = await op(app, admin, 'admin.organization.update', input, { idempotencyKey: 'org-update-1' });
+      const replay = await op(app, admin, 'admin.organization.update', input, {
+        idempotencyKey: 'org-update-1',
+      });
       assert.equal(replay.headers.get('idempotent-replayed'), 'true');
       assert.deepEqual(replay.data, res.data);
 
-      const cleared = await op(app, admin, 'admin.organization.update', { expectedRevision: 2, legalName: null });
+      const cleared = await op(app, admin, 'admin.organization.update', {
+        expectedRevision: 2,
+        legalName: null,
+      });
       assert.equal(cleared.status, 200, JSON.stringify(cleared.body));
       assert.equal(cleared.data.legal_name, null);
       assert.equal(cleared.data.name, 'Acme', 'fields not sent are kept');
 
       const audit = await auditRows(app, admin.organizationId, admin.organizationId);
       assert.deepEqual(
-        audit.map((row) => [row.operation, row.record_type, row.before_revision, row.after_revision, row.actor_id]),
+        audit.map((row) => [
+          row.operation,
+          row.record_type,
+          row.before_revision,
+          row.after_revision,
+          row.actor_id,
+        ]),
         [
           ['admin.organization.update', 'organization', 1, 2, admin.memberId],
           ['admin.organization.update', 'organization', 2, 3, admin.memberId],
@@ -70,7 +83,10 @@ for (const dialect of DIALECTS) {
     it('refuses a stale revision with the current one, and bad settings naming the field', async () => {
       const admin = await createCaller(app);
       await op(app, admin, 'admin.organization.update', { expectedRevision: 1, name: 'First' });
-      const stale = await op(app, admin, 'admin.organization.update', { expectedRevision: 1, name: 'Second' });
+      const stale = await op(app, admin, 'admin.organization.update', {
+        expectedRevision: 1,
+        name: 'Second',
+      });
       assertError(stale, 409, 'revision_conflict');
       assert.equal(stale.error.current_revision, 2);
       const cases: Array<[Record<string, unknown>, string]> = [
