@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { nextInvoiceNumber } from '../../../src/invoicing/service/numbering.ts';
+import { withUnit } from '../../../src/unit/with-unit.ts';
 import { createCaller, startTestApp, type TestApp } from '../../support/app.ts';
 import { DIALECTS } from '../../support/databases.ts';
 import { assertError } from '../../support/expect.ts';
@@ -78,6 +80,27 @@ for (const dialect of DIALECTS) {
           ['admin.organization.update', 'organization', 2, 3, admin.memberId],
         ],
       );
+    });
+
+    it('numbers the next invoice with the new prefix; the sequence continues', async () => {
+      const admin = await createCaller(app);
+      const take = () =>
+        withUnit(
+          app.services,
+          {
+            organizationId: admin.organizationId,
+            actor: { type: 'job', job: 'test' },
+            operation: 'test.number',
+          },
+          (unit) => nextInvoiceNumber(unit),
+        );
+      assert.equal(await take(), 'INV-000001');
+      const res = await op(app, admin, 'admin.organization.update', {
+        expectedRevision: 1,
+        invoiceNumberPrefix: 'AC/',
+      });
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+      assert.equal(await take(), 'AC/000002');
     });
 
     it('refuses a stale revision with the current one, and bad settings naming the field', async () => {
