@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { nextInvoiceNumber } from '../../../src/invoicing/service/numbering.ts';
+import { nextInvoiceNumber } from '../../../src/invoicing/invoices/numbering.ts';
 import { withUnit } from '../../../src/unit/with-unit.ts';
 import { createCaller, startTestApp, type TestApp } from '../../support/app.ts';
 import { DIALECTS } from '../../support/databases.ts';
