@@ -1638,6 +1638,336 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/accounting/admin.organization.get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the caller's organization settings
+         * @description Name, legal name, address, time zone, default currency and invoice number prefix.
+         *
+         *     **Access:** scopes `accounting:read`, `accounting:admin`; roles admin.
+         *
+         *     **MCP tool:** `accounting_admin_organization_get`.
+         */
+        get: operations["admin.organization.get:get"];
+        put?: never;
+        /**
+         * Read the caller's organization settings
+         * @description Name, legal name, address, time zone, default currency and invoice number prefix.
+         *
+         *     **Access:** scopes `accounting:read`, `accounting:admin`; roles admin.
+         *
+         *     Also available as `GET` with the same parameters in the query string.
+         *
+         *     **MCP tool:** `accounting_admin_organization_get`.
+         */
+        post: operations["admin.organization.get"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/accounting/admin.organization.update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Change the caller's organization settings
+         * @description Only the fields sent change; null clears an optional one. The name and time zone appear on invoices, their PDFs and mail from the next document on; documents already sent keep what they were sent with. The prefix applies to invoice numbers taken from now on (the sequence itself continues).
+         *
+         *     **Access:** scopes `accounting:read`, `accounting:write`, `accounting:admin`; roles admin.
+         *
+         *     **Idempotency:** required: header `Idempotency-Key` (8-200) or body `idempotencyKey` (8-200).
+         *
+         *     **Revision:** send `expectedRevision` (the revision last read); a different current revision answers 409 `revision_conflict` with `current_revision`, and nothing changes.
+         *
+         *     **MCP tool:** `accounting_admin_organization_update`.
+         */
+        post: operations["admin.organization.update"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/accounting/admin.members.list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the organization's members, newest first
+         * @description Offset pagination; every status is listed unless `status` narrows it.
+         *
+         *     **Access:** scopes `accounting:read`, `accounting:admin`; roles admin.
+         *
+         *     **MCP tool:** `accounting_admin_members_list`.
+         */
+        get: operations["admin.members.list:get"];
+        put?: never;
+        /**
+         * List the organization's members, newest first
+         * @description Offset pagination; every status is listed unless `status` narrows it.
+         *
+         *     **Access:** scopes `accounting:read`, `accounting:admin`; roles admin.
+         *
+         *     Also available as `GET` with the same parameters in the query string.
+         *
+         *     **MCP tool:** `accounting_admin_members_list`.
+         */
+        post: operations["admin.members.list"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/accounting/admin.members.add": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add a member by email
+         * @description The member is active at once and can be given API keys (by themselves) or an OAuth identity (by an operator). No mail is sent yet: the sign-in link comes with the dashboard. An email already in the organization, in any status, is refused with member_email_taken.
+         *
+         *     **Access:** scopes `accounting:read`, `accounting:write`, `accounting:admin`; roles admin.
+         *
+         *     **Idempotency:** required: header `Idempotency-Key` (8-200) or body `idempotencyKey` (8-200).
+         *
+         *     **MCP tool:** `accounting_admin_members_add`.
+         */
+        post: operations["admin.members.add"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/accounting/admin.members.update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Change a member's role
+         * @description The last active admin cannot be demoted (409 last_admin). A removed member cannot be changed (409 invalid_state).
+         *
+         *     **Access:** scopes `accounting:read`, `accounting:write`, `accounting:admin`; roles admin.
+         *
+         *     **Idempotency:** required: header `Idempotency-Key` (8-200) or body `idempotencyKey` (8-200).
+         *
+         *     **Revision:** send `expectedRevision` (the revision last read); a different current revision answers 409 `revision_conflict` with `current_revision`, and nothing changes.
+         *
+         *     **MCP tool:** `accounting_admin_members_update`.
+         */
+        post: operations["admin.members.update"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/accounting/admin.members.suspend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Suspend a member
+         * @description The member's API keys are revoked and their OAuth tokens refused at once, in the same transaction. The last active admin cannot be suspended (409 last_admin). Reinstating is an operator's act for now (accounting members set-status).
+         *
+         *     **Access:** scopes `accounting:read`, `accounting:write`, `accounting:admin`; roles admin.
+         *
+         *     **Idempotency:** required: header `Idempotency-Key` (8-200) or body `idempotencyKey` (8-200).
+         *
+         *     **Revision:** send `expectedRevision` (the revision last read); a different current revision answers 409 `revision_conflict` with `current_revision`, and nothing changes.
+         *
+         *     **MCP tool:** `accounting_admin_members_suspend`.
+         */
+        post: operations["admin.members.suspend"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/accounting/admin.members.remove": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Remove a member
+         * @description Final: the member's API keys are revoked and their OAuth tokens refused at once; the member stays listed (status removed) so audit entries keep naming them. The last active admin cannot be removed (409 last_admin).
+         *
+         *     **Access:** scopes `accounting:read`, `accounting:write`, `accounting:admin`; roles admin.
+         *
+         *     **Idempotency:** required: header `Idempotency-Key` (8-200) or body `idempotencyKey` (8-200).
+         *
+         *     **Revision:** send `expectedRevision` (the revision last read); a different current revision answers 409 `revision_conflict` with `current_revision`, and nothing changes.
+         *
+         *     **Destructive:** the change cannot be undone.
+         *
+         *     **MCP tool:** `accounting_admin_members_remove`.
+         */
+        post: operations["admin.members.remove"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/accounting/admin.apiKeys.list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the organization's API keys, newest first
+         * @description Scopes, creator, creation, last use (to the minute), expiry and status of every key, revoked and expired ones included. Never the key itself.
+         *
+         *     **Access:** scopes `accounting:read`, `accounting:admin`; roles admin.
+         *
+         *     **MCP tool:** `accounting_admin_api_keys_list`.
+         */
+        get: operations["admin.apiKeys.list:get"];
+        put?: never;
+        /**
+         * List the organization's API keys, newest first
+         * @description Scopes, creator, creation, last use (to the minute), expiry and status of every key, revoked and expired ones included. Never the key itself.
+         *
+         *     **Access:** scopes `accounting:read`, `accounting:admin`; roles admin.
+         *
+         *     Also available as `GET` with the same parameters in the query string.
+         *
+         *     **MCP tool:** `accounting_admin_api_keys_list`.
+         */
+        post: operations["admin.apiKeys.list"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/accounting/admin.apiKeys.create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create an API key
+         * @description The key acts as the calling member and may carry only scopes the calling credential holds (403 scope_not_held otherwise). The key itself is returned only here (and by an idempotent replay of this request, which is stored sealed). After expiresAt it is refused on every request.
+         *
+         *     **Access:** scopes `accounting:read`, `accounting:write`, `accounting:admin`; roles admin.
+         *
+         *     **Idempotency:** required: header `Idempotency-Key` (8-200) or body `idempotencyKey` (8-200).
+         */
+        post: operations["admin.apiKeys.create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/accounting/admin.apiKeys.revoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Revoke an API key
+         * @description Final: the key is refused from the next request on. Any admin may revoke any key of the organization, the one making the request included. An already revoked key is 409 invalid_state.
+         *
+         *     **Access:** scopes `accounting:read`, `accounting:write`, `accounting:admin`; roles admin.
+         *
+         *     **Idempotency:** required: header `Idempotency-Key` (8-200) or body `idempotencyKey` (8-200).
+         *
+         *     **Revision:** send `expectedRevision` (the revision last read); a different current revision answers 409 `revision_conflict` with `current_revision`, and nothing changes.
+         *
+         *     **Destructive:** the change cannot be undone.
+         *
+         *     **MCP tool:** `accounting_admin_api_keys_revoke`.
+         */
+        post: operations["admin.apiKeys.revoke"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/accounting/admin.auditLog.list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the organization's audit entries, newest first
+         * @description One entry per record changed: who (actor and credential), how (transport), which operation and request, which record, and its revision before and after. Cursor pagination; filters combine.
+         *
+         *     **Access:** scopes `accounting:read`, `accounting:admin`; roles admin.
+         *
+         *     **MCP tool:** `accounting_admin_audit_log_list`.
+         */
+        get: operations["admin.auditLog.list:get"];
+        put?: never;
+        /**
+         * List the organization's audit entries, newest first
+         * @description One entry per record changed: who (actor and credential), how (transport), which operation and request, which record, and its revision before and after. Cursor pagination; filters combine.
+         *
+         *     **Access:** scopes `accounting:read`, `accounting:admin`; roles admin.
+         *
+         *     Also available as `GET` with the same parameters in the query string.
+         *
+         *     **MCP tool:** `accounting_admin_audit_log_list`.
+         */
+        post: operations["admin.auditLog.list"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1650,7 +1980,7 @@ export interface components {
                  * @description Stable, machine-readable error code (see docs/errors.md).
                  * @enum {string}
                  */
-                code: "invalid_json" | "invalid_input" | "unknown_field" | "unknown_parameter" | "idempotency_key_required" | "idempotency_key_mismatch" | "idempotency_key_reused" | "unsupported_api_version" | "invalid_file" | "missing_credential" | "invalid_credential" | "organization_mismatch" | "membership_inactive" | "insufficient_scope" | "role_not_allowed" | "dashboard_only" | "unknown_operation" | "not_found" | "method_not_allowed" | "revision_conflict" | "idempotency_in_progress" | "email_taken" | "job_role_inactive" | "unpaid_not_acknowledged" | "contractor_joined" | "contractor_inactive" | "invitation_not_open" | "invalid_state" | "party_email_taken" | "party_email_missing" | "unsupported_currency" | "invalid_quantity" | "invalid_tax_rate" | "amount_overflow" | "payment_exceeds_balance" | "payment_not_allowed" | "job_role_name_taken" | "no_open_invitation" | "webhook_url_not_allowed" | "unknown_event_type" | "origin_not_allowed" | "installments_sum_mismatch" | "payment_plan_exists" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "invitation_limit_reached" | "replay_unavailable" | "internal_error" | "service_unavailable" | "oauth_unavailable";
+                code: "invalid_json" | "invalid_input" | "unknown_field" | "unknown_parameter" | "idempotency_key_required" | "idempotency_key_mismatch" | "idempotency_key_reused" | "unsupported_api_version" | "invalid_file" | "missing_credential" | "invalid_credential" | "organization_mismatch" | "membership_inactive" | "insufficient_scope" | "role_not_allowed" | "dashboard_only" | "unknown_operation" | "not_found" | "method_not_allowed" | "revision_conflict" | "idempotency_in_progress" | "email_taken" | "job_role_inactive" | "unpaid_not_acknowledged" | "contractor_joined" | "contractor_inactive" | "invitation_not_open" | "invalid_state" | "member_email_taken" | "last_admin" | "scope_not_held" | "party_email_taken" | "party_email_missing" | "unsupported_currency" | "invalid_quantity" | "invalid_tax_rate" | "amount_overflow" | "payment_exceeds_balance" | "payment_not_allowed" | "job_role_name_taken" | "no_open_invitation" | "webhook_url_not_allowed" | "unknown_event_type" | "origin_not_allowed" | "installments_sum_mismatch" | "payment_plan_exists" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "invitation_limit_reached" | "replay_unavailable" | "internal_error" | "service_unavailable" | "oauth_unavailable";
                 /** @description Human-readable explanation; never contains secrets. */
                 message: string;
                 /** @description The input field at fault, in the caller’s spelling (dotted for nested fields). */
@@ -3379,6 +3709,284 @@ export interface components {
             /** @description Idempotency key, 8-200 characters; required unless the Idempotency-Key header is sent. */
             idempotencyKey: string;
         };
+        /** Organization */
+        Organization: {
+            /** @description Organization id. */
+            id: string;
+            /** @description Display name; printed on invoices, PDFs and mail. */
+            name: string;
+            /** @description Registered legal name, or null. */
+            legal_name: string | null;
+            /** @description Postal address as free text (several lines), or null. */
+            address: string | null;
+            /** @description IANA time zone: dates on invoices and "today" are taken in it. */
+            time_zone: string;
+            /** @description ISO 4217 currency code proposed for new documents, or null. */
+            default_currency: string | null;
+            /** @description Put before the invoice number, e.g. INV- in INV-000001. */
+            invoice_number_prefix: string;
+            /** @description Revision: 1 at creation, +1 on every change; send it as expectedRevision. */
+            revision: number;
+            /**
+             * Format: date-time
+             * @description Creation time.
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description Last change.
+             */
+            updated_at: string;
+        };
+        AdminOrganizationGetRequest: Record<string, never>;
+        AdminOrganizationUpdateRequest: {
+            /** @description The organization revision last read (admin.organization.get). */
+            expectedRevision: number;
+            /** @description Display name, 1-200 characters. */
+            name?: string;
+            /** @description Registered legal name, 1-300 characters, or null. */
+            legalName?: string | null;
+            /** @description Postal address as free text, up to 1000 characters, or null. */
+            address?: string | null;
+            /** @description IANA time zone, e.g. Europe/Paris or UTC. */
+            timeZone?: string;
+            /** @description ISO 4217 code (three capital letters), or null. */
+            defaultCurrency?: string | null;
+            /** @description Put before invoice numbers: 0-20 letters, digits, dot, slash, underscore or hyphen (default INV-). */
+            invoiceNumberPrefix?: string;
+            /** @description Idempotency key, 8-200 characters; required unless the Idempotency-Key header is sent. */
+            idempotencyKey?: string;
+        };
+        /** Member */
+        Member: {
+            /** @description Member id. */
+            id: string;
+            /** @description Email address (lower-cased), unique in the organization. */
+            email: string;
+            /** @description Display name, or null. */
+            name: string | null;
+            /** @description Role: `admin` (everything, administration included) or `finance`. */
+            role: "admin" | "finance";
+            /** @description `active`, `suspended` (keys revoked, can be reinstated by an operator) or `removed` (final). */
+            status: "active" | "suspended" | "removed";
+            /** @description Revision: 1 at creation, +1 on every change; send it as expectedRevision. */
+            revision: number;
+            /**
+             * Format: date-time
+             * @description When the member was added.
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description Last change.
+             */
+            updated_at: string;
+        };
+        AdminMembersListResult: {
+            /** @description The page of members, newest first. */
+            items: components["schemas"]["Member"][];
+            /** @description The page size used. */
+            limit: number;
+            /** @description The offset used. */
+            offset: number;
+            /** @description Offset of the next page, or null when this page is the last. */
+            nextOffset: number | null;
+        };
+        AdminMembersListRequest: {
+            /**
+             * @description Page size, 1 to 100 (default 30).
+             * @default 30
+             */
+            limit?: number;
+            /**
+             * @description Number of records to skip (default 0).
+             * @default 0
+             */
+            offset?: number;
+            /** @description Only members in this status. */
+            status?: "active" | "suspended" | "removed";
+            /** @description Role: `admin` (everything, administration included) or `finance`. */
+            role?: "admin" | "finance";
+        };
+        AdminMembersAddRequest: {
+            /**
+             * Format: email
+             * @description Email address of the new member; compared case-insensitively.
+             */
+            email: string;
+            /** @description Role: `admin` (everything, administration included) or `finance`. */
+            role: "admin" | "finance";
+            /** @description Display name, 1-200 characters. */
+            name?: string;
+            /** @description Idempotency key, 8-200 characters; required unless the Idempotency-Key header is sent. */
+            idempotencyKey?: string;
+        };
+        AdminMembersUpdateRequest: {
+            /** @description Member id. */
+            id: string;
+            /** @description The revision of the record the caller last read. */
+            expectedRevision: number;
+            /** @description Role: `admin` (everything, administration included) or `finance`. */
+            role: "admin" | "finance";
+            /** @description Idempotency key, 8-200 characters; required unless the Idempotency-Key header is sent. */
+            idempotencyKey?: string;
+        };
+        AdminMembersSuspendRequest: {
+            /** @description Member id. */
+            id: string;
+            /** @description The revision of the record the caller last read. */
+            expectedRevision: number;
+            /** @description Idempotency key, 8-200 characters; required unless the Idempotency-Key header is sent. */
+            idempotencyKey?: string;
+        };
+        AdminMembersRemoveRequest: {
+            /** @description Member id. */
+            id: string;
+            /** @description The revision of the record the caller last read. */
+            expectedRevision: number;
+            /** @description Idempotency key, 8-200 characters; required unless the Idempotency-Key header is sent. */
+            idempotencyKey?: string;
+        };
+        /** ApiKey */
+        ApiKey: {
+            /** @description Key id (not the key itself). */
+            id: string;
+            /** @description Label, or null. */
+            name: string | null;
+            /** @description The member who created the key; the key acts as this member. */
+            created_by: string;
+            /** @description Scopes the key carries. */
+            scopes: ("accounting:read" | "accounting:write" | "accounting:admin" | "mail:read" | "mail:send")[];
+            /** @description `active`, `expired` (past expires_at) or `revoked`. */
+            status: "active" | "expired" | "revoked";
+            /**
+             * Format: date-time
+             * @description Creation time.
+             */
+            created_at: string;
+            /** @description Last request made with the key (to the minute), or null. */
+            last_used_at: string | null;
+            /** @description When the key stops working, or null for never. */
+            expires_at: string | null;
+            /** @description When the key was revoked, or null. */
+            revoked_at: string | null;
+            /** @description Revision: 1 at creation, +1 on every change; send it as expectedRevision. */
+            revision: number;
+        };
+        AdminApiKeysListResult: {
+            /** @description The page of API keys, newest first. */
+            items: components["schemas"]["ApiKey"][];
+            /** @description The page size used. */
+            limit: number;
+            /** @description The offset used. */
+            offset: number;
+            /** @description Offset of the next page, or null when this page is the last. */
+            nextOffset: number | null;
+        };
+        AdminApiKeysListRequest: {
+            /**
+             * @description Page size, 1 to 100 (default 30).
+             * @default 30
+             */
+            limit?: number;
+            /**
+             * @description Number of records to skip (default 0).
+             * @default 0
+             */
+            offset?: number;
+            /** @description Only keys created by this member. */
+            memberId?: string;
+        };
+        /** ApiKeyWithSecret */
+        ApiKeyWithSecret: {
+            key: components["schemas"]["ApiKey"];
+            /** @description The API key itself (ak_...). Shown only now; store it safely. */
+            secret: string;
+        };
+        AdminApiKeysCreateRequest: {
+            /** @description Scopes of the new key (1-5, no repeats); each must be held by the calling credential. */
+            scopes: ("accounting:read" | "accounting:write" | "accounting:admin" | "mail:read" | "mail:send")[];
+            /** @description Label, 1-200 characters. */
+            name?: string;
+            /**
+             * Format: date-time
+             * @description When the key stops working (ISO 8601, in the future); omit for never.
+             */
+            expiresAt?: string;
+            /** @description Idempotency key, 8-200 characters; required unless the Idempotency-Key header is sent. */
+            idempotencyKey?: string;
+        };
+        AdminApiKeysRevokeRequest: {
+            /** @description Key id (from admin.apiKeys.list). */
+            id: string;
+            /** @description The revision of the record the caller last read. */
+            expectedRevision: number;
+            /** @description Idempotency key, 8-200 characters; required unless the Idempotency-Key header is sent. */
+            idempotencyKey?: string;
+        };
+        /** AuditEntry */
+        AuditEntry: {
+            /** @description Audit entry id. */
+            id: string;
+            /** @description `member`, `system` (a job) or `contractor` (the portal). */
+            actor_type: string;
+            /** @description Member or contractor id, or job:<name>. */
+            actor_id: string;
+            /** @description The API key id (or OAuth credential) used, or null. */
+            credential_id: string | null;
+            /** @description `http`, `mcp`, `cli`, `job` or `portal`; null for entries older than this field. */
+            transport: string | null;
+            /** @description The operation (or job) that made the change. */
+            operation: string;
+            /** @description Request id (X-Request-Id) or job run id. */
+            request_id: string;
+            /** @description Kind of record changed, e.g. member, api_key, invoice. */
+            record_type: string;
+            /** @description Id of the record changed. */
+            record_id: string;
+            /** @description Revision before the change; null for a creation. */
+            before_revision: number | null;
+            /** @description Revision after the change; null for a deletion. */
+            after_revision: number | null;
+            /**
+             * Format: date-time
+             * @description When the change was committed.
+             */
+            created_at: string;
+        };
+        AdminAuditLogListResult: {
+            /** @description The page of audit entries, newest first. */
+            items: components["schemas"]["AuditEntry"][];
+            /** @description Opaque cursor of the next page, or null when no more records remain. */
+            nextCursor: string | null;
+        };
+        AdminAuditLogListRequest: {
+            /**
+             * @description Page size, 1 to 100 (default 30).
+             * @default 30
+             */
+            limit?: number;
+            /** @description Opaque cursor from a previous page's nextCursor. */
+            cursor?: string;
+            /** @description Only entries of this actor (member id, contractor id or job:<name>). */
+            actorId?: string;
+            /** @description Only entries of this operation, e.g. admin.members.suspend. */
+            operation?: string;
+            /** @description Only entries about this record. */
+            recordId?: string;
+            /** @description Only entries about records of this kind, e.g. member. */
+            recordType?: string;
+            /**
+             * Format: date-time
+             * @description Only entries at or after this instant (ISO 8601).
+             */
+            from?: string;
+            /**
+             * Format: date-time
+             * @description Only entries before this instant (ISO 8601).
+             */
+            to?: string;
+        };
     };
     responses: {
         /**
@@ -3438,6 +4046,7 @@ export interface components {
          *     - `insufficient_scope`: The credential lacks a scope the operation requires.
          *     - `role_not_allowed`: The member's role may not perform this operation (or change this field).
          *     - `dashboard_only`: The operation is available only from the dashboard, never to API keys, OAuth tokens or MCP.
+         *     - `scope_not_held`: A new API key may carry only scopes the credential creating it holds; `field` is `scopes`, `missing_scopes` lists the others.
          *     - `origin_not_allowed`: A browser request to `/mcp` came from a web origin other than this service or a local development origin.
          */
         Forbidden: {
@@ -3481,6 +4090,8 @@ export interface components {
          *     - `contractor_inactive`: The contractor's portal access is off; turn it on before inviting.
          *     - `invitation_not_open`: The invitation was already accepted, revoked, replaced or has expired.
          *     - `invalid_state`: The record's state does not allow this action; `error.state` tells the current state.
+         *     - `member_email_taken`: Another member of the organization (in any status, removed included) already has this email.
+         *     - `last_admin`: The change would leave the organization without an active admin (suspending, removing or demoting the last one).
          *     - `party_email_taken`: Another party in the organization already has this email (compared case-insensitively).
          *     - `party_email_missing`: The party has no email address, so the invoice cannot be sent; add one to the party first.
          *     - `payment_exceeds_balance`: The payment is larger than the invoice's open balance; `error.balance_minor` tells the balance.
@@ -9791,6 +10402,1047 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "admin.organization.get:get": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
+                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the result is in `data`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "01920000-0000-7000-8000-000000000001",
+                     *         "name": "Northwind Traders",
+                     *         "legal_name": "Ada Lovelace Consulting Ltd.",
+                     *         "address": "text",
+                     *         "time_zone": "America/Toronto",
+                     *         "default_currency": "text",
+                     *         "invoice_number_prefix": "text",
+                     *         "revision": 1,
+                     *         "created_at": "2026-09-22T14:30:00.000Z",
+                     *         "updated_at": "2026-09-22T14:30:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["Organization"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "admin.organization.get": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
+                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The operation input (an empty object when every parameter is optional). */
+        requestBody: {
+            content: {
+                /** @example {} */
+                "application/json": components["schemas"]["AdminOrganizationGetRequest"];
+            };
+        };
+        responses: {
+            /** @description Success: the result is in `data`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "01920000-0000-7000-8000-000000000001",
+                     *         "name": "Northwind Traders",
+                     *         "legal_name": "Ada Lovelace Consulting Ltd.",
+                     *         "address": "text",
+                     *         "time_zone": "America/Toronto",
+                     *         "default_currency": "text",
+                     *         "invoice_number_prefix": "text",
+                     *         "revision": 1,
+                     *         "created_at": "2026-09-22T14:30:00.000Z",
+                     *         "updated_at": "2026-09-22T14:30:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["Organization"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "admin.organization.update": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
+                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
+                /** @description Idempotency key of a mutation (8-200 characters); required unless the body has `idempotencyKey`, and must equal it when both are sent. A retry with the same key and input returns the stored result and takes effect once. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKeyHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The operation input. `idempotencyKey` may be sent here or as the Idempotency-Key header. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "expectedRevision": 1,
+                 *       "name": "Acme Ltd",
+                 *       "timeZone": "Europe/London",
+                 *       "defaultCurrency": "GBP"
+                 *     }
+                 */
+                "application/json": components["schemas"]["AdminOrganizationUpdateRequest"];
+            };
+        };
+        responses: {
+            /** @description Success: the result is in `data`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "01920000-0000-7000-8000-000000000001",
+                     *         "name": "Northwind Traders",
+                     *         "legal_name": "Ada Lovelace Consulting Ltd.",
+                     *         "address": "text",
+                     *         "time_zone": "America/Toronto",
+                     *         "default_currency": "text",
+                     *         "invoice_number_prefix": "text",
+                     *         "revision": 1,
+                     *         "created_at": "2026-09-22T14:30:00.000Z",
+                     *         "updated_at": "2026-09-22T14:30:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["Organization"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "admin.members.list:get": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page size, 1 to 100 (default 30).
+                 * @example 30
+                 */
+                limit?: number;
+                /** @description Number of records to skip (default 0). */
+                offset?: number;
+                /**
+                 * @description Only members in this status.
+                 * @example active
+                 */
+                status?: "active" | "suspended" | "removed";
+                /** @description Role: `admin` (everything, administration included) or `finance`. */
+                role?: "admin" | "finance";
+            };
+            header?: {
+                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
+                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the result is in `data`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "items": [
+                     *           {
+                     *             "id": "01920000-0000-7000-8000-000000000001",
+                     *             "email": "text",
+                     *             "name": "Northwind Traders",
+                     *             "role": "admin",
+                     *             "status": "active",
+                     *             "revision": 1,
+                     *             "created_at": "2026-09-22T14:30:00.000Z",
+                     *             "updated_at": "2026-09-22T14:30:00.000Z"
+                     *           }
+                     *         ],
+                     *         "limit": 1,
+                     *         "offset": 1,
+                     *         "nextOffset": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["AdminMembersListResult"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "admin.members.list": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
+                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The operation input (an empty object when every parameter is optional). */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "limit": 30,
+                 *       "status": "active"
+                 *     }
+                 */
+                "application/json": components["schemas"]["AdminMembersListRequest"];
+            };
+        };
+        responses: {
+            /** @description Success: the result is in `data`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "items": [
+                     *           {
+                     *             "id": "01920000-0000-7000-8000-000000000001",
+                     *             "email": "text",
+                     *             "name": "Northwind Traders",
+                     *             "role": "admin",
+                     *             "status": "active",
+                     *             "revision": 1,
+                     *             "created_at": "2026-09-22T14:30:00.000Z",
+                     *             "updated_at": "2026-09-22T14:30:00.000Z"
+                     *           }
+                     *         ],
+                     *         "limit": 1,
+                     *         "offset": 1,
+                     *         "nextOffset": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["AdminMembersListResult"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "admin.members.add": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
+                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
+                /** @description Idempotency key of a mutation (8-200 characters); required unless the body has `idempotencyKey`, and must equal it when both are sent. A retry with the same key and input returns the stored result and takes effect once. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKeyHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The operation input. `idempotencyKey` may be sent here or as the Idempotency-Key header. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "email": "grace@example.com",
+                 *       "role": "finance",
+                 *       "name": "Grace Hopper"
+                 *     }
+                 */
+                "application/json": components["schemas"]["AdminMembersAddRequest"];
+            };
+        };
+        responses: {
+            /** @description Success: the result is in `data`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "01920000-0000-7000-8000-000000000001",
+                     *         "email": "text",
+                     *         "name": "Northwind Traders",
+                     *         "role": "admin",
+                     *         "status": "active",
+                     *         "revision": 1,
+                     *         "created_at": "2026-09-22T14:30:00.000Z",
+                     *         "updated_at": "2026-09-22T14:30:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["Member"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "admin.members.update": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
+                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
+                /** @description Idempotency key of a mutation (8-200 characters); required unless the body has `idempotencyKey`, and must equal it when both are sent. A retry with the same key and input returns the stored result and takes effect once. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKeyHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The operation input. `idempotencyKey` may be sent here or as the Idempotency-Key header. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "01920000-0000-7000-8000-000000000001",
+                 *       "expectedRevision": 1,
+                 *       "role": "finance"
+                 *     }
+                 */
+                "application/json": components["schemas"]["AdminMembersUpdateRequest"];
+            };
+        };
+        responses: {
+            /** @description Success: the result is in `data`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "01920000-0000-7000-8000-000000000001",
+                     *         "email": "text",
+                     *         "name": "Northwind Traders",
+                     *         "role": "admin",
+                     *         "status": "active",
+                     *         "revision": 1,
+                     *         "created_at": "2026-09-22T14:30:00.000Z",
+                     *         "updated_at": "2026-09-22T14:30:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["Member"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "admin.members.suspend": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
+                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
+                /** @description Idempotency key of a mutation (8-200 characters); required unless the body has `idempotencyKey`, and must equal it when both are sent. A retry with the same key and input returns the stored result and takes effect once. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKeyHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The operation input. `idempotencyKey` may be sent here or as the Idempotency-Key header. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "01920000-0000-7000-8000-000000000001",
+                 *       "expectedRevision": 1
+                 *     }
+                 */
+                "application/json": components["schemas"]["AdminMembersSuspendRequest"];
+            };
+        };
+        responses: {
+            /** @description Success: the result is in `data`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "01920000-0000-7000-8000-000000000001",
+                     *         "email": "text",
+                     *         "name": "Northwind Traders",
+                     *         "role": "admin",
+                     *         "status": "active",
+                     *         "revision": 1,
+                     *         "created_at": "2026-09-22T14:30:00.000Z",
+                     *         "updated_at": "2026-09-22T14:30:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["Member"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "admin.members.remove": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
+                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
+                /** @description Idempotency key of a mutation (8-200 characters); required unless the body has `idempotencyKey`, and must equal it when both are sent. A retry with the same key and input returns the stored result and takes effect once. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKeyHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The operation input. `idempotencyKey` may be sent here or as the Idempotency-Key header. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "01920000-0000-7000-8000-000000000001",
+                 *       "expectedRevision": 1
+                 *     }
+                 */
+                "application/json": components["schemas"]["AdminMembersRemoveRequest"];
+            };
+        };
+        responses: {
+            /** @description Success: the result is in `data`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "01920000-0000-7000-8000-000000000001",
+                     *         "email": "text",
+                     *         "name": "Northwind Traders",
+                     *         "role": "admin",
+                     *         "status": "active",
+                     *         "revision": 1,
+                     *         "created_at": "2026-09-22T14:30:00.000Z",
+                     *         "updated_at": "2026-09-22T14:30:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["Member"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "admin.apiKeys.list:get": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page size, 1 to 100 (default 30).
+                 * @example 30
+                 */
+                limit?: number;
+                /** @description Number of records to skip (default 0). */
+                offset?: number;
+                /** @description Only keys created by this member. */
+                memberId?: string;
+            };
+            header?: {
+                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
+                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the result is in `data`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "items": [
+                     *           {
+                     *             "id": "01920000-0000-7000-8000-000000000001",
+                     *             "name": "Northwind Traders",
+                     *             "created_by": "01920000-0000-7000-8000-000000000001",
+                     *             "scopes": [
+                     *               "accounting:read"
+                     *             ],
+                     *             "status": "active",
+                     *             "created_at": "2026-09-22T14:30:00.000Z",
+                     *             "last_used_at": "2026-09-22T14:30:00.000Z",
+                     *             "expires_at": "2026-09-22T14:30:00.000Z",
+                     *             "revoked_at": "2026-09-22T14:30:00.000Z",
+                     *             "revision": 1
+                     *           }
+                     *         ],
+                     *         "limit": 1,
+                     *         "offset": 1,
+                     *         "nextOffset": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["AdminApiKeysListResult"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "admin.apiKeys.list": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
+                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The operation input (an empty object when every parameter is optional). */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "limit": 30
+                 *     }
+                 */
+                "application/json": components["schemas"]["AdminApiKeysListRequest"];
+            };
+        };
+        responses: {
+            /** @description Success: the result is in `data`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "items": [
+                     *           {
+                     *             "id": "01920000-0000-7000-8000-000000000001",
+                     *             "name": "Northwind Traders",
+                     *             "created_by": "01920000-0000-7000-8000-000000000001",
+                     *             "scopes": [
+                     *               "accounting:read"
+                     *             ],
+                     *             "status": "active",
+                     *             "created_at": "2026-09-22T14:30:00.000Z",
+                     *             "last_used_at": "2026-09-22T14:30:00.000Z",
+                     *             "expires_at": "2026-09-22T14:30:00.000Z",
+                     *             "revoked_at": "2026-09-22T14:30:00.000Z",
+                     *             "revision": 1
+                     *           }
+                     *         ],
+                     *         "limit": 1,
+                     *         "offset": 1,
+                     *         "nextOffset": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["AdminApiKeysListResult"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "admin.apiKeys.create": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
+                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
+                /** @description Idempotency key of a mutation (8-200 characters); required unless the body has `idempotencyKey`, and must equal it when both are sent. A retry with the same key and input returns the stored result and takes effect once. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKeyHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The operation input. `idempotencyKey` may be sent here or as the Idempotency-Key header. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "scopes": [
+                 *         "accounting:read"
+                 *       ],
+                 *       "name": "reporting",
+                 *       "expiresAt": "2027-01-01T00:00:00.000Z"
+                 *     }
+                 */
+                "application/json": components["schemas"]["AdminApiKeysCreateRequest"];
+            };
+        };
+        responses: {
+            /** @description Success: the result is in `data`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "key": {
+                     *           "id": "01920000-0000-7000-8000-000000000001",
+                     *           "name": "Northwind Traders",
+                     *           "created_by": "01920000-0000-7000-8000-000000000001",
+                     *           "scopes": [
+                     *             "accounting:read"
+                     *           ],
+                     *           "status": "active",
+                     *           "created_at": "2026-09-22T14:30:00.000Z",
+                     *           "last_used_at": "2026-09-22T14:30:00.000Z",
+                     *           "expires_at": "2026-09-22T14:30:00.000Z",
+                     *           "revoked_at": "2026-09-22T14:30:00.000Z",
+                     *           "revision": 1
+                     *         },
+                     *         "secret": "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["ApiKeyWithSecret"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "admin.apiKeys.revoke": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
+                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
+                /** @description Idempotency key of a mutation (8-200 characters); required unless the body has `idempotencyKey`, and must equal it when both are sent. A retry with the same key and input returns the stored result and takes effect once. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKeyHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The operation input. `idempotencyKey` may be sent here or as the Idempotency-Key header. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "01920000-0000-7000-8000-000000000001",
+                 *       "expectedRevision": 1
+                 *     }
+                 */
+                "application/json": components["schemas"]["AdminApiKeysRevokeRequest"];
+            };
+        };
+        responses: {
+            /** @description Success: the result is in `data`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "01920000-0000-7000-8000-000000000001",
+                     *         "name": "Northwind Traders",
+                     *         "created_by": "01920000-0000-7000-8000-000000000001",
+                     *         "scopes": [
+                     *           "accounting:read"
+                     *         ],
+                     *         "status": "active",
+                     *         "created_at": "2026-09-22T14:30:00.000Z",
+                     *         "last_used_at": "2026-09-22T14:30:00.000Z",
+                     *         "expires_at": "2026-09-22T14:30:00.000Z",
+                     *         "revoked_at": "2026-09-22T14:30:00.000Z",
+                     *         "revision": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["ApiKey"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "admin.auditLog.list:get": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page size, 1 to 100 (default 30).
+                 * @example 30
+                 */
+                limit?: number;
+                /** @description Opaque cursor from a previous page's nextCursor. */
+                cursor?: string;
+                /** @description Only entries of this actor (member id, contractor id or job:<name>). */
+                actorId?: string;
+                /**
+                 * @description Only entries of this operation, e.g. admin.members.suspend.
+                 * @example admin.members.suspend
+                 */
+                operation?: string;
+                /** @description Only entries about this record. */
+                recordId?: string;
+                /** @description Only entries about records of this kind, e.g. member. */
+                recordType?: string;
+                /** @description Only entries at or after this instant (ISO 8601). */
+                from?: string;
+                /** @description Only entries before this instant (ISO 8601). */
+                to?: string;
+            };
+            header?: {
+                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
+                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the result is in `data`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "items": [
+                     *           {
+                     *             "id": "01920000-0000-7000-8000-000000000001",
+                     *             "actor_type": "text",
+                     *             "actor_id": "text",
+                     *             "credential_id": "text",
+                     *             "transport": "text",
+                     *             "operation": "text",
+                     *             "request_id": "text",
+                     *             "record_type": "text",
+                     *             "record_id": "text",
+                     *             "before_revision": 1,
+                     *             "after_revision": 1,
+                     *             "created_at": "2026-09-22T14:30:00.000Z"
+                     *           }
+                     *         ],
+                     *         "nextCursor": "eyJrIjpbIjIwMjYtMDktMjJUMTI6MDA6MDAuMDAwWiJdfQ"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["AdminAuditLogListResult"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "admin.auditLog.list": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
+                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The operation input (an empty object when every parameter is optional). */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "limit": 30,
+                 *       "operation": "admin.members.suspend"
+                 *     }
+                 */
+                "application/json": components["schemas"]["AdminAuditLogListRequest"];
+            };
+        };
+        responses: {
+            /** @description Success: the result is in `data`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "items": [
+                     *           {
+                     *             "id": "01920000-0000-7000-8000-000000000001",
+                     *             "actor_type": "text",
+                     *             "actor_id": "text",
+                     *             "credential_id": "text",
+                     *             "transport": "text",
+                     *             "operation": "text",
+                     *             "request_id": "text",
+                     *             "record_type": "text",
+                     *             "record_id": "text",
+                     *             "before_revision": 1,
+                     *             "after_revision": 1,
+                     *             "created_at": "2026-09-22T14:30:00.000Z"
+                     *           }
+                     *         ],
+                     *         "nextCursor": "eyJrIjpbIjIwMjYtMDktMjJUMTI6MDA6MDAuMDAwWiJdfQ"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["AdminAuditLogListResult"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];

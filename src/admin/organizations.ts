@@ -14,13 +14,14 @@ import { newId } from '../lib/ids.ts';
 export async function createOrganization(
   db: Kysely<Database>,
   clock: Clock,
-  input: { name: string; timeZone?: string },
+  input: { name: string; timeZone?: string | undefined },
 ) {
   const organization = {
     id: newId(),
     name: input.name,
     time_zone: input.timeZone ?? 'UTC',
     created_at: clock.now().toISOString(),
+    updated_at: clock.now().toISOString(),
   };
   await db.insertInto('organizations').values(organization).execute();
   return organization;
@@ -118,10 +119,11 @@ export async function revokeApiKey(
 export async function initialize(
   db: Kysely<Database>,
   clock: Clock,
-  input: { organizationName?: string; email?: string } = {},
+  input: { organizationName?: string; email?: string; timeZone?: string } = {},
 ) {
   const organization = await createOrganization(db, clock, {
     name: input.organizationName ?? 'My organization',
+    timeZone: input.timeZone,
   });
   const member = await addMember(db, clock, {
     organizationId: organization.id,
@@ -136,6 +138,16 @@ export async function initialize(
     name: 'initial key',
   });
   return { organizationId: organization.id, memberId: member.id, apiKey: key.token };
+}
+
+/** Every organization, oldest first (the CLI's `orgs list`). */
+export function listOrganizations(db: Kysely<Database>) {
+  return db
+    .selectFrom('organizations')
+    .select(['id', 'name', 'time_zone', 'created_at'])
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
 }
 
 export async function organizationExists(db: Kysely<Database>, organizationId: string): Promise<boolean> {

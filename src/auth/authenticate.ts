@@ -79,6 +79,10 @@ async function fromApiKey(
     throw new AppError('invalid_credential', 'The API key is not valid.');
   }
   const now = services.clock.now();
+  // Checked on every request, so a key stops at its expiry instant; no job has to revoke it.
+  if (row.expires_at !== null && new Date(asIso(row.expires_at)).getTime() <= now.getTime()) {
+    throw new AppError('invalid_credential', 'The API key has expired.');
+  }
   if (
     !row.last_used_at ||
     now.getTime() - new Date(asIso(row.last_used_at)).getTime() > LAST_USED_RESOLUTION_MS

@@ -1,7 +1,10 @@
+import { keyStatus, listApiKeys } from '../admin/api-keys.ts';
+import { listMembers } from '../admin/members.ts';
 import {
   addMember,
   createApiKey,
   createOrganization,
+  listOrganizations,
   organizationExists,
   revokeApiKey,
   setMemberStatus,
@@ -16,6 +19,7 @@ import {
 } from '../contract/access.ts';
 import { isId } from '../contract/formats.ts';
 import { migrateToLatest } from '../db/migrate.ts';
+import { asIso, asIsoOrNull, asJson } from '../db/values.ts';
 import { createServices } from '../services.ts';
 import { UsageError } from './usage-error.ts';
 import { runWebhookEnable } from './webhook-commands.ts';
@@ -24,9 +28,12 @@ type Options = Record<string, string | boolean | undefined>;
 
 const ADMIN_COMMANDS = [
   'orgs create',
+  'orgs list',
   'members add',
+  'members list',
   'members set-status',
   'keys create',
+  'keys list',
   'keys revoke',
   'webhooks enable',
 ];
@@ -45,6 +52,25 @@ function requiredId(options: Options, name: string): string {
 
 function print(options: Options, json: unknown, text: string): void {
   process.stdout.write(options.json ? `${JSON.stringify(json)}\n` : `${text}\n`);
+}
+
+/** Lists print everything: an operator's terminal, not an API page. */
+const LIST_ALL = 1_000_000;
+
+/** `--json`: one JSON array on one line; otherwise one line per row. */
+function printRows<T>(options: Options, rows: T[], line: (row: T) => string): void {
+  if (options.json) process.stdout.write(`${JSON.stringify(rows)}\n`);
+  else process.stdout.write(rows.length ? `${rows.map(line).join('\n')}\n` : '(none)\n');
+}
+
+async function existingOrganization(
+  kysely: Parameters<typeof organizationExists>[0],
+  options: Options,
+): Promise<string> {
+  const organizationId = requiredId(options, 'org');
+  if (!(await organizationExists(kysely, organizationId)))
+    throw new UsageError(`organization ${organizationId} does not exist`);
+  return organizationId;
 }
 
 /** orgs / members / keys: administration straight against the database. */
@@ -66,6 +92,61 @@ export async function runAdminCommand(
       case 'orgs create': {
         const org = await createOrganization(kysely, clock, { name: required(options, 'name') });
         print(options, { organizationId: org.id, name: org.name }, `organization ${org.id}`);
+        return 0;
+      }
+      case 'orgs list': {
+        const organizations = (await listOrganizations(kysely)).map((org) => ({
+          organizationId: org.id,
+          name: org.name,
+          timeZone: org.time_zone,
+          createdAt: asIso(org.created_at),
+        }));
+        printRows(options, organizations, (org) => `${org.organizationId}  ${org.timeZone}  ${org.name}`);
+        return 0;
+      }
+      case 'members list': {
+        const rows = await listMembers(kysely, await existingOrganization(kysely, options), {
+          limit: LIST_ALL,
+          offset: 0,
+        });
+        const members = rows.map((member) => ({
+          memberId: member.id,
+          email: member.email,
+          name: member.name,
+          role: member.role,
+          status: member.status,
+          createdAt: asIso(member.created_at),
+        }));
+        printRows(
+          options,
+          members,
+          (m) => `${m.memberId}  ${m.role.padEnd(7)}  ${m.status.padEnd(9)}  ${m.email}`,
+        );
+        return 0;
+      }
+      case 'keys list': {
+        const rows = await listApiKeys(kysely, await existingOrganization(kysely, options), {
+          limit: LIST_ALL,
+          offset: 0,
+        });
+        const now = clock.now();
+        // Never the key itself: only its hash is stored, and the lookup id is not shown either.
+        const keys = rows.map((key) => ({
+          keyId: key.id,
+          name: key.name,
+          createdBy: key.member_id,
+          scopes: asJson<string[]>(key.scopes),
+          status: keyStatus(key, now),
+          createdAt: asIso(key.created_at),
+          lastUsedAt: asIsoOrNull(key.last_used_at),
+          expiresAt: asIsoOrNull(key.expires_at),
+        }));
+        printRows(
+          options,
+          keys,
+          (k) =>
+            `${k.keyId}  ${k.status.padEnd(7)}  ${k.scopes.join(',')}  by ${k.createdBy}  last used ${k.lastUsedAt ?? 'never'}  expires ${k.expiresAt ?? 'never'}`,
+        );
         return 0;
       }
       case 'members add': {

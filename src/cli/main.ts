@@ -8,11 +8,16 @@ Commands:
   serve                      API and background workers in one process (PORT, HOST, DATABASE_URL, ACCOUNTING_DATA_DIR)
   worker                     background workers only (scale out beside serve)
   migrate                    bring the database schema up to date
-  init [--json]              on an empty database: organization, admin member and API key
+  init [--org-name N] [--time-zone TZ] [--email E] [--json]
+                             on an empty database: organization (name default "My organization",
+                             IANA time zone default UTC; both printed on invoices), admin member, API key
   orgs create --name N
+  orgs list                  every organization: id, name, time zone
   members add --org ID --email E --role admin|finance [--name N] [--oauth-subject SUB]
+  members list --org ID      members with role and status
   members set-status --org ID --member ID --status active|suspended|removed
   keys create --org ID --member ID --scopes a,b [--name N]
+  keys list --org ID         keys with scopes, creator, created, last used, expiry, status (never the key)
   keys revoke --org ID --key ID
   webhooks enable --org ID --endpoint ID [--revision N]   turn an auto-disabled endpoint back on
   mcp                        MCP server over stdio (ACCOUNTING_API_KEY)
@@ -39,6 +44,7 @@ async function main(argv: string[]): Promise<number> {
       revision: { type: 'string' },
       'oauth-subject': { type: 'string' },
       'org-name': { type: 'string' },
+      'time-zone': { type: 'string' },
     },
   });
   const [command, subcommand] = positionals;
@@ -62,6 +68,7 @@ async function main(argv: string[]): Promise<number> {
         json: values.json,
         organizationName: values['org-name'],
         email: values.email,
+        timeZone: values['time-zone'],
       });
     case 'mcp': {
       const { runMcpStdio } = await import('./mcp-command.ts');

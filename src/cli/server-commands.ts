@@ -1,3 +1,4 @@
+import { isTimeZone } from '../admin/organization-settings.ts';
 import { initialize, isEmpty } from '../admin/organizations.ts';
 import { type Config, localhostExceptionNotice } from '../config.ts';
 import { migrateToLatest } from '../db/migrate.ts';
@@ -6,6 +7,7 @@ import { startJobs } from '../jobs/runner.ts';
 import { buildServer } from '../server.ts';
 import { createServices, type Services } from '../services.ts';
 import { drainDeliveries } from '../webhooks/delivery/worker.ts';
+import { UsageError } from './usage-error.ts';
 
 function onShutdown(stop: () => Promise<void>): void {
   let stopping = false;
@@ -114,8 +116,17 @@ export async function runMigrate(config: Config): Promise<number> {
 
 export async function runInit(
   config: Config,
-  options: { json: boolean; organizationName: string | undefined; email: string | undefined },
+  options: {
+    json: boolean;
+    organizationName: string | undefined;
+    email: string | undefined;
+    timeZone: string | undefined;
+  },
 ): Promise<number> {
+  // Checked before the database is opened: a typo should not create one.
+  if (options.timeZone !== undefined && !isTimeZone(options.timeZone)) {
+    throw new UsageError(`--time-zone ${options.timeZone} is not an IANA time zone (e.g. Europe/Paris)`);
+  }
   const services = await prepared(config);
   try {
     if (!(await isEmpty(services.db.kysely))) {
@@ -126,6 +137,7 @@ export async function runInit(
     }
     const created = await initialize(services.db.kysely, services.clock, {
       ...(options.organizationName ? { organizationName: options.organizationName } : {}),
+      ...(options.timeZone ? { timeZone: options.timeZone } : {}),
       ...(options.email ? { email: options.email } : {}),
     });
     process.stdout.write(

@@ -104,6 +104,22 @@ export const ERROR_CODES = {
     status: 409,
     description: "The record's state does not allow this action; `error.state` tells the current state.",
   },
+  // administration
+  member_email_taken: {
+    status: 409,
+    description:
+      'Another member of the organization (in any status, removed included) already has this email.',
+  },
+  last_admin: {
+    status: 409,
+    description:
+      'The change would leave the organization without an active admin (suspending, removing or demoting the last one).',
+  },
+  scope_not_held: {
+    status: 403,
+    description:
+      'A new API key may carry only scopes the credential creating it holds; `field` is `scopes`, `missing_scopes` lists the others.',
+  },
   // invoicing
   party_email_taken: {
     status: 409,

@@ -1,3 +1,4 @@
+import { adminOperations } from './admin/index.ts';
 import { contractorOpsOperations } from './contractor-ops/index.ts';
 import { contractorOperations, invitationOperations, templateOperations } from './contractors/index.ts';
 import type { AnyOperation } from './define.ts';
@@ -21,6 +22,7 @@ export const OPERATIONS: readonly AnyOperation[] = [
   ...invoiceOperations,
   ...scheduleOperations,
   ...matchingOperations,
+  ...adminOperations,
 ];
 
 const byName = new Map(OPERATIONS.map((operation) => [operation.name, operation]));

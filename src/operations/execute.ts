@@ -65,6 +65,7 @@ export async function invoke(
     actor: memberActor(principal),
     operation: operation.name,
     requestId: call.requestId,
+    transport: call.inputSource === 'tool' ? ('mcp' as const) : ('http' as const),
   };
   if (!operation.mutation) {
     const data = await withUnit(services, { ...unitOptions, readOnly: true }, (unit) =>

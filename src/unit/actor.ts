@@ -23,3 +23,18 @@ export function auditActor(actor: Actor): {
       return { actor_type: 'contractor', actor_id: actor.contractorId, credential_id: null };
   }
 }
+
+/** The way a change came in, as its audit row records it. */
+export type Transport = 'http' | 'mcp' | 'cli' | 'job' | 'portal';
+
+/** Jobs and the portal are their own transports; a member's change came over the API unless told. */
+export function defaultTransport(actor: Actor): Transport {
+  switch (actor.type) {
+    case 'member':
+      return 'http';
+    case 'job':
+      return 'job';
+    case 'contractor':
+      return 'portal';
+  }
+}

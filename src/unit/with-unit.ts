@@ -1,5 +1,5 @@
 import { newId } from '../lib/ids.ts';
-import { type Actor, auditActor } from './actor.ts';
+import { type Actor, auditActor, defaultTransport, type Transport } from './actor.ts';
 import type { UnitOfWork, UnitRuntime } from './unit-of-work.ts';
 import { eventsNudgeAfterCommit } from './wakeups.ts';
 
@@ -15,6 +15,8 @@ export interface UnitOptions {
    * tried would be a programming error).
    */
   readOnly?: boolean;
+  /** Recorded on audit rows; derived from the actor when omitted (see `defaultTransport`). */
+  transport?: Transport;
 }
 
 /**
@@ -86,6 +88,7 @@ function makeUnit(
           record_id: entry.recordId,
           before_revision: entry.beforeRevision,
           after_revision: entry.afterRevision,
+          transport: options.transport ?? defaultTransport(actor),
           created_at: runtime.clock.now().toISOString(),
         })
         .execute();

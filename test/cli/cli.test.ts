@@ -201,6 +201,51 @@ describe('accounting CLI on SQLite', { concurrency: true }, () => {
     });
   });
 
+  it('init --org-name --time-zone, then orgs list, members list and keys list (never the key)', async () => {
+    const env = { ACCOUNTING_DATA_DIR: dataDir() };
+    const badZone = await runCli(['init', '--time-zone', 'Mars/Olympus'], env);
+    assert.equal(badZone.code, 2, badZone.stderr);
+    assert.match(badZone.stderr, /--time-zone Mars\/Olympus is not an IANA time zone/);
+    const init = await runCli(['init', '--org-name', 'Acme', '--time-zone', 'Europe/Paris', '--json'], env);
+    assert.equal(init.code, 0, init.stderr);
+    const created = json(init.stdout);
+    const organizationId = String(created.organizationId);
+
+    const orgs = await runCli(['orgs', 'list', '--json'], env);
+    assert.equal(orgs.code, 0, orgs.stderr);
+    const orgRows = JSON.parse(orgs.stdout) as Array<Record<string, unknown>>;
+    assert.deepEqual(
+      orgRows.map((row) => [row.organizationId, row.name, row.timeZone]),
+      [[organizationId, 'Acme', 'Europe/Paris']],
+    );
+    const text = await runCli(['orgs', 'list'], env);
+    assert.match(text.stdout, new RegExp(`^${organizationId}  Europe/Paris  Acme$`, 'm'));
+
+    const members = JSON.parse(
+      (await runCli(['members', 'list', '--org', organizationId, '--json'], env)).stdout,
+    ) as Array<Record<string, unknown>>;
+    assert.deepEqual(
+      members.map((row) => [row.memberId, row.role, row.status]),
+      [[created.memberId, 'admin', 'active']],
+    );
+    const keys = await runCli(['keys', 'list', '--org', organizationId, '--json'], env);
+    assert.equal(keys.code, 0, keys.stderr);
+    const apiKey = String(created.apiKey);
+    assert.ok(!keys.stdout.includes(apiKey.slice(-20)), 'keys list never prints the key');
+    const keyRows = JSON.parse(keys.stdout) as Array<Record<string, unknown>>;
+    assert.equal(keyRows.length, 1);
+    assert.equal(keyRows[0]?.createdBy, created.memberId);
+    assert.equal(keyRows[0]?.status, 'active');
+    assert.deepEqual(keyRows[0]?.scopes, ['accounting:read', 'accounting:write', 'accounting:admin']);
+
+    const missing = await runCli(['keys', 'list', '--org', '01920000-0000-7000-8000-000000000001'], env);
+    assert.equal(missing.code, 2);
+    assert.match(missing.stderr, /does not exist/);
+    const help = await runCli(['--help'], env);
+    assert.match(help.stdout, /--time-zone TZ/);
+    assert.match(help.stdout, /keys list --org ID/);
+  });
+
   it('webhooks enable turns an auto-disabled endpoint back on, and refuses one that is not disabled', async () => {
     const env = { ACCOUNTING_DATA_DIR: dataDir() };
     const init = json((await runCli(['init', '--json'], env)).stdout);

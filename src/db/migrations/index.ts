@@ -8,6 +8,7 @@ import * as schedules from './0006-schedules.ts';
 import * as eventRetention from './0007-event-retention.ts';
 import * as mailRetention from './0008-mail-retention.ts';
 import * as operations from './0010-operations.ts';
+import * as admin from './0011-admin.ts';
 import type { ColumnTypes } from './column-types.ts';
 
 export interface AppMigration {
@@ -28,4 +29,5 @@ export const MIGRATIONS: Record<string, AppMigration> = {
   '0007-event-retention': eventRetention,
   '0008-mail-retention': mailRetention,
   '0010-operations': operations,
+  '0011-admin': admin,
 };

@@ -1,9 +1,23 @@
+import type { ColumnType } from 'kysely';
 import type { Bool, Json, Timestamp } from './types.ts';
+
+/** A column with a database default: optional on insert. */
+type Defaulted<T> = ColumnType<T, T | undefined, T>;
 
 export interface OrganizationsTable {
   id: string;
   name: string;
   time_zone: string;
+  legal_name: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Free text, several lines: printed as given. */
+  address: ColumnType<string | null, string | null | undefined, string | null>;
+  /** ISO 4217 code, or null when none was chosen. */
+  default_currency: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Put before the gapless invoice number (`INV-` gives `INV-000001`). */
+  invoice_number_prefix: Defaulted<string>;
+  revision: Defaulted<number>;
+  /** Null only if a row was inserted without it; read as created_at then. */
+  updated_at: ColumnType<Timestamp | null, Timestamp | null | undefined, Timestamp>;
   created_at: Timestamp;
 }
 
@@ -33,6 +47,9 @@ export interface ApiKeysTable {
   created_at: Timestamp;
   last_used_at: Timestamp | null;
   revoked_at: Timestamp | null;
+  /** After this instant the key is refused on every request; null: never expires. */
+  expires_at: ColumnType<Timestamp | null, Timestamp | null | undefined, Timestamp | null>;
+  revision: Defaulted<number>;
 }
 
 export interface IdempotencyKeysTable {
@@ -61,6 +78,8 @@ export interface AuditLogTable {
   record_id: string;
   before_revision: number | null;
   after_revision: number | null;
+  /** `http`, `mcp`, `cli`, `job` or `portal`; null on rows older than migration 0011. */
+  transport: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: Timestamp;
 }
 

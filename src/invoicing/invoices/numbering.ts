@@ -2,8 +2,8 @@ import { sql } from 'kysely';
 import type { UnitOfWork } from '../../unit/unit-of-work.ts';
 
 /** `INV-000001`; six digits keep numbers sortable up to a million, wider after that. */
-export function formatInvoiceNumber(value: number): string {
-  return `INV-${String(value).padStart(6, '0')}`;
+export function formatInvoiceNumber(value: number, prefix = 'INV-'): string {
+  return `${prefix}${String(value).padStart(6, '0')}`;
 }
 
 /**
@@ -22,5 +22,11 @@ export async function nextInvoiceNumber(unit: UnitOfWork): Promise<string> {
     )
     .returning('last_value')
     .executeTakeFirstOrThrow();
-  return formatInvoiceNumber(Number(row.last_value));
+  // The prefix is read at numbering time: a change (admin.organization.update) applies to the next number.
+  const organization = await unit.db
+    .selectFrom('organizations')
+    .select('invoice_number_prefix')
+    .where('id', '=', unit.organizationId)
+    .executeTakeFirstOrThrow();
+  return formatInvoiceNumber(Number(row.last_value), organization.invoice_number_prefix);
 }

@@ -1,0 +1,30 @@
+import { Type } from 'typebox';
+import { addMemberByEmail } from '../../admin/members.ts';
+import { Email, IdempotencyKey } from '../../contract/formats.ts';
+import { defineOperation } from '../define.ts';
+import { Member, RoleInput, toMember } from './schema.ts';
+
+export const addOrganizationMember = defineOperation({
+  name: 'admin.members.add',
+  summary: 'Add a member by email',
+  description:
+    'The member is active at once and can be given API keys (by themselves) or an OAuth identity (by an operator). No mail is sent yet: the sign-in link comes with the dashboard. An email already in the organization, in any status, is refused with member_email_taken.',
+  access: { scopes: ['accounting:read', 'accounting:write', 'accounting:admin'], roles: ['admin'] },
+  mutation: { idempotencyKeyMax: 200, revision: 'none' },
+  input: Type.Object(
+    {
+      email: Email('Email address of the new member; compared case-insensitively.'),
+      role: RoleInput,
+      name: Type.Optional(
+        Type.String({ minLength: 1, maxLength: 200, description: 'Display name, 1-200 characters.' }),
+      ),
+      idempotencyKey: Type.Optional(IdempotencyKey(200)),
+    },
+    { additionalProperties: false },
+  ),
+  output: Member,
+  example: { email: 'grace@example.com', role: 'finance', name: 'Grace Hopper' },
+  async run({ ctx, input }) {
+    return toMember(await addMemberByEmail(ctx, input));
+  },
+});

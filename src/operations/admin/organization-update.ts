@@ -1,0 +1,62 @@
+import { Type } from 'typebox';
+import { updateOrganization } from '../../admin/organization-settings.ts';
+import { IdempotencyKey, Revision } from '../../contract/formats.ts';
+import { defineOperation } from '../define.ts';
+import { Organization, toOrganization } from './schema.ts';
+
+const Nullable = <T extends ReturnType<typeof Type.String>>(schema: T, description: string) =>
+  Type.Union([schema, Type.Null()], { description });
+
+export const updateOrganizationSettings = defineOperation({
+  name: 'admin.organization.update',
+  summary: "Change the caller's organization settings",
+  description:
+    'Only the fields sent change; null clears an optional one. The name and time zone appear on invoices, their PDFs and mail from the next document on; documents already sent keep what they were sent with. The prefix applies to invoice numbers taken from now on (the sequence itself continues).',
+  access: { scopes: ['accounting:read', 'accounting:write', 'accounting:admin'], roles: ['admin'] },
+  mutation: { idempotencyKeyMax: 200, revision: 'required' },
+  input: Type.Object(
+    {
+      expectedRevision: Revision('The organization revision last read (admin.organization.get).'),
+      name: Type.Optional(
+        Type.String({ minLength: 1, maxLength: 200, description: 'Display name, 1-200 characters.' }),
+      ),
+      legalName: Type.Optional(
+        Nullable(
+          Type.String({ minLength: 1, maxLength: 300 }),
+          'Registered legal name, 1-300 characters, or null.',
+        ),
+      ),
+      address: Type.Optional(
+        Nullable(
+          Type.String({ minLength: 1, maxLength: 1000 }),
+          'Postal address as free text, up to 1000 characters, or null.',
+        ),
+      ),
+      timeZone: Type.Optional(
+        Type.String({
+          minLength: 1,
+          maxLength: 64,
+          description: 'IANA time zone, e.g. Europe/Paris or UTC.',
+        }),
+      ),
+      defaultCurrency: Type.Optional(
+        Nullable(Type.String({ pattern: '^[A-Z]{3}$' }), 'ISO 4217 code (three capital letters), or null.'),
+      ),
+      invoiceNumberPrefix: Type.Optional(
+        Type.String({
+          pattern: '^[A-Za-z0-9./_-]{0,20}$',
+          description:
+            'Put before invoice numbers: 0-20 letters, digits, dot, slash, underscore or hyphen (default INV-).',
+        }),
+      ),
+      idempotencyKey: Type.Optional(IdempotencyKey(200)),
+    },
+    { additionalProperties: false },
+  ),
+  output: Organization,
+  example: { expectedRevision: 1, name: 'Acme Ltd', timeZone: 'Europe/London', defaultCurrency: 'GBP' },
+  async run({ ctx, input }) {
+    const { expectedRevision, idempotencyKey: _key, ...changes } = input;
+    return toOrganization(await updateOrganization(ctx, expectedRevision, changes));
+  },
+});
