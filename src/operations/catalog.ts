@@ -1,12 +1,18 @@
+import { accountOperations } from './accounts/index.ts';
+import { attentionOperations } from './attention/index.ts';
+import { cardOperations } from './cards/index.ts';
+import { categoryOperations } from './categories/index.ts';
 import { contractorOpsOperations } from './contractor-ops/index.ts';
 import { contractorOperations } from './contractors/index.ts';
 import type { AnyOperation } from './define.ts';
+import { entryOperations } from './entries/index.ts';
 import { invitationOperations } from './invitations/index.ts';
 import { invoiceOperations } from './invoices/index.ts';
 import { matchingOperations } from './matching/index.ts';
 import { partyOperations } from './parties/index.ts';
 import { scheduleOperations } from './schedules/index.ts';
 import { templateOperations } from './templates/index.ts';
+import { transactionOperations } from './transactions/index.ts';
 import { webhookOperations } from './webhooks/index.ts';
 
 /**
@@ -24,6 +30,12 @@ export const OPERATIONS: readonly AnyOperation[] = [
   ...invoiceOperations,
   ...scheduleOperations,
   ...matchingOperations,
+  ...accountOperations,
+  ...cardOperations,
+  ...transactionOperations,
+  ...categoryOperations,
+  ...entryOperations,
+  ...attentionOperations,
 ];
 
 const byName = new Map(OPERATIONS.map((operation) => [operation.name, operation]));

@@ -1,0 +1,52 @@
+import { Type } from 'typebox';
+import { AppError, notFound } from '../../contract/errors.ts';
+import { Id } from '../../contract/formats.ts';
+import { defineOperation } from '../define.ts';
+
+export const downloadExport = defineOperation({
+  name: 'entries.exports.download',
+  summary: 'Download the CSV of a finished entries export',
+  description:
+    'The CSV as base64 JSON, or over HTTP with `Accept: text/csv` (or application/octet-stream) the file itself. 409 `invalid_state` until the export has succeeded, and once its file was purged (7 days after).',
+  access: { scopes: ['accounting:read'], roles: ['admin', 'finance'] },
+  input: Type.Object({ id: Id('Export job id (entries.export).') }, { additionalProperties: false }),
+  output: Type.Object(
+    {
+      file_name: Type.String({ description: 'entries-<from>-<to>.csv' }),
+      media_type: Type.String({ description: 'text/csv' }),
+      size_bytes: Type.Integer({ description: 'Size of the CSV in bytes.' }),
+      content_base64: Type.String({ description: 'The CSV (UTF-8), base64.' }),
+    },
+    { additionalProperties: false },
+  ),
+  example: { id: '00000000-0000-0000-0000-000000000000' },
+  file: {
+    mediaTypes: ['text/csv'],
+    from: (output) => ({
+      filename: output.file_name,
+      mediaType: output.media_type,
+      bytes: Buffer.from(output.content_base64, 'base64'),
+    }),
+  },
+  async run({ ctx, input }) {
+    const row = await ctx.db
+      .selectFrom('books_jobs')
+      .select(['state', 'file_name', 'file_bytes'])
+      .where('organization_id', '=', ctx.organizationId)
+      .where('kind', '=', 'entries_export')
+      .where('id', '=', input.id)
+      .executeTakeFirst();
+    if (!row) throw notFound('Export', 'id');
+    if (row.state !== 'succeeded' || !row.file_bytes) {
+      const state = row.state === 'succeeded' ? 'purged' : row.state;
+      throw new AppError('invalid_state', `The export is ${state}.`, { details: { state } });
+    }
+    const bytes = Buffer.from(row.file_bytes);
+    return {
+      file_name: row.file_name ?? 'entries.csv',
+      media_type: 'text/csv',
+      size_bytes: bytes.length,
+      content_base64: bytes.toString('base64'),
+    };
+  },
+});
