@@ -10,6 +10,8 @@ export type StatementFormat = 'csv' | 'ofx' | 'camt053' | 'mt940' | 'qif';
 /** Which CSV column holds what; every name is a header cell as written in the file (or a 0-based index). */
 export interface CsvColumnMapping {
   date: string | number;
+  /** Used when the date cell is empty: Revolut leaves `Completed Date` empty on pending rows. */
+  fallbackDate?: string | number;
   /** One signed amount column, or `debit` and `credit` (both positive amounts, debit = money out). */
   amount?: string | number;
   debit?: string | number;
@@ -20,6 +22,8 @@ export interface CsvColumnMapping {
   counterpartyName?: string | number;
   counterpartyIban?: string | number;
   currency?: string | number;
+  /** The account the row belongs to (Sparkasse `Auftragskonto`), reported as `accountRef`. */
+  account?: string | number;
   /** A column whose value marks a row as not yet booked (e.g. Revolut `State` = PENDING). */
   status?: string | number;
   /** `dd.MM.yyyy`, `MM/dd/yyyy`, `yyyy-MM-dd`, ...; detected when omitted. */
@@ -68,6 +72,8 @@ export interface StatementLine {
   cardLastFour: string | null;
   /** Bank charges attached to the line (CAMT Chrgs), exact minor units, negative = money out. */
   feesMinor: bigint | null;
+  /** The bank reversed an earlier entry (CAMT RvslInd, MT940 RC/RD); the sign is already the booked one. */
+  reversal?: boolean;
 }
 
 export type StatementItem =
@@ -84,6 +90,8 @@ export interface StatementDetection {
   separator?: string;
   dateFormat?: string;
   decimalSeparator?: ',' | '.';
+  /** CSV only: the row of the header (after any preamble lines), 1-based. */
+  headerLine?: number;
 }
 
 /**

@@ -1,0 +1,139 @@
+import { Readable } from 'node:stream';
+import { parse } from 'csv-parse';
+import { parse as parseSync } from 'csv-parse/sync';
+import { detectDateFormat } from '../dates.ts';
+import { type DecimalSeparator, guessDecimalSeparator } from '../money.ts';
+import type { TextEncoding } from '../text.ts';
+import {
+  type CsvColumnMapping,
+  StatementFileError,
+  type StatementItem,
+  type StatementParse,
+  type StatementSource,
+} from '../types.ts';
+import { type Columns, readRow, resolveColumns } from './row.ts';
+import { findHeader } from './sniff.ts';
+
+/** Rows read ahead to detect the date format, the decimal separator and the card sign convention. */
+const SAMPLE_ROWS = 200;
+const CHUNK_CHARS = 64 * 1024;
+
+export function parseCsv(source: StatementSource, text: string, encoding: TextEncoding): StatementParse {
+  const header = findHeader(text, source.mapping, source.fileName);
+  const columns = resolveColumns(header.mapping, header.headers);
+  const body = text.slice(header.offset);
+  const sample = sampleRows(body, header.separator, header.headerLine === 0 ? 0 : 1);
+  const cell = (row: string[], i: number | null): string => (i === null ? '' : (row[i] ?? '').trim());
+
+  const given = header.mapping;
+  const dateSamples = sample.map((r) => cell(r, columns.date)).filter((v) => v !== '');
+  const dateFormat = given.dateFormat ?? detectDateFormat(dateSamples, source.accountCurrency);
+  if (dateFormat === null) {
+    throw new StatementFileError(
+      'malformed_file',
+      `the date column holds values like '${dateSamples[0] ?? ''}' that are not dates in a known format ` +
+        '(dd.MM.yyyy, MM/dd/yyyy, yyyy-MM-dd, ...): give dateFormat in the mapping',
+    );
+  }
+  const amountSamples = sample.flatMap((r) => [
+    cell(r, columns.amount),
+    cell(r, columns.debit),
+    cell(r, columns.credit),
+  ]);
+  const decimalSeparator: DecimalSeparator =
+    given.decimalSeparator ?? guessDecimalSeparator(amountSamples, header.separator === ';' ? ',' : '.');
+  const sign = given.sign ?? cardSign(source, columns, sample);
+  const mapping: CsvColumnMapping = { ...given, dateFormat, decimalSeparator, sign };
+  const lineOffset = header.headerLine === 0 ? lineOf(text, header.offset) - 1 : header.headerLine - 1;
+  return {
+    detection: {
+      format: 'csv',
+      mapping,
+      encoding,
+      separator: header.separator,
+      dateFormat,
+      decimalSeparator,
+      headerLine: header.headerLine,
+    },
+    items: readRows(body, header.separator, header.headerLine !== 0, lineOffset, (row, lineNumber) =>
+      readRow(row, lineNumber, columns, {
+        dateFormat,
+        decimalSeparator,
+        sign,
+        currency: source.accountCurrency,
+      }),
+    ),
+  };
+}
+
+/**
+ * Card accounts: when the mapping says nothing and the export has one amount column, a card export
+ * that shows purchases as positive numbers is recognised by most sampled amounts being positive.
+ */
+function cardSign(source: StatementSource, columns: Columns, sample: string[][]): 'as_is' | 'invert' {
+  if (source.accountKind !== 'credit_card' || columns.amount === null) return 'as_is';
+  let positive = 0;
+  let negative = 0;
+  for (const r of sample) {
+    const v = (r[columns.amount] ?? '').trim();
+    if (/^-|-$|^\(/.test(v)) negative++;
+    else if (/\d/.test(v) && !/^[+]?0+([.,]0+)?$/.test(v)) positive++;
+  }
+  return positive > negative ? 'invert' : 'as_is';
+}
+
+function sampleRows(body: string, delimiter: string, skip: number): string[][] {
+  let end = 0;
+  for (let n = 0; n < SAMPLE_ROWS + skip && end >= 0; n++) end = body.indexOf('\n', end + 1);
+  const slice = end < 0 ? body : body.slice(0, end);
+  try {
+    const rows = parseSync(slice, {
+      delimiter,
+      relax_column_count: true,
+      relax_quotes: true,
+      skip_empty_lines: true,
+    }) as string[][];
+    return rows.slice(skip);
+  } catch {
+    return [];
+  }
+}
+
+function lineOf(text: string, offset: number): number {
+  let n = 1;
+  for (let i = text.indexOf('\n'); i >= 0 && i < offset; i = text.indexOf('\n', i + 1)) n++;
+  return n;
+}
+
+async function* readRows(
+  body: string,
+  delimiter: string,
+  hasHeader: boolean,
+  lineOffset: number,
+  toItem: (row: string[], lineNumber: number) => StatementItem | null,
+): AsyncGenerator<StatementItem> {
+  const chunks = function* (): Generator<string> {
+    for (let at = 0; at < body.length; at += CHUNK_CHARS) yield body.slice(at, at + CHUNK_CHARS);
+  };
+  const parser = Readable.from(chunks()).pipe(
+    parse({ delimiter, relax_column_count: true, relax_quotes: true, skip_empty_lines: true, info: true }),
+  );
+  let first = true;
+  try {
+    for await (const { record, info } of parser as AsyncIterable<{
+      record: string[];
+      info: { lines: number };
+    }>) {
+      if (first && hasHeader) {
+        first = false;
+        continue;
+      }
+      first = false;
+      const item = toItem(record, lineOffset + info.lines);
+      if (item !== null) yield item;
+    }
+  } catch (error) {
+    if (error instanceof StatementFileError) throw error;
+    throw new StatementFileError('malformed_file', `the CSV cannot be read: ${(error as Error).message}`);
+  }
+}

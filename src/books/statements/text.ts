@@ -1,0 +1,139 @@
+import { isUtf8 } from 'node:buffer';
+import { StatementFileError } from './types.ts';
+
+export type TextEncoding = 'utf-8' | 'latin-1' | 'utf-16le' | 'utf-16be';
+
+/** 1 MiB: no bank writes a line this long; a longer one is a broken or hostile file. */
+export const MAX_LINE_BYTES = 1024 * 1024;
+
+/**
+ * Refuses a line over 1 MiB by scanning the raw bytes for newlines, before anything is decoded
+ * into a string (a 20 MB line costs one pass of memchr, not 40 MB of UTF-16).
+ */
+export function assertLinesBounded(bytes: Buffer, wide: boolean): void {
+  const newline = wide ? Buffer.from('\n', 'utf16le') : Buffer.from('\n');
+  const limit = wide ? MAX_LINE_BYTES * 2 : MAX_LINE_BYTES;
+  let start = 0;
+  let line = 1;
+  while (start < bytes.length) {
+    const at = bytes.indexOf(newline, start);
+    const end = at < 0 ? bytes.length : at;
+    if (end - start > limit) {
+      throw new StatementFileError(
+        'line_too_long',
+        `line ${line} is longer than 1 MiB (${end - start} bytes): not a bank statement line`,
+      );
+    }
+    if (at < 0) break;
+    start = at + newline.length;
+    line++;
+  }
+}
+
+/** A byte order mark decides the encoding when there is one. */
+export function byteOrderMark(bytes: Buffer): { encoding: TextEncoding; bomLength: number } | null {
+  if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return { encoding: 'utf-8', bomLength: 3 };
+  if (bytes[0] === 0xff && bytes[1] === 0xfe) return { encoding: 'utf-16le', bomLength: 2 };
+  if (bytes[0] === 0xfe && bytes[1] === 0xff) return { encoding: 'utf-16be', bomLength: 2 };
+  return null;
+}
+
+/**
+ * The encoding rule: a BOM decides (UTF-8, UTF-16LE/BE); otherwise UTF-8 if the bytes are valid
+ * UTF-8; otherwise Windows-1252 (a superset of Latin-1 for text) if no byte is a control character
+ * other than tab/CR/LF/FF/SUB and none is one of the five bytes Windows-1252 leaves undefined;
+ * anything else (NUL bytes, binary, UTF-16 without BOM) is `bad_encoding`. No string is built here.
+ */
+export function detectEncoding(bytes: Buffer): { encoding: TextEncoding; bomLength: number } {
+  const bom = byteOrderMark(bytes);
+  if (bom !== null) return bom;
+  const bad = firstControlByte(bytes);
+  if (bad >= 0) {
+    throw new StatementFileError(
+      'bad_encoding',
+      `byte ${bad} is 0x${(bytes[bad] ?? 0).toString(16).padStart(2, '0')}, a control character: ` +
+        'the file is binary, or UTF-16 without a byte order mark; save it as UTF-8 or Latin-1 text',
+    );
+  }
+  if (isUtf8(bytes)) return { encoding: 'utf-8', bomLength: 0 };
+  for (let i = 0; i < bytes.length; i++) {
+    const b = bytes[i] ?? 0;
+    if (b === 0x81 || b === 0x8d || b === 0x8f || b === 0x90 || b === 0x9d) {
+      throw new StatementFileError(
+        'bad_encoding',
+        `byte ${i} (0x${b.toString(16)}) is neither valid UTF-8 nor a Windows-1252/Latin-1 character`,
+      );
+    }
+  }
+  return { encoding: 'latin-1', bomLength: 0 };
+}
+
+/** The first few kilobytes as text, leniently (a cut character at the end does not matter). */
+export function decodeHead(bytes: Buffer): string {
+  const bom = byteOrderMark(bytes);
+  const start = bom?.bomLength ?? 0;
+  let head = bytes.subarray(start, start + 4096);
+  if (bom?.encoding === 'utf-16le' || bom?.encoding === 'utf-16be') {
+    head = Buffer.from(bytes.subarray(start, start + 8192 - ((bytes.length - start) % 2)));
+    if (head.length % 2 === 1) head = head.subarray(0, head.length - 1);
+    if (bom.encoding === 'utf-16be') head.swap16();
+    return new TextDecoder('utf-16le').decode(head);
+  }
+  return new TextDecoder('utf-8').decode(head);
+}
+
+function firstControlByte(bytes: Buffer): number {
+  for (let i = 0; i < bytes.length; i++) {
+    const b = bytes[i] ?? 0;
+    if (b < 0x20 && b !== 0x09 && b !== 0x0a && b !== 0x0d && b !== 0x0c && b !== 0x1a) return i;
+  }
+  return -1;
+}
+
+export function decodeText(bytes: Buffer, encoding: TextEncoding, bomLength: number): string {
+  const body = bytes.subarray(bomLength);
+  if (encoding === 'utf-16be') {
+    // TextDecoder knows utf-16be, but swapping keeps one code path for both byte orders.
+    const swapped = Buffer.from(body);
+    swapped.swap16();
+    return new TextDecoder('utf-16le').decode(swapped);
+  }
+  if (encoding === 'latin-1') return new TextDecoder('windows-1252').decode(body);
+  return new TextDecoder(encoding, { fatal: true }).decode(body);
+}
+
+/** Runs of whitespace (including NBSP and line breaks) become one space; trimmed. */
+export function fold(text: string): string {
+  return text.replace(/[\s\u00a0]+/g, ' ').trim();
+}
+
+/** Lines of a text with their 1-based numbers; CRLF, LF and lone CR all end a line. Lazy, no array. */
+export function* lines(text: string): Generator<{ line: string; lineNumber: number }> {
+  let start = 0;
+  let lineNumber = 1;
+  const re = /\r\n|\n|\r/g;
+  for (;;) {
+    const m = re.exec(text);
+    if (m === null) {
+      if (start < text.length) yield { line: text.slice(start), lineNumber };
+      return;
+    }
+    yield { line: text.slice(start, m.index), lineNumber };
+    start = m.index + m[0].length;
+    lineNumber++;
+  }
+}
+
+/** Joins non-empty parts with ' / ', dropping a part another one already contains. */
+export function joinDistinct(parts: Array<string | null | undefined>): string {
+  const kept: string[] = [];
+  for (const raw of parts) {
+    const p = raw === null || raw === undefined ? '' : fold(raw);
+    if (p === '') continue;
+    if (kept.some((k) => k.includes(p))) continue;
+    const covered = kept.findIndex((k) => p.includes(k));
+    if (covered >= 0) kept.splice(covered, 1, p);
+    else kept.push(p);
+  }
+  return kept.join(' / ');
+}
