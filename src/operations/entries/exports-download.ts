@@ -7,7 +7,7 @@ export const downloadExport = defineOperation({
   name: 'entries.exports.download',
   summary: 'Download the CSV of a finished entries export',
   description:
-    'The CSV as base64 JSON, or over HTTP with `Accept: text/csv` (or application/octet-stream) the file itself. 409 `invalid_state` until the export has succeeded, and once its file was purged (7 days after).',
+    'The CSV as base64 JSON, or over HTTP with `Accept: text/csv` (or application/octet-stream) the file itself. 404 `not_found` (with `state`) until the export has succeeded, and once its file was purged (7 days after).',
   access: { scopes: ['accounting:read'], roles: ['admin', 'finance'] },
   input: Type.Object({ id: Id('Export job id (entries.export).') }, { additionalProperties: false }),
   output: Type.Object(
@@ -38,8 +38,12 @@ export const downloadExport = defineOperation({
       .executeTakeFirst();
     if (!row) throw notFound('Export', 'id');
     if (row.state !== 'succeeded' || !row.file_bytes) {
+      // A read answers no 409 (docs/decisions.md): the file does not exist yet, or any more.
       const state = row.state === 'succeeded' ? 'purged' : row.state;
-      throw new AppError('invalid_state', `The export is ${state}.`, { details: { state } });
+      throw new AppError('not_found', `The export has no file to download (${state}).`, {
+        field: 'id',
+        details: { state },
+      });
     }
     const bytes = Buffer.from(row.file_bytes);
     return {
