@@ -21,6 +21,7 @@ export function cleanMerchant(description: string, counterpartyName: string | nu
   for (const prefix of PREFIXES) text = text.replace(prefix, '');
   for (const noise of NOISE) text = text.replace(noise, ' ');
   text = text
+    .replace(/\s*\*+\s*/g, ' ') // processor separators ("UBER *TRIP")
     .replace(/\s+[A-Z]{2}$/u, '') // trailing country code ("... BERLIN DE")
     .replace(/[\s*,;:/-]+$/u, '')
     .replace(/^[\s*,;:/-]+/u, '')
