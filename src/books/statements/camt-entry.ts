@@ -3,7 +3,7 @@ import { compactOrIsoDate } from './dates.ts';
 import { currencyExponent, decimalToMinor } from './money.ts';
 import { fold } from './text.ts';
 import type { StatementItem, StatementLine } from './types.ts';
-import { child, childrenNamed, descendants, textAt, type XmlNode } from './xml-tree.ts';
+import { child, childrenNamed, textAt, type XmlNode } from './xml-tree.ts';
 
 interface Money {
   minor: bigint;
@@ -71,8 +71,8 @@ function description(entry: XmlNode, tx: XmlNode | undefined, counterpartyName: 
     .join(' ');
   const own = fold(ustrd) || fold(textAt(tx, 'AddtlTxInf') ?? '');
   if (own !== '') return own;
-  const creditorRef = descendants(child(tx, 'RmtInf'), 'CdtrRefInf')
-    .map((r) => textAt(r, 'Ref') ?? '')
+  const creditorRef = childrenNamed(child(tx, 'RmtInf'), 'Strd')
+    .map((strd) => textAt(strd, 'CdtrRefInf', 'Ref') ?? '')
     .join(' ');
   const parts = fold(`${textAt(entry, 'AddtlNtryInf') ?? ''} ${creditorRef}`);
   return parts || counterpartyName || fold(textAt(entry, 'BkTxCd', 'Prtry', 'Cd') ?? '');
@@ -115,8 +115,9 @@ function original(
   return null;
 }
 
-function cardLastFour(node: XmlNode | undefined): string | null {
-  const pan = descendants(node, 'Pan')[0]?.text.trim() ?? '';
+/** CardTx/Card/PlainCardData/Pan, masked (`XXXXXXXXXXXX4242`): its last four digits. */
+function cardLastFour(cardTx: XmlNode | undefined): string | null {
+  const pan = textAt(cardTx, 'Card', 'PlainCardData', 'Pan') ?? '';
   const digits = /(\d{4})$/.exec(pan);
   return digits?.[1] ?? null;
 }
@@ -132,6 +133,11 @@ export function entryToItems(entry: XmlNode, lineNumber: number, account: CamtAc
   const sign = signOf(textAt(entry, 'CdtDbtInd'));
   if (amount === null || amount === 'bad' || sign === null) {
     const shown = child(entry, 'Amt')?.text.trim() ?? '(none)';
+    const ccy = child(entry, 'Amt')?.attrs.Ccy ?? '';
+    if (/^\d+\.\d+$/.test(shown) && /^[A-Z]{3}$/.test(ccy)) {
+      const reason = `entry ${lineNumber}: amount '${shown}' has more decimals than ${ccy} allows (${currencyExponent(ccy)})`;
+      return [{ kind: 'rejected', lineNumber, reason }];
+    }
     return [
       {
         kind: 'rejected',
@@ -187,7 +193,7 @@ export function entryToItems(entry: XmlNode, lineNumber: number, account: CamtAc
         counterpartyName: cp.name,
         counterpartyIban: cp.iban,
         bankReference: baseRef === null ? null : `${baseRef}/${i + 1}`,
-        cardLastFour: cardLastFour(tx) ?? cardLastFour(child(entry, 'CardTx')),
+        cardLastFour: cardLastFour(child(tx, 'CardTx')) ?? cardLastFour(child(entry, 'CardTx')),
         feesMinor: i === 0 ? fees(entry, amount.currency) : null,
       };
       return { kind: 'line', line };
@@ -204,7 +210,7 @@ export function entryToItems(entry: XmlNode, lineNumber: number, account: CamtAc
     counterpartyName: cp.name,
     counterpartyIban: cp.iban,
     bankReference: entryRef ?? textAt(tx, 'Refs', 'AcctSvcrRef'),
-    cardLastFour: cardLastFour(child(entry, 'CardTx')) ?? cardLastFour(tx),
+    cardLastFour: cardLastFour(child(entry, 'CardTx')) ?? cardLastFour(child(tx, 'CardTx')),
     feesMinor: fees(entry, amount.currency),
   };
   return [{ kind: 'line', line }];

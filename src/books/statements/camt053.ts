@@ -15,12 +15,12 @@ export interface CamtAccount {
  * turned into items and dropped, so a 100,000-entry file is read in bounded memory. Line numbers
  * are 1-based entry numbers across the file.
  */
-export async function* parseCamt053(text: string): AsyncGenerator<StatementItem> {
+export async function* parseCamt053(chunks: Iterable<string>): AsyncGenerator<StatementItem> {
   const queue: StatementItem[] = [];
   let account: CamtAccount = { ref: null, currency: null };
   let statements = 0;
   let entryNumber = 0;
-  const stream = streamXml(text, {
+  const stream = streamXml(chunks, {
     capture(path) {
       const name = path.at(-1) ?? '';
       const parent = path.at(-2) ?? '';

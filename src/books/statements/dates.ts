@@ -36,6 +36,32 @@ export const DATE_FORMATS = [
 /** Parses the date part of `value` (a time after a space or `T` is ignored) with a format like `dd.MM.yyyy`. */
 export function parseDate(value: string, format: string): string | null {
   const token = value.trim().split(/[ T]/)[0] ?? '';
+  let c = compiled.get(format);
+  if (c === undefined) {
+    c = compile(format);
+    // Formats come from mappings too: keep the cache small whatever callers send.
+    if (compiled.size > 64) compiled.clear();
+    compiled.set(format, c);
+  }
+  const m = c.re.exec(token);
+  if (m === null) return null;
+  let year = 0;
+  let month = 0;
+  let day = 0;
+  c.order.forEach((kind, i) => {
+    const text = m[i + 1] ?? '';
+    const n = Number(text);
+    if (kind === 'y') year = text.length === 2 ? expandYear(n) : n;
+    else if (kind === 'M') month = n;
+    else day = n;
+  });
+  return isoDate(year, month, day);
+}
+
+/** Formats seen so far, compiled once (a file parses every row with the same one). */
+const compiled = new Map<string, { re: RegExp; order: Array<'y' | 'M' | 'd'> }>();
+
+function compile(format: string): { re: RegExp; order: Array<'y' | 'M' | 'd'> } {
   const order: Array<'y' | 'M' | 'd'> = [];
   let pattern = '';
   const re = /yyyy|yy|MM|M|dd|d|[^yMd]+/g;
@@ -51,30 +77,19 @@ export function parseDate(value: string, format: string): string | null {
     else if (part.startsWith('M')) order.push('M');
     else if (part.startsWith('d')) order.push('d');
   }
-  const m = new RegExp(`^${pattern}$`).exec(token);
-  if (m === null) return null;
-  let year = 0;
-  let month = 0;
-  let day = 0;
-  order.forEach((kind, i) => {
-    const text = m[i + 1] ?? '';
-    const n = Number(text);
-    if (kind === 'y') year = text.length === 2 ? expandYear(n) : n;
-    else if (kind === 'M') month = n;
-    else day = n;
-  });
-  return isoDate(year, month, day);
+  return { re: new RegExp(`^${pattern}$`), order };
 }
 
 /**
- * The format every sample parses with. Day-first and month-first both fit when no day is over 12:
- * then month-first only for USD accounts (the US convention), day-first otherwise.
+ * The format most samples parse with (a broken cell must not hide the format of the others; it is
+ * rejected later with its line). Day-first and month-first both fit when no day is over 12: then
+ * month-first only for USD accounts (the US convention), day-first otherwise.
  */
 export function detectDateFormat(samples: string[], currency: string): string | null {
-  const fitting = DATE_FORMATS.filter(
-    (f) => samples.length > 0 && samples.every((s) => parseDate(s, f) !== null),
-  );
-  if (fitting.length === 0) return null;
+  const scored = DATE_FORMATS.map((f) => ({ f, n: samples.filter((s) => parseDate(s, f) !== null).length }));
+  const best = Math.max(0, ...scored.map((s) => s.n));
+  if (best === 0) return null;
+  const fitting = scored.filter((s) => s.n === best).map((s) => s.f);
   const monthFirst = fitting.find((f) => f.startsWith('MM'));
   const dayFirst = fitting.find((f) => f.startsWith('dd'));
   if (monthFirst !== undefined && dayFirst !== undefined) return currency === 'USD' ? monthFirst : dayFirst;

@@ -4,7 +4,14 @@ import { decideFormat } from './detect.ts';
 import { parseMt940 } from './mt940.ts';
 import { parseOfx } from './ofx.ts';
 import { parseQif } from './qif.ts';
-import { assertLinesBounded, byteOrderMark, decodeHead, decodeText, detectEncoding } from './text.ts';
+import {
+  assertLinesBounded,
+  byteOrderMark,
+  decodeChunks,
+  decodeHead,
+  decodeText,
+  detectEncoding,
+} from './text.ts';
 import { StatementFileError, type StatementParse, type StatementSource } from './types.ts';
 
 export * from './types.ts';
@@ -30,14 +37,16 @@ export function parseStatement(source: StatementSource): StatementParse {
     assertLinesBounded(bytes, wide);
   }
   const { encoding, bomLength } = detectEncoding(bytes);
+  if (format === 'camt053') {
+    // Decoded chunk by chunk: a 20 MB CAMT file never becomes one 40 MB string.
+    return { detection: { format, encoding }, items: parseCamt053(decodeChunks(bytes, encoding, bomLength)) };
+  }
   const text = decodeText(bytes, encoding, bomLength);
   switch (format) {
     case 'csv':
       return parseCsv(source, text, encoding);
     case 'ofx':
       return { detection: { format, encoding }, items: parseOfx(text) };
-    case 'camt053':
-      return { detection: { format, encoding }, items: parseCamt053(text) };
     case 'mt940':
       return { detection: { format, encoding }, items: parseMt940(text, source.accountCurrency) };
     case 'qif':

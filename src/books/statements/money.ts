@@ -59,6 +59,12 @@ export function decimalToMinor(text: string, exponent: number): bigint | null {
 
 export type DecimalSeparator = ',' | '.';
 
+/** Whole part (grouped by threes with the other separator, or plain digits), then the decimals. */
+const SHAPES: Record<DecimalSeparator, RegExp> = {
+  ',': /^(\d{1,3}(?:\.\d{3})+|\d+)?(?:,(\d+))?$/,
+  '.': /^(\d{1,3}(?:,\d{3})+|\d+)?(?:\.(\d+))?$/,
+};
+
 export type AmountResult = { ok: true; minor: bigint } | { ok: false; reason: string };
 
 /**
@@ -83,10 +89,7 @@ export function parseAmount(raw: string, decimal: DecimalSeparator, currency: st
     t = t.slice(0, -1);
   }
   t = t.replace(/^[€$£¥]/, '');
-  const group = decimal === ',' ? '\\.' : ',';
-  const sep = decimal === ',' ? ',' : '\\.';
-  const shape = new RegExp(`^(\\d{1,3}(?:${group}\\d{3})+|\\d+)?(?:${sep}(\\d+))?$`);
-  const m = shape.exec(t);
+  const m = SHAPES[decimal].exec(t);
   const example = decimal === ',' ? '1.234,56' : '1,234.56';
   if (t === '' || m === null || (m[1] === undefined && m[2] === undefined)) {
     return { ok: false, reason: `amount '${raw}' is not a number like ${example}` };

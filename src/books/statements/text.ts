@@ -137,3 +137,20 @@ export function joinDistinct(parts: Array<string | null | undefined>): string {
   }
   return kept.join(' / ');
 }
+
+/** The file decoded 64 KiB at a time, so an XML parser never needs the whole file as one string. */
+export function* decodeChunks(bytes: Buffer, encoding: TextEncoding, bomLength: number): Generator<string> {
+  const CHUNK = 64 * 1024;
+  const label = encoding === 'latin-1' ? 'windows-1252' : encoding === 'utf-16be' ? 'utf-16le' : encoding;
+  const decoder = new TextDecoder(label, { fatal: encoding === 'utf-8' });
+  for (let at = bomLength; at < bytes.length; at += CHUNK) {
+    let chunk = bytes.subarray(at, Math.min(at + CHUNK, bytes.length));
+    if (encoding === 'utf-16be') {
+      chunk = Buffer.from(chunk);
+      chunk.swap16();
+    }
+    yield decoder.decode(chunk, { stream: true });
+  }
+  const rest = decoder.decode();
+  if (rest !== '') yield rest;
+}

@@ -24,14 +24,6 @@ export function textAt(node: XmlNode | undefined, ...path: string[]): string | n
   return t === undefined || t === '' ? null : t;
 }
 
-/** Every descendant with this name, depth first. */
-export function descendants(node: XmlNode | undefined, name: string): XmlNode[] {
-  if (node === undefined) return [];
-  return node.children.flatMap((c) =>
-    c.name === name ? [c, ...descendants(c, name)] : descendants(c, name),
-  );
-}
-
 const localName = (qualified: string): string => qualified.slice(qualified.indexOf(':') + 1);
 
 /** Rejected before parsing: no DOCTYPE (so no entities, external or internal) in a bank statement. */
@@ -53,15 +45,13 @@ export interface XmlStreamHandlers {
   text?(path: readonly string[], text: string, attrs: Record<string, string>): void;
 }
 
-const CHUNK_CHARS = 64 * 1024;
-
 /**
  * Streams XML through saxes (which never resolves entities beyond the five predefined ones and
- * character references), writing 64 KiB at a time; `drain` is called after each write so the caller
- * can yield what was completed. Memory stays bounded by one captured element plus one chunk.
+ * character references), one decoded chunk at a time, yielding after each so the caller can hand
+ * on what was completed. Memory stays bounded by one captured element plus one chunk. A DOCTYPE or
+ * ENTITY declaration anywhere (also across a chunk boundary) stops the parse with `unsafe_xml`.
  */
-export function* streamXml(text: string, handlers: XmlStreamHandlers): Generator<void> {
-  assertSafeXml(text);
+export function* streamXml(chunks: Iterable<string>, handlers: XmlStreamHandlers): Generator<void> {
   const parser = new SaxesParser({ xmlns: false, position: true });
   const path: string[] = [];
   const attrsStack: Array<Record<string, string>> = [];
@@ -101,8 +91,12 @@ export function* streamXml(text: string, handlers: XmlStreamHandlers): Generator
     path.pop();
   });
   try {
-    for (let at = 0; at < text.length; at += CHUNK_CHARS) {
-      parser.write(text.slice(at, at + CHUNK_CHARS));
+    let tail = '';
+    for (const chunk of chunks) {
+      assertSafeXml(tail + chunk.slice(0, 16));
+      assertSafeXml(chunk);
+      tail = chunk.slice(-16);
+      parser.write(chunk);
       if (failure !== null) break;
       yield;
     }
