@@ -44,19 +44,32 @@ const EXPECTED: Record<string, Expected> = {
   },
   'csv-sparkasse-camt-csv.csv': { currency: 'EUR', added: 17, pending: 1 },
   'mt940-actual-fr-utf8.sta': { currency: 'EUR', added: 6 },
-  'mt940-oca-ing.940': { currency: 'EUR', added: 8 },
+  'mt940-oca-ing.940': {
+    currency: 'EUR',
+    added: 8,
+    sample: { bookedDate: '2014-02-20', amountMinor: '156' },
+  },
   'mt940-oca-sns.940': { currency: 'EUR', added: 8 },
   'mt940-wolph-asnb.940': { currency: 'EUR', added: 8 },
   'mt940-wolph-jejik-abnamro.sta': { currency: 'EUR', added: 10 },
   'ofx1-actual-html-entities.qfx': { currency: 'CAD', added: 2 },
   'ofx1-actual-utf8.qfx': { currency: 'CAD', added: 1 },
   'ofx1-ofxparse-bank-medium.ofx': { currency: 'CAD', added: 3 },
-  'ofx1-ofxparse-checking.ofx': { currency: 'USD', added: 3 },
+  'ofx1-ofxparse-checking.ofx': {
+    currency: 'USD',
+    added: 3,
+    sample: { bookedDate: '2011-03-31', amountMinor: '1', bankReference: '0000486' },
+  },
   'ofx2-oca-multi-tranlist.ofx': { currency: 'USD', added: 4 },
   'ofx2-ofxparse-anzcc-creditcard.ofx': { currency: 'AUD', added: 1 },
   'ofx2-ofxparse-suncorp.ofx': { currency: 'AUD', added: 1 },
   'qif-oca-bank.qif': { currency: 'EUR', added: 5 },
-  'qif-quiffen-splits.qif': { currency: 'EUR', added: 6 },
+  // Six Bank records; the first is Quicken's opening balance (0.00, a transfer to the account itself), not a transaction.
+  'qif-quiffen-splits.qif': {
+    currency: 'EUR',
+    added: 5,
+    sample: { bookedDate: '2020-02-12', amountMinor: '-1000', description: /Target/ },
+  },
   'qif-spmason-normal.qif': { currency: 'EUR', added: 3 },
 };
 
@@ -127,7 +140,8 @@ for (const dialect of DIALECTS) {
             (row) =>
               row.booked_date === sample.bookedDate &&
               BigInt(row.amount_minor).toString() === sample.amountMinor &&
-              (sample.description === undefined || sample.description.test(row.description)),
+              (sample.description === undefined || sample.description.test(row.description)) &&
+              (sample.bankReference === undefined || row.bank_reference === sample.bankReference),
           );
           assert.ok(
             hit,
