@@ -15,6 +15,7 @@ import {
   type ImportCounts,
   MAX_REJECTED_KEPT,
   type RejectedLine,
+  readJobFile,
   reportProgress,
 } from './jobs-queue.ts';
 import { parseStatement } from './statements/index.ts';
@@ -140,9 +141,10 @@ async function runImport(services: Services, job: ClaimedJob): Promise<void> {
         `The import stopped its worker ${MAX_ATTEMPTS} times; it is not tried again.`,
       );
     }
-    if (!row.file_bytes) throw new StatementFileError('empty_file', 'The file is no longer stored.');
+    const bytes = await readJobFile(db, job.id);
+    if (!bytes) throw new StatementFileError('empty_file', 'The file is no longer stored.');
     const parse = parseStatement({
-      bytes: Buffer.from(row.file_bytes),
+      bytes,
       fileName: row.file_name ?? '',
       mediaType: row.media_type ?? '',
       ...(params.mapping ? { mapping: params.mapping } : {}),

@@ -67,7 +67,6 @@ export async function enqueueJob(
       params: dbJson(job.params),
       file_name: job.fileName,
       media_type: job.mediaType,
-      file_bytes: job.fileBytes,
       file_size: job.fileBytes?.length ?? 0,
       progress: dbJson(emptyCounts()),
       rejected: dbJson([]),
@@ -84,6 +83,12 @@ export async function enqueueJob(
       purge_after: null,
     })
     .execute();
+  if (job.fileBytes) {
+    await db
+      .insertInto('books_job_files')
+      .values({ job_id: id, organization_id: job.organizationId, bytes: job.fileBytes })
+      .execute();
+  }
   return { id, state: 'queued' };
 }
 
@@ -232,7 +237,6 @@ export async function finishJob(
         ? {
             file_name: outcome.output.fileName,
             media_type: outcome.output.mediaType,
-            file_bytes: outcome.output.bytes,
             file_size: outcome.output.bytes.length,
           }
         : {}),
@@ -242,17 +246,39 @@ export async function finishJob(
     .where('locked_by', '=', workerId)
     .where('attempts', '=', job.attempts)
     .executeTakeFirst();
-  return result.numUpdatedRows > 0n;
+  if (result.numUpdatedRows === 0n) return false;
+  if (outcome.output) {
+    await db
+      .insertInto('books_job_files')
+      .values({ job_id: job.id, organization_id: job.organizationId, bytes: outcome.output.bytes })
+      .execute();
+  }
+  return true;
+}
+
+/** The stored file of a job (the statement of an import, the CSV of an export), if still kept. */
+export async function readJobFile(db: Kysely<Database>, jobId: string): Promise<Buffer | undefined> {
+  const row = await db
+    .selectFrom('books_job_files')
+    .select('bytes')
+    .where('job_id', '=', jobId)
+    .executeTakeFirst();
+  return row ? Buffer.from(row.bytes) : undefined;
 }
 
 /** Drops stored files of finished jobs whose retention ended (the job record stays). */
 export async function purgeJobFiles(db: Kysely<Database>, now: string): Promise<number> {
   const result = await db
-    .updateTable('books_jobs')
-    .set({ file_bytes: null })
-    .where('state', 'in', ['succeeded', 'failed'])
-    .where('purge_after', '<', now)
-    .where('file_bytes', 'is not', null)
+    .deleteFrom('books_job_files')
+    .where(
+      'job_id',
+      'in',
+      db
+        .selectFrom('books_jobs')
+        .select('id')
+        .where('state', 'in', ['succeeded', 'failed'])
+        .where('purge_after', '<', now),
+    )
     .executeTakeFirst();
-  return Number(result.numUpdatedRows);
+  return Number(result.numDeletedRows);
 }

@@ -81,8 +81,6 @@ export async function up(db: Kysely<unknown>, t: ColumnTypes): Promise<void> {
     .addColumn('params', t.json, (c) => c.notNull())
     .addColumn('file_name', 'text')
     .addColumn('media_type', 'text')
-    // The uploaded statement (imports) or the written CSV (exports); null once purged.
-    .addColumn('file_bytes', t.blob)
     .addColumn('file_size', t.bigint, (c) => c.notNull())
     .addColumn('progress', t.json, (c) => c.notNull())
     .addColumn('rejected', t.json, (c) => c.notNull())
@@ -99,6 +97,14 @@ export async function up(db: Kysely<unknown>, t: ColumnTypes): Promise<void> {
     .addColumn('purge_after', t.timestamp)
     .execute();
   await db.schema.createIndex('books_jobs_state').on('books_jobs').columns(['state', 'created_at']).execute();
+  // The uploaded statement (imports) or the written CSV (exports), apart from the job row: progress
+  // updates rewrite the job row, and SQLite rewrites a row's blob with it. Deleted once purged.
+  await db.schema
+    .createTable('books_job_files')
+    .addColumn('job_id', t.id, (c) => c.primaryKey().references('books_jobs.id'))
+    .addColumn('organization_id', t.id, (c) => c.notNull())
+    .addColumn('bytes', t.blob, (c) => c.notNull())
+    .execute();
 
   await db.schema
     .createTable('ledger_entries')

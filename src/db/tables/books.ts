@@ -59,7 +59,6 @@ export interface BooksJobsTable {
   params: Json;
   file_name: string | null;
   media_type: string | null;
-  file_bytes: Blob | null;
   file_size: Minor;
   progress: Json;
   rejected: Json;
@@ -74,6 +73,12 @@ export interface BooksJobsTable {
   started_at: Timestamp | null;
   finished_at: Timestamp | null;
   purge_after: Timestamp | null;
+}
+
+export interface BooksJobFilesTable {
+  job_id: string;
+  organization_id: string;
+  bytes: Blob;
 }
 
 export interface LedgerEntriesTable {
@@ -144,6 +149,7 @@ export interface BooksTables {
   books_cards: BooksCardsTable;
   books_categories: BooksCategoriesTable;
   books_jobs: BooksJobsTable;
+  books_job_files: BooksJobFilesTable;
   ledger_entries: LedgerEntriesTable;
   ledger_allocations: LedgerAllocationsTable;
   bank_transactions: BankTransactionsTable;

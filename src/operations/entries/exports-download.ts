@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { readJobFile } from '../../books/jobs-queue.ts';
 import { AppError, notFound } from '../../contract/errors.ts';
 import { Id } from '../../contract/formats.ts';
 import { defineOperation } from '../define.ts';
@@ -31,13 +32,14 @@ export const downloadExport = defineOperation({
   async run({ ctx, input }) {
     const row = await ctx.db
       .selectFrom('books_jobs')
-      .select(['state', 'file_name', 'file_bytes'])
+      .select(['id', 'state', 'file_name'])
       .where('organization_id', '=', ctx.organizationId)
       .where('kind', '=', 'entries_export')
       .where('id', '=', input.id)
       .executeTakeFirst();
     if (!row) throw notFound('Export', 'id');
-    if (row.state !== 'succeeded' || !row.file_bytes) {
+    const bytes = row.state === 'succeeded' ? await readJobFile(ctx.db, row.id) : undefined;
+    if (!bytes) {
       // A read answers no 409 (docs/decisions.md): the file does not exist yet, or any more.
       const state = row.state === 'succeeded' ? 'purged' : row.state;
       throw new AppError('not_found', `The export has no file to download (${state}).`, {
@@ -45,7 +47,6 @@ export const downloadExport = defineOperation({
         details: { state },
       });
     }
-    const bytes = Buffer.from(row.file_bytes);
     return {
       file_name: row.file_name ?? 'entries.csv',
       media_type: 'text/csv',

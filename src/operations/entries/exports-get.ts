@@ -3,7 +3,7 @@ import type { ExportParams } from '../../books/export-job.ts';
 import type { ImportCounts } from '../../books/jobs-queue.ts';
 import { notFound } from '../../contract/errors.ts';
 import { Id, Timestamp } from '../../contract/formats.ts';
-import { asInt, asIso, asIsoOrNull, asJson } from '../../db/values.ts';
+import { asBool, asInt, asIso, asIsoOrNull, asJson } from '../../db/values.ts';
 import { defineOperation } from '../define.ts';
 
 export const EntriesExport = Type.Object(
@@ -40,7 +40,16 @@ export const getExport = defineOperation({
     const row = await ctx.db
       .selectFrom('books_jobs')
       .select(['id', 'state', 'params', 'progress', 'file_name', 'file_size', 'created_at', 'finished_at'])
-      .select((eb) => eb('file_bytes', 'is not', null).as('has_file'))
+      .select((eb) =>
+        eb
+          .exists(
+            eb
+              .selectFrom('books_job_files as f')
+              .select('f.job_id')
+              .whereRef('f.job_id', '=', 'books_jobs.id'),
+          )
+          .as('has_file'),
+      )
       .where('organization_id', '=', ctx.organizationId)
       .where('kind', '=', 'entries_export')
       .where('id', '=', input.id)
@@ -57,7 +66,7 @@ export const getExport = defineOperation({
       rows: counts.added,
       file_name: row.file_name,
       file_size: asInt(row.file_size),
-      downloadable: row.state === 'succeeded' && Boolean(row.has_file),
+      downloadable: row.state === 'succeeded' && asBool(row.has_file),
       created_at: asIso(row.created_at),
       finished_at: asIsoOrNull(row.finished_at),
     };
