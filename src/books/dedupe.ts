@@ -82,7 +82,14 @@ export class Deduper {
     const refCandidates = byRef
       .map(toExisting)
       .sort((a, b) => a.booked_date.localeCompare(b.booked_date) || a.id.localeCompare(b.id));
-    const fuzzyCandidates = fuzzy.map(toExisting);
+    // Candidates by amount and text, so each line looks only at its own few (dates ascending).
+    const fuzzyCandidates = new Map<string, Existing[]>();
+    for (const candidate of fuzzy.map(toExisting)) {
+      const key = `${candidate.amount}|${candidate.text}`;
+      const list = fuzzyCandidates.get(key);
+      if (list) list.push(candidate);
+      else fuzzyCandidates.set(key, [candidate]);
+    }
 
     return lines.map((line) => {
       if (line.bankReference) {
@@ -97,9 +104,8 @@ export class Deduper {
       const text = dedupeText(line.description);
       let best: Existing | undefined;
       let bestDistance = Number.POSITIVE_INFINITY;
-      for (const candidate of fuzzyCandidates) {
-        if (this.used.has(candidate.id) || candidate.amount !== line.amountMinor || candidate.text !== text)
-          continue;
+      for (const candidate of fuzzyCandidates.get(`${line.amountMinor}|${text}`) ?? []) {
+        if (this.used.has(candidate.id)) continue;
         if (line.bankReference && candidate.bank_reference && candidate.bank_reference !== line.bankReference)
           continue;
         const distance = daysBetween(candidate.booked_date, line.bookedDate);
