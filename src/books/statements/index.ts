@@ -30,11 +30,10 @@ export function parseStatement(source: StatementSource): StatementParse {
   const headText = decodeHead(bytes);
   const format = decideFormat(headText, source.fileName, source.mediaType);
   const bom = byteOrderMark(bytes);
-  const wide = bom?.encoding === 'utf-16le' || bom?.encoding === 'utf-16be';
   // Before anything builds a string of the whole file. XML has no lines to speak of (a CAMT file may
   // be a single line), so XML is bounded by its parser instead.
   if (format !== 'camt053' && !(format === 'ofx' && headText.trimStart().startsWith('<?xml'))) {
-    assertLinesBounded(bytes, wide);
+    assertLinesBounded(bytes, bom?.encoding);
   }
   const { encoding, bomLength } = detectEncoding(bytes);
   if (format === 'camt053') {

@@ -113,7 +113,9 @@ function flush61(msg: Message, accountCurrency: string, out: StatementItem[]): v
       description: details.description || parsed.supplementary,
       counterpartyName: details.counterpartyName,
       counterpartyIban: details.counterpartyIban,
-      bankReference: parsed.bankRef ?? parsed.customerRef,
+      // Only the bank's own reference (after `//`): the customer reference is often the
+      // counterparty's IBAN (SNS, ASN) and repeats across lines.
+      bankReference: parsed.bankRef,
       pending: false,
       cardLastFour: null,
       feesMinor: null,

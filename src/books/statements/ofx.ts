@@ -74,10 +74,11 @@ export async function* parseOfx(text: string): AsyncGenerator<StatementItem> {
     }
     const valueEnd = text.indexOf('<', tokens.lastIndex);
     let raw = text.slice(tokens.lastIndex, valueEnd < 0 ? text.length : valueEnd);
-    const cdata = /^\s*<!\[CDATA\[([\s\S]*?)\]\]>/.exec(
-      text.slice(tokens.lastIndex, tokens.lastIndex + 4096),
-    );
-    if (raw.trim() === '' && cdata !== null) raw = cdata[1] ?? '';
+    // OFX 2.x may wrap a value in CDATA: `<NAME><![CDATA[ALDI STORE]]></NAME>`.
+    if (raw.trim() === '' && text.startsWith('<![CDATA[', valueEnd)) {
+      const end = text.indexOf(']]>', valueEnd);
+      if (end > 0) raw = text.slice(valueEnd + 9, end);
+    }
     const value = raw.trim();
     if (value === '') {
       stack.push(name);

@@ -141,7 +141,8 @@ function toItem(d: Draft, order: DateOrder, currency: string, account: string | 
       description: joinDistinct([payee, f.get('M')]),
       counterpartyName: payee === '' ? null : payee,
       counterpartyIban: null,
-      bankReference: number === '' ? null : number,
+      // N is a check number, or a word like ATM, EFT or DEP that repeats on many lines.
+      bankReference: /^\d+$/.test(number) ? number : null,
       pending: false,
       cardLastFour: null,
       feesMinor: null,

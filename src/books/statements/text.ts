@@ -10,15 +10,22 @@ export const MAX_LINE_BYTES = 1024 * 1024;
  * Refuses a line over 1 MiB by scanning the raw bytes for newlines, before anything is decoded
  * into a string (a 20 MB line costs one pass of memchr, not 40 MB of UTF-16).
  */
-export function assertLinesBounded(bytes: Buffer, wide: boolean): void {
-  const newline = wide ? Buffer.from('\n', 'utf16le') : Buffer.from('\n');
+export function assertLinesBounded(bytes: Buffer, encoding: TextEncoding | undefined): void {
+  const wide = encoding === 'utf-16le' || encoding === 'utf-16be';
+  const newline = Buffer.from(
+    encoding === 'utf-16be' ? [0x00, 0x0a] : encoding === 'utf-16le' ? [0x0a, 0x00] : [0x0a],
+  );
   const limit = wide ? MAX_LINE_BYTES * 2 : MAX_LINE_BYTES;
+  const cr = Buffer.from(
+    encoding === 'utf-16be' ? [0x00, 0x0d] : encoding === 'utf-16le' ? [0x0d, 0x00] : [0x0d],
+  );
   let start = 0;
   let line = 1;
   while (start < bytes.length) {
     const at = bytes.indexOf(newline, start);
     const end = at < 0 ? bytes.length : at;
-    if (end - start > limit) {
+    // Old Mac exports end lines with CR alone: such a run is many short lines, not one long one.
+    if (end - start > limit && !crLinesBounded(bytes.subarray(start, end), cr, limit)) {
       throw new StatementFileError(
         'line_too_long',
         `line ${line} is longer than 1 MiB (${end - start} bytes): not a bank statement line`,
@@ -36,6 +43,17 @@ export function byteOrderMark(bytes: Buffer): { encoding: TextEncoding; bomLengt
   if (bytes[0] === 0xff && bytes[1] === 0xfe) return { encoding: 'utf-16le', bomLength: 2 };
   if (bytes[0] === 0xfe && bytes[1] === 0xff) return { encoding: 'utf-16be', bomLength: 2 };
   return null;
+}
+
+function crLinesBounded(segment: Buffer, cr: Buffer, limit: number): boolean {
+  let start = 0;
+  for (;;) {
+    const at = segment.indexOf(cr, start);
+    const end = at < 0 ? segment.length : at;
+    if (end - start > limit) return false;
+    if (at < 0) return true;
+    start = at + cr.length;
+  }
 }
 
 /**

@@ -64,7 +64,11 @@ export interface StatementLine {
   description: string;
   counterpartyName: string | null;
   counterpartyIban: string | null;
-  /** The bank's own reference: OFX FITID, CAMT AcctSvcrRef (else NtryRef), MT940 :61: bank reference, CSV column. */
+  /**
+   * The bank's own reference: OFX FITID, CAMT AcctSvcrRef (else NtryRef; `/1`, `/2`... appended for
+   * the lines of a split batch), MT940 :61: bank reference (after `//`), QIF check number, CSV column.
+   * Not guaranteed unique: test files and some CSV exports repeat it, so match on more than it alone.
+   */
   bankReference: string | null;
   /** Not yet booked by the bank (CSV pending rows, CAMT Sts PDNG); kept apart from booked lines. */
   pending: boolean;

@@ -147,8 +147,9 @@ describe('MT940 corpus', () => {
       description: 'NL49RABO0166416932 gerrits glas en schilderwerk Factuur 17227/248/20',
       counterpartyName: 'gerrits glas en schilderwerk',
       counterpartyIban: 'NL49RABO0166416932',
-      // Customer reference of 18 characters (an IBAN) where the standard allows 16.
-      bankReference: 'NL49RABO0166416932',
+      // No `//` bank reference; the customer reference is the counterparty IBAN (18 characters where
+      // the standard allows 16) and is not taken as the bank's reference.
+      bankReference: null,
     });
     // A full 65-character line continues on the next: `...4XZJ4Z   M` + `CC:5411` is a merchant category code.
     assert.deepEqual(pick(lines[1], ['amountMinor', 'description', 'bankReference']), {
@@ -188,7 +189,7 @@ describe('MT940 corpus', () => {
       description: 'NL47INGB9999999999 hr gjlm paulissen Betaling sieraden',
       counterpartyName: 'hr gjlm paulissen',
       counterpartyIban: 'NL47INGB9999999999',
-      bankReference: 'NL47INGB9999999999',
+      bankReference: null,
     });
     assert.deepEqual(
       pick(lines[3], ['lineNumber', 'bookedDate', 'amountMinor', 'description', 'counterpartyName']),

@@ -145,6 +145,16 @@ describe('bad and hostile files', () => {
     assert.ok(process.memoryUsage().heapUsed - heapBefore < 10 * 1024 * 1024);
   });
 
+  it('a large file with CR-only line ends (old Mac exports) is many short lines, not a long one', async () => {
+    const rows = Array.from({ length: 60000 }, (_, i) => `2024-01-01,row ${i},-1.00`);
+    const { lines, rejected } = await parseBytes(
+      Buffer.from(`Date,Description,Amount\r${rows.join('\r')}\r`),
+      'mac.csv',
+    );
+    assert.deepEqual([lines.length, rejected.length], [60000, 0]);
+    assert.equal(lines.at(-1)?.lineNumber, 60001);
+  });
+
   it('amounts that are not money become rejected lines with their line numbers; the rest is read', async () => {
     const csv = [
       'Date,Description,Amount',
@@ -173,6 +183,14 @@ describe('bad and hostile files', () => {
       { lineNumber: 7, reason: "date '2024-13-45' is not a date like yyyy-MM-dd" },
       { lineNumber: 8, reason: "amount '' is not a number like 1,234.56" },
     ]);
+  });
+
+  it('a money column with no amount in it at all is a file error, not a file of rejected lines', async () => {
+    const csv = Buffer.from('Date,Description,Amount\n2024-01-01,a,n/a\n2024-01-02,b,pending\n');
+    await assert.rejects(
+      parseBytes(csv, 'x.csv'),
+      fileError('malformed_file', /amount column \(Amount\) holds no amounts/),
+    );
   });
 
   it('bad lines in OFX, MT940 and QIF are rejected with reasons, the rest is read', async () => {

@@ -171,17 +171,18 @@ export function recogniseHeader(cells: string[]): RecognisedHeader | null {
   if (date === undefined || !hasMoney) return null;
   const header = (i: number | undefined): string | undefined =>
     i === undefined ? undefined : cells[i]?.trim();
-  const mapping: CsvColumnMapping = { date: header(date) ?? date, description: '' };
+  const columns: Partial<Record<Field, string | number>> = {};
   for (const [field, index] of found) {
-    const name = header(index) ?? index;
     // A duplicated header name would be ambiguous by name: use its index instead.
     const unique = names.filter((n) => n === names[index]).length === 1;
-    (mapping as unknown as Record<string, string | number>)[field] = unique ? name : index;
+    columns[field] = unique ? (header(index) ?? index) : index;
   }
-  if (!found.has('description')) {
-    const fallback = found.get('counterpartyName');
-    mapping.description = fallback === undefined ? '' : (header(fallback) ?? fallback);
-  }
+  // Without a description column the counterparty stands in for it.
+  const mapping: CsvColumnMapping = {
+    ...columns,
+    date: columns.date ?? date,
+    description: columns.description ?? columns.counterpartyName ?? '',
+  };
   return { mapping, score: found.size };
 }
 

@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import { parse } from 'csv-parse';
 import { parse as parseSync } from 'csv-parse/sync';
 import { detectDateFormat } from '../dates.ts';
-import { type DecimalSeparator, guessDecimalSeparator } from '../money.ts';
+import { type DecimalSeparator, guessDecimalSeparator, isCurrencyCode, parseAmount } from '../money.ts';
 import type { TextEncoding } from '../text.ts';
 import {
   type CsvColumnMapping,
@@ -27,7 +27,10 @@ export function parseCsv(source: StatementSource, text: string, encoding: TextEn
 
   const given = header.mapping;
   const dateSamples = sample.map((r) => cell(r, columns.date)).filter((v) => v !== '');
-  const dateFormat = given.dateFormat ?? detectDateFormat(dateSamples, source.accountCurrency);
+  // A header without rows has nothing to detect from: any format reads its zero rows.
+  const dateFormat =
+    given.dateFormat ??
+    (dateSamples.length === 0 ? 'yyyy-MM-dd' : detectDateFormat(dateSamples, source.accountCurrency));
   if (dateFormat === null) {
     throw new StatementFileError(
       'malformed_file',
@@ -42,6 +45,7 @@ export function parseCsv(source: StatementSource, text: string, encoding: TextEn
   ]);
   const decimalSeparator: DecimalSeparator =
     given.decimalSeparator ?? guessDecimalSeparator(amountSamples, header.separator === ';' ? ',' : '.');
+  assertSomeMoney(sample, decimalSeparator, source.accountCurrency, header.headers, columns);
   const sign = given.sign ?? cardSign(source, columns, sample);
   const mapping: CsvColumnMapping = { ...given, dateFormat, decimalSeparator, sign };
   const lineOffset = header.headerLine === 0 ? lineOf(text, header.offset) - 1 : header.headerLine - 1;
@@ -64,6 +68,40 @@ export function parseCsv(source: StatementSource, text: string, encoding: TextEn
       }),
     ),
   };
+}
+
+/**
+ * A money column in which not one sampled cell is an amount is a wrong mapping or a wrong file,
+ * not a few bad rows: the whole file is refused rather than every line rejected.
+ */
+function assertSomeMoney(
+  rows: string[][],
+  decimal: DecimalSeparator,
+  accountCurrency: string,
+  headers: string[],
+  c: Columns,
+): void {
+  const filled: string[] = [];
+  for (const row of rows) {
+    const code = (c.currency === null ? '' : (row[c.currency] ?? '')).trim().toUpperCase();
+    const currency = isCurrencyCode(code) ? code : accountCurrency;
+    for (const i of [c.amount, c.debit, c.credit]) {
+      const v = i === null ? '' : (row[i] ?? '').trim();
+      if (v === '') continue;
+      if (parseAmount(v, decimal, currency).ok) return;
+      filled.push(v);
+    }
+  }
+  if (filled.length === 0) return;
+  const column = [c.amount, c.debit, c.credit].flatMap((i) =>
+    i === null ? [] : [headers[i] ?? `column ${i + 1}`],
+  );
+  throw new StatementFileError(
+    'malformed_file',
+    `the amount column (${column.join(', ')}) holds no amounts: values like '${filled[0] ?? ''}' are not numbers like ${
+      decimal === ',' ? '1.234,56' : '1,234.56'
+    }; check the column mapping`,
+  );
 }
 
 /**
