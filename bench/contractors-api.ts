@@ -22,7 +22,7 @@ import { ALL_SCOPES } from '../src/contract/access.ts';
 import { type DialectName, openDatabase } from '../src/db/database.ts';
 import { dbBool } from '../src/db/values.ts';
 import { newId } from '../src/lib/ids.ts';
-import { toContractor } from '../src/operations/contractors/records.ts';
+import { toContractor } from '../src/operations/contractors/schema.ts';
 import { buildServer } from '../src/server.ts';
 import { createServices } from '../src/services.ts';
 import { createTestDatabase } from '../test/support/databases.ts';

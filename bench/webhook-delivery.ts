@@ -7,7 +7,7 @@
 // 2. Latency: events committed at a steady rate while the worker job runs; time from each event's
 //    commit to its first attempt reaching the receiver. Measured twice: as `accounting worker` sees
 //    events committed by another process (idle poll 100 ms), and as `serve` sees its own commits
-//    (the after-commit wake-up of src/jobs/wakeups.ts).
+//    (the after-commit wake-up of src/unit/wakeups.ts).
 // PostgreSQL uses TEST_DATABASE_URL (default postgres://root@127.0.0.1:5432/test) for a scratch database.
 import { parseArgs } from 'node:util';
 import { pino } from 'pino';

@@ -1,7 +1,7 @@
 import { DAY } from './lib/clock.ts';
 import { parseDurationMs } from './lib/duration.ts';
 import { DEFAULT_MAIL_FROM } from './mail/sender.ts';
-import { type DeliverySettings, parseDeliverySettings } from './webhooks/delivery/settings.ts';
+import { parseDeliverySettings, type WebhookSettings } from './webhooks/delivery/settings.ts';
 
 /** Every setting, read once from the environment (documented in docs/configuration.md). */
 export interface Config {
@@ -32,16 +32,7 @@ export interface Config {
     /** ACCOUNTING_DUE_SOON_DAYS: days before a due date that "due soon" reminders go out. */
     dueSoonDays: number;
   };
-  webhooks: {
-    allowLocalhostHttp: boolean;
-    retrySchedule: string | undefined;
-    /** ACCOUNTING_SECRET_KEY: seals endpoint signing secrets; unset = instance key in the DB (docs/webhooks.md). */
-    secretKey: string | undefined;
-    /** The delivery worker: lease, timeout, concurrency budgets (docs/webhooks-delivery.md, "Settings"). */
-    delivery: DeliverySettings;
-    /** ACCOUNTING_EVENT_RETENTION_DAYS: events, their deliveries and attempts older than this are purged. */
-    eventRetentionDays: number;
-  };
+  webhooks: WebhookSettings;
 }
 
 export class ConfigError extends Error {}

@@ -7,11 +7,11 @@ import {
   type EventRecorder,
   nonConformancePolicy,
 } from './events/recorder.ts';
-import { Wakeups } from './jobs/wakeups.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
+import { RateLimiter } from './lib/rate-limit.ts';
 import { createMailQueue, type MailQueue, type MailTransport } from './mail/outbox-queue.ts';
 import { createMetrics, type Metrics } from './observability/metrics.ts';
-import { RateLimiter } from './operations/rate-limit.ts';
+import { Wakeups } from './unit/wakeups.ts';
 import { webhookFanOut } from './webhooks/fan-out.ts';
 
 /** Everything an operation, a transport or a worker may use; built once per process (or per test). */
@@ -26,7 +26,7 @@ export interface Services {
   /** The contractor portal's limiter, keyed by client address (src/http/portal-routes.ts). */
   portalRateLimiter: RateLimiter;
   metrics: Metrics;
-  /** Nudges for this process's job loops after a commit (see src/jobs/wakeups.ts). */
+  /** Nudges for this process's job loops after a commit (see src/unit/wakeups.ts). */
   wakeups: Wakeups;
 }
 

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
-import { generateApiKey } from '../auth/api-key-format.ts';
 import type { MemberStatus, Role, Scope } from '../contract/access.ts';
+import { generateApiKey } from '../contract/api-key-format.ts';
 import type { Database } from '../db/schema.ts';
 import { dbJson } from '../db/values.ts';
 import type { Clock } from '../lib/clock.ts';
@@ -136,6 +136,15 @@ export async function initialize(
     name: 'initial key',
   });
   return { organizationId: organization.id, memberId: member.id, apiKey: key.token };
+}
+
+export async function organizationExists(db: Kysely<Database>, organizationId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('organizations')
+    .select('id')
+    .where('id', '=', organizationId)
+    .executeTakeFirst();
+  return row !== undefined;
 }
 
 export async function isEmpty(db: Kysely<Database>): Promise<boolean> {

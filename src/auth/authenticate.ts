@@ -1,9 +1,9 @@
 import { isRole, isScope, type Scope } from '../contract/access.ts';
+import { looksLikeApiKey, parseApiKey, secretMatches } from '../contract/api-key-format.ts';
 import { AppError } from '../contract/errors.ts';
 import { asIso, asJson } from '../db/values.ts';
 import type { Principal } from '../operations/context.ts';
 import type { Services } from '../services.ts';
-import { looksLikeApiKey, parseApiKey, secretMatches } from './api-key-format.ts';
 import { verifyOAuthToken } from './oauth.ts';
 
 export interface CredentialInput {

@@ -1,6 +1,4 @@
 import { AppError } from '../contract/errors.ts';
-import { roundHalfEven } from '../invoicing/decimal.ts';
-import { parseTaxRate } from '../invoicing/totals.ts';
 
 /** One line of an entry: a gross amount (tax included) in one category. */
 export interface Allocation {
@@ -12,7 +10,25 @@ export interface Allocation {
   taxMinor: bigint;
 }
 
-const RATE_SCALE = 1_000_000n; // parseTaxRate: 1/10^4 percent -> 100% = 10^6
+const RATE_SCALE = 1_000_000n; // rates in 1/10^4 percent: 100% = 10^6
+const TAX_RATE = /^(100(\.0{1,4})?|[0-9]{1,2}(\.[0-9]{1,4})?)$/;
+
+/** A percentage 0-100 with at most 4 fraction digits, in units of 1/10^4 percent. */
+function parseTaxRate(text: string): bigint {
+  if (!TAX_RATE.test(text)) throw new RangeError(`not a tax rate: ${text}`);
+  const [whole = '0', fraction = ''] = text.split('.');
+  return BigInt(whole) * 10_000n + BigInt(fraction.padEnd(4, '0'));
+}
+
+/** numerator / denominator (denominator > 0) rounded half to even, symmetric for negatives. */
+function roundHalfEven(numerator: bigint, denominator: bigint): bigint {
+  const negative = numerator < 0n;
+  const n = negative ? -numerator : numerator;
+  let quotient = n / denominator;
+  const twice = (n % denominator) * 2n;
+  if (twice > denominator || (twice === denominator && quotient % 2n === 1n)) quotient += 1n;
+  return negative ? -quotient : quotient;
+}
 
 /** Tax included in a gross amount at `rate`: gross x r / (1 + r), rounded half-even. */
 export function includedTax(grossMinor: bigint, taxRate: string): bigint {

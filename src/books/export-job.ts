@@ -1,9 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { asJson, asMinor } from '../db/values.ts';
-import { currencyExponent, isSupportedCurrency } from '../invoicing/money.ts';
-import { withSystemUnit } from '../jobs/system-context.ts';
-import type { Services } from '../services.ts';
+import type { UnitRuntime } from '../unit/unit-of-work.ts';
+import { withUnit } from '../unit/with-unit.ts';
 import { type ClaimedJob, claimJob, emptyCounts, finishJob } from './jobs-queue.ts';
 
 export const EXPORT_JOB = 'entries.export';
@@ -39,7 +38,14 @@ export function csvField(value: string): string {
 
 /** Minor units as a decimal amount of the currency ("-12.50"). */
 export function decimalAmount(minor: bigint, currency: string): string {
-  const exponent = isSupportedCurrency(currency) ? currencyExponent(currency) : 2;
+  let exponent = 2;
+  try {
+    exponent =
+      new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ??
+      2;
+  } catch {
+    // an unknown code keeps 2
+  }
   const negative = minor < 0n;
   const digits = (negative ? -minor : minor).toString().padStart(exponent + 1, '0');
   const whole = digits.slice(0, digits.length - exponent);
@@ -47,14 +53,14 @@ export function decimalAmount(minor: bigint, currency: string): string {
   return `${negative ? '-' : ''}${whole}${fraction}`;
 }
 
-export async function runEntriesExports(services: Services): Promise<number> {
+export async function runEntriesExports(services: UnitRuntime): Promise<number> {
   const job = await claimJob(services.db, 'entries_export', workerId, services.clock.now());
   if (!job) return 0;
   await runExport(services, job);
   return 1;
 }
 
-async function runExport(services: Services, job: ClaimedJob): Promise<void> {
+async function runExport(services: UnitRuntime, job: ClaimedJob): Promise<void> {
   const db = services.db.kysely;
   const row = await db
     .selectFrom('books_jobs')
@@ -128,20 +134,25 @@ async function runExport(services: Services, job: ClaimedJob): Promise<void> {
     after = { date: last.entry_date, id: last.id };
   }
   const bytes = Buffer.from(`${lines.join('\r\n')}\r\n`, 'utf8');
-  await withSystemUnit(services, job.organizationId, EXPORT_JOB, async (unit, trx) => {
-    const now = services.clock.now();
-    const finished = await finishJob(trx, job, workerId, {
-      state: 'succeeded',
-      now: now.toISOString(),
-      purgeAfter: new Date(now.getTime() + EXPORT_RETENTION_MS).toISOString(),
-      counts: { ...emptyCounts(), read: entries, added: lines.length - 1 },
-      output: { fileName: `entries-${params.from}-${params.to}.csv`, mediaType: 'text/csv', bytes },
-    });
-    if (!finished) return;
-    await unit.emit({
-      type: 'entries.export.completed',
-      subject: { type: 'entries_export', id: job.id },
-      data: { from: params.from, to: params.to, entries },
-    });
-  });
+  await withUnit(
+    services,
+    { organizationId: job.organizationId, actor: { type: 'job', job: EXPORT_JOB }, operation: EXPORT_JOB },
+    async (unit) => {
+      const trx = unit.db;
+      const now = services.clock.now();
+      const finished = await finishJob(trx, job, workerId, {
+        state: 'succeeded',
+        now: now.toISOString(),
+        purgeAfter: new Date(now.getTime() + EXPORT_RETENTION_MS).toISOString(),
+        counts: { ...emptyCounts(), read: entries, added: lines.length - 1 },
+        output: { fileName: `entries-${params.from}-${params.to}.csv`, mediaType: 'text/csv', bytes },
+      });
+      if (!finished) return;
+      await unit.emit({
+        type: 'entries.export.completed',
+        subject: { type: 'entries_export', id: job.id },
+        data: { from: params.from, to: params.to, entries },
+      });
+    },
+  );
 }

@@ -3,9 +3,8 @@ import { hostname } from 'node:os';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import { asJson } from '../db/values.ts';
-import { MAX_MINOR } from '../invoicing/money.ts';
-import { withSystemUnit } from '../jobs/system-context.ts';
-import type { Services } from '../services.ts';
+import type { UnitRuntime } from '../unit/unit-of-work.ts';
+import { withUnit } from '../unit/with-unit.ts';
 import { Deduper } from './dedupe.ts';
 import {
   type ClaimedJob,
@@ -21,6 +20,9 @@ import {
 import { parseStatement } from './statements/index.ts';
 import { type CsvColumnMapping, StatementFileError, type StatementLine } from './statements/types.ts';
 import { deleteImported, insertTransactions, type NewTransaction } from './transactions.ts';
+
+/** Largest amount stored (18 digits of minor units, as everywhere in the service). */
+const MAX_MINOR = 999_999_999_999_999_999n;
 
 export const IMPORT_JOB = 'transactions.import';
 /** Lines per batch: one dedupe query pair and one insert (under both databases' parameter limits). */
@@ -39,7 +41,7 @@ export interface ImportParams {
 const workerId = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
 
 /** Runs at most one claimable import; returns 1 when it ran one, 0 when idle. */
-export async function runStatementImports(services: Services): Promise<number> {
+export async function runStatementImports(services: UnitRuntime): Promise<number> {
   const job = await claimJob(services.db, 'statement_import', workerId, services.clock.now());
   if (!job) return 0;
   await runImport(services, job);
@@ -65,7 +67,7 @@ function belongsElsewhere(account: AccountInfo, lineRef: string | null): boolean
   return mine !== theirs && !mine.endsWith(theirs) && !theirs.endsWith(mine);
 }
 
-async function runImport(services: Services, job: ClaimedJob): Promise<void> {
+async function runImport(services: UnitRuntime, job: ClaimedJob): Promise<void> {
   const db = services.db.kysely;
   const row = await db
     .selectFrom('books_jobs')
@@ -233,7 +235,7 @@ function toNewTransaction(
 
 /** The job's end and its event commit together (as the system actor). */
 async function finish(
-  services: Services,
+  services: UnitRuntime,
   job: ClaimedJob,
   accountId: string,
   outcome: {
@@ -244,26 +246,31 @@ async function finish(
     error?: { code: string; message: string };
   },
 ): Promise<void> {
-  await withSystemUnit(services, job.organizationId, IMPORT_JOB, async (unit, trx: Kysely<Database>) => {
-    const now = services.clock.now();
-    const finished = await finishJob(trx, job, workerId, {
-      ...outcome,
-      now: now.toISOString(),
-      purgeAfter: new Date(now.getTime() + IMPORT_FILE_RETENTION_MS).toISOString(),
-    });
-    if (!finished) return;
-    await unit.emit({
-      type: outcome.state === 'succeeded' ? 'transactions.import.completed' : 'transactions.import.failed',
-      subject: { type: 'statement_import', id: job.id },
-      data: {
-        accountId,
-        read: outcome.counts.read,
-        added: outcome.counts.added,
-        duplicates: outcome.counts.duplicates,
-        rejected: outcome.counts.rejected,
-        pending: outcome.counts.pending,
-        ...(outcome.error ? { errorCode: outcome.error.code, errorMessage: outcome.error.message } : {}),
-      },
-    });
-  });
+  await withUnit(
+    services,
+    { organizationId: job.organizationId, actor: { type: 'job', job: IMPORT_JOB }, operation: IMPORT_JOB },
+    async (unit) => {
+      const trx = unit.db;
+      const now = services.clock.now();
+      const finished = await finishJob(trx, job, workerId, {
+        ...outcome,
+        now: now.toISOString(),
+        purgeAfter: new Date(now.getTime() + IMPORT_FILE_RETENTION_MS).toISOString(),
+      });
+      if (!finished) return;
+      await unit.emit({
+        type: outcome.state === 'succeeded' ? 'transactions.import.completed' : 'transactions.import.failed',
+        subject: { type: 'statement_import', id: job.id },
+        data: {
+          accountId,
+          read: outcome.counts.read,
+          added: outcome.counts.added,
+          duplicates: outcome.counts.duplicates,
+          rejected: outcome.counts.rejected,
+          pending: outcome.counts.pending,
+          ...(outcome.error ? { errorCode: outcome.error.code, errorMessage: outcome.error.message } : {}),
+        },
+      });
+    },
+  );
 }

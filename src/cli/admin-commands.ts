@@ -2,6 +2,7 @@ import {
   addMember,
   createApiKey,
   createOrganization,
+  organizationExists,
   revokeApiKey,
   setMemberStatus,
 } from '../admin/organizations.ts';
@@ -71,12 +72,8 @@ export async function runAdminCommand(
         const role = required(options, 'role');
         if (!isRole(role)) throw new UsageError('--role must be admin or finance');
         const organizationId = requiredId(options, 'org');
-        const org = await kysely
-          .selectFrom('organizations')
-          .select('id')
-          .where('id', '=', organizationId)
-          .executeTakeFirst();
-        if (!org) throw new UsageError(`organization ${organizationId} does not exist`);
+        if (!(await organizationExists(kysely, organizationId)))
+          throw new UsageError(`organization ${organizationId} does not exist`);
         const member = await addMember(kysely, clock, {
           organizationId,
           email: required(options, 'email'),

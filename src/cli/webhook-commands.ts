@@ -1,7 +1,7 @@
 import { AppError } from '../contract/errors.ts';
 import { isId } from '../contract/formats.ts';
-import { withSystemUnit } from '../jobs/system-context.ts';
 import type { Services } from '../services.ts';
+import { withUnit } from '../unit/with-unit.ts';
 import { enableEndpoint } from '../webhooks/endpoint-lifecycle.ts';
 import { requireEndpoint } from '../webhooks/endpoints.ts';
 import { UsageError } from './usage-error.ts';
@@ -27,16 +27,20 @@ export async function runWebhookEnable(
   const id = requiredId(options, 'endpoint');
   const revisionText = options.revision;
   try {
-    const updated = await withSystemUnit(services, organizationId, 'admin-cli', async (unit) => {
-      const expectedRevision =
-        typeof revisionText === 'string'
-          ? Number(revisionText)
-          : (await requireEndpoint(unit.db, organizationId, id)).revision;
-      if (!Number.isSafeInteger(expectedRevision) || expectedRevision < 1) {
-        throw new UsageError('--revision must be a positive integer');
-      }
-      return enableEndpoint(unit, { id, expectedRevision });
-    });
+    const updated = await withUnit(
+      services,
+      { organizationId: organizationId, actor: { type: 'job', job: 'admin-cli' }, operation: 'admin-cli' },
+      async (unit) => {
+        const expectedRevision =
+          typeof revisionText === 'string'
+            ? Number(revisionText)
+            : (await requireEndpoint(unit.db, organizationId, id)).revision;
+        if (!Number.isSafeInteger(expectedRevision) || expectedRevision < 1) {
+          throw new UsageError('--revision must be a positive integer');
+        }
+        return enableEndpoint(unit, { id, expectedRevision });
+      },
+    );
     return { endpointId: updated.id, status: updated.status, revision: updated.revision };
   } catch (error) {
     if (error instanceof AppError) throw new UsageError(error.message);

@@ -1,7 +1,7 @@
 import { Ajv, type ValidateFunction } from 'ajv';
 import { default as addFormatsModule } from 'ajv-formats';
-import type { EventInput } from '../operations/context.ts';
 import type { EventDefinition } from './definition.ts';
+import type { EventInput } from './input.ts';
 
 // ajv-formats ships CommonJS; under NodeNext its default import is the module object.
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;

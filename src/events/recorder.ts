@@ -2,9 +2,9 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import { dbJson } from '../db/values.ts';
 import { newId } from '../lib/ids.ts';
-import type { EventInput } from '../operations/context.ts';
 import { findEventType } from './catalog.ts';
 import { eventNonConformance } from './conformance.ts';
+import type { EventInput } from './input.ts';
 
 export interface RecordedEvent extends EventInput {
   id: string;

@@ -10,8 +10,8 @@ import { AppError, errorBody } from '../contract/errors.ts';
 import { API_VERSION } from '../contract/version.ts';
 import { newId } from '../lib/ids.ts';
 import { findOperation, OPERATIONS } from '../operations/catalog.ts';
+import { toAppError } from '../operations/error-mapping.ts';
 import type { Services } from '../services.ts';
-import { toAppError } from './error-mapping.ts';
 import { registerOperationRoutes } from './operation-route.ts';
 import { registerOpsRoutes } from './ops-routes.ts';
 

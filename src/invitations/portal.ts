@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import { asBool, asIso } from '../db/values.ts';
-import { newId } from '../lib/ids.ts';
-import type { Services } from '../services.ts';
+import type { UnitRuntime } from '../unit/unit-of-work.ts';
+import { withUnit } from '../unit/with-unit.ts';
 import { type InvitationStatus, invitationStatus } from './rules.ts';
 import { isTokenShaped, tokenHash } from './token.ts';
 
@@ -71,29 +71,43 @@ function describe(row: Found | undefined, now: Date): PortalInvitation {
   };
 }
 
-export async function lookUpInvitation(services: Services, token: string): Promise<PortalInvitation> {
-  return describe(await findByToken(services.db.kysely, token), services.clock.now());
+/** What the portal needs from the process: the unit-of-work runtime. */
+export type PortalRuntime = UnitRuntime;
+
+export async function lookUpInvitation(runtime: PortalRuntime, token: string): Promise<PortalInvitation> {
+  return describe(await findByToken(runtime.db.kysely, token), runtime.clock.now());
 }
 
 /**
- * Accepts in one transaction: the invitation becomes accepted and the contractor joined (both
- * revisions +1), audited with the contractor as actor, and `invitation.accepted` is recorded.
+ * Accepts in one unit of work whose actor is the contractor: the invitation becomes accepted and
+ * the contractor joined (both revisions +1), both audited, and `invitation.accepted` is recorded.
  * Both updates are compare-and-set, so a revoke, a new invitation or a second accept racing
  * this one leaves exactly one winner; the loser sees the invitation's new state.
  */
 export async function acceptInvitation(
-  services: Services,
+  runtime: PortalRuntime,
   token: string,
   requestId: string,
 ): Promise<AcceptResult> {
-  const now = services.clock.now();
-  const nowIso = now.toISOString();
+  const now = runtime.clock.now();
+  // The token tells the organization, so it is read once before the unit (which needs it) opens;
+  // it is read again inside, where the decision is made.
+  const found = await findByToken(runtime.db.kysely, token);
+  const seen = describe(found, now);
+  if (seen.kind !== 'open' || !found) return seen;
+  const options = {
+    organizationId: found.organization_id,
+    actor: { type: 'contractor', contractorId: found.contractor_id } as const,
+    operation: 'portal.invitations.accept',
+    requestId,
+  };
   try {
-    const result = await services.db.kysely.transaction().execute(async (trx): Promise<AcceptResult> => {
-      const row = await findByToken(trx, token);
+    return await withUnit(runtime, options, async (unit): Promise<AcceptResult> => {
+      const nowIso = now.toISOString();
+      const row = await findByToken(unit.db, token);
       const state = describe(row, now);
-      if (state.kind !== 'open' || !row) return state;
-      const invitation = await trx
+      if (state.kind !== 'open' || !row || row.organization_id !== found.organization_id) return state;
+      const invitation = await unit.db
         .updateTable('contractor_invitations')
         .set({ status: 'accepted', accepted_at: nowIso, revision: row.revision + 1, updated_at: nowIso })
         .where('id', '=', row.id)
@@ -101,7 +115,7 @@ export async function acceptInvitation(
         .where('status', '=', 'open')
         .where('revision', '=', row.revision)
         .executeTakeFirst();
-      const contractor = await trx
+      const contractor = await unit.db
         .updateTable('contractors')
         .set({ joined_at: nowIso, revision: row.contractor_revision + 1, updated_at: nowIso })
         .where('id', '=', row.contractor_id)
@@ -114,50 +128,26 @@ export async function acceptInvitation(
         throw new RaceLost();
       }
       const audit = (recordType: string, recordId: string, before: number) =>
-        trx
-          .insertInto('audit_log')
-          .values({
-            id: newId(),
-            organization_id: row.organization_id,
-            actor_type: 'contractor',
-            actor_id: row.contractor_id,
-            credential_id: null,
-            operation: 'portal.invitations.accept',
-            request_id: requestId,
-            record_type: recordType,
-            record_id: recordId,
-            before_revision: before,
-            after_revision: before + 1,
-            created_at: nowIso,
-          })
-          .execute();
+        unit.audit({ recordType, recordId, beforeRevision: before, afterRevision: before + 1 });
       await audit('invitation', row.id, row.revision);
       await audit('contractor', row.contractor_id, row.contractor_revision);
-      await services.events.record(
-        trx,
-        row.organization_id,
-        {
-          type: 'invitation.accepted',
-          subject: { type: 'invitation', id: row.id },
-          data: {
-            contractorId: row.contractor_id,
-            email: row.email,
-            acceptedAt: Math.floor(now.getTime() / 1000),
-          },
+      await unit.emit({
+        type: 'invitation.accepted',
+        subject: { type: 'invitation', id: row.id },
+        data: {
+          contractorId: row.contractor_id,
+          email: row.email,
+          acceptedAt: Math.floor(now.getTime() / 1000),
         },
-        { requestId, now },
-      );
+      });
       return {
         kind: 'accepted',
         organizationName: row.organization_name,
         contractorName: row.display_name,
       };
     });
-    // invitation.accepted was committed: deliver it now rather than at the next poll.
-    if (result.kind === 'accepted') services.wakeups.notify('events');
-    return result;
   } catch (error) {
-    if (error instanceof RaceLost) return lookUpInvitation(services, token);
+    if (error instanceof RaceLost) return lookUpInvitation(runtime, token);
     throw error;
   }
 }

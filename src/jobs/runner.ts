@@ -1,5 +1,5 @@
 import type { Services } from '../services.ts';
-import type { WakeupTopic } from './wakeups.ts';
+import type { WakeupTopic } from '../unit/wakeups.ts';
 
 /** A recurring piece of background work. `run` returns how much it did (0 = idle). */
 export interface Job {

@@ -1,10 +1,10 @@
 import { type CallToolResult, ProtocolError, ProtocolErrorCode, Server } from '@modelcontextprotocol/server';
 import { type AppError, errorBody } from '../contract/errors.ts';
 import { SPEC_VERSION } from '../contract/version.ts';
-import { toAppError } from '../http/error-mapping.ts';
 import { newId } from '../lib/ids.ts';
 import { OPERATIONS } from '../operations/catalog.ts';
 import type { Principal } from '../operations/context.ts';
+import { toAppError } from '../operations/error-mapping.ts';
 import { invoke } from '../operations/execute.ts';
 import type { Services } from '../services.ts';
 import { buildToolCatalog, type ToolEntry, visibleTo } from './tools.ts';

@@ -3,15 +3,12 @@ import { attentionOperations } from './attention/index.ts';
 import { cardOperations } from './cards/index.ts';
 import { categoryOperations } from './categories/index.ts';
 import { contractorOpsOperations } from './contractor-ops/index.ts';
-import { contractorOperations } from './contractors/index.ts';
+import { contractorOperations, invitationOperations, templateOperations } from './contractors/index.ts';
 import type { AnyOperation } from './define.ts';
 import { entryOperations } from './entries/index.ts';
-import { invitationOperations } from './invitations/index.ts';
-import { invoiceOperations } from './invoices/index.ts';
+import { invoiceOperations, scheduleOperations } from './invoices/index.ts';
 import { matchingOperations } from './matching/index.ts';
 import { partyOperations } from './parties/index.ts';
-import { scheduleOperations } from './schedules/index.ts';
-import { templateOperations } from './templates/index.ts';
 import { transactionOperations } from './transactions/index.ts';
 import { webhookOperations } from './webhooks/index.ts';
 

@@ -1,9 +1,6 @@
-import type { Kysely } from 'kysely';
 import type { Role, Scope } from '../contract/access.ts';
-import type { Database } from '../db/schema.ts';
-import type { Clock } from '../lib/clock.ts';
-import type { MailMessage } from '../mail/message.ts';
 import type { Services } from '../services.ts';
+import type { UnitOfWork } from '../unit/unit-of-work.ts';
 
 /** Who is calling: always a member of one organization, through one credential. */
 export interface Principal {
@@ -15,37 +12,17 @@ export interface Principal {
   credentialType: 'api_key' | 'oauth';
 }
 
-export interface AuditEntry {
-  recordType: string;
-  recordId: string;
-  beforeRevision: number | null;
-  afterRevision: number | null;
-}
-
-/** An event to record in the outbox; the envelope (id, created, organizationId) is added by the recorder. */
-export interface EventInput {
-  type: string;
-  subject: { type: string; id: string } | null;
-  data: Record<string, unknown>;
-}
+export type { EventInput } from '../events/input.ts';
+export type { AuditEntry } from '../unit/unit-of-work.ts';
 
 /**
- * What an operation sees. `db` is the request's transaction for mutations (so the change, its audit
- * row, its events, its mail and its idempotency record commit or roll back together) and the plain
- * database handle for reads. Operations never see HTTP or MCP details.
+ * What an operation sees: the unit of work (src/unit/) plus who is calling. `db` is the request's
+ * transaction for mutations (so the change, its audit row, its events, its mail and its
+ * idempotency record commit or roll back together) and the plain database handle for reads.
+ * Operations never see HTTP or MCP details.
  */
-export interface OperationContext {
-  organizationId: string;
+export interface OperationContext extends UnitOfWork {
   principal: Principal;
-  requestId: string;
-  operation: string;
-  db: Kysely<Database>;
-  clock: Clock;
+  /** The composition root, for operations that need a setting; domain code never receives it. */
   services: Services;
-  audit(entry: AuditEntry): Promise<void>;
-  emit(event: EventInput): Promise<void>;
-  /** Queues mail in the transactional outbox; it is sent after commit (or kept, without SMTP). */
-  sendMail(message: MailMessage): Promise<void>;
-  /** Runs after a successful commit (never on rollback); failures there are logged, not raised. */
-  afterCommit(task: () => Promise<void> | void): void;
 }

@@ -1,14 +1,12 @@
-import type { Kysely } from 'kysely';
 import { AppError } from '../contract/errors.ts';
-import type { Database } from '../db/schema.ts';
-import { eventsNudgeAfterCommit } from '../jobs/wakeups.ts';
 import { canonicalJson, sha256Hex } from '../lib/canonical-json.ts';
-import { newId } from '../lib/ids.ts';
-import type { MailMessage } from '../mail/message.ts';
+import type { RateLimitState } from '../lib/rate-limit.ts';
 import type { Services } from '../services.ts';
+import type { Actor } from '../unit/actor.ts';
+import { withUnit } from '../unit/with-unit.ts';
 import { createReplaySealer } from '../webhooks/endpoint-secrets.ts';
 import { checkAccess, checkRestrictedFields } from './access.ts';
-import type { EventInput, OperationContext, Principal } from './context.ts';
+import type { Principal } from './context.ts';
 import type { AnyOperation } from './define.ts';
 import {
   claimIdempotencyKey,
@@ -17,7 +15,6 @@ import {
   releaseIdempotencyKey,
   resolveIdempotencyKey,
 } from './idempotency.ts';
-import type { RateLimitState } from './rate-limit.ts';
 import { validateInput } from './validation.ts';
 
 export interface Invocation {
@@ -63,9 +60,17 @@ export async function invoke(
   );
   checkRestrictedFields(operation, principal, input);
 
+  const unitOptions = {
+    organizationId: principal.organizationId,
+    actor: memberActor(principal),
+    operation: operation.name,
+    requestId: call.requestId,
+  };
   if (!operation.mutation) {
-    const ctx = makeContext(services, call, services.db.kysely, []);
-    return { data: await operation.run({ ctx, input }) };
+    const data = await withUnit(services, { ...unitOptions, readOnly: true }, (unit) =>
+      operation.run({ ctx: { ...unit, principal, services }, input }),
+    );
+    return { data };
   }
 
   const key = resolveIdempotencyKey(call.idempotencyHeader, input.idempotencyKey);
@@ -95,13 +100,11 @@ export async function invoke(
     return claim.body as { data: unknown };
   }
 
-  const afterCommit: Array<() => Promise<void> | void> = [];
-  let body: { data: unknown };
   try {
-    body = await services.db.kysely.transaction().execute(async (trx) => {
-      const ctx = makeContext(services, call, trx, afterCommit);
-      const result = { data: await operation.run({ ctx, input }) };
-      await completeIdempotencyKey(trx, scope, result, sealer);
+    // The idempotency record commits with the change, its audit row, events and mail.
+    return await withUnit(services, unitOptions, async (unit) => {
+      const result = { data: await operation.run({ ctx: { ...unit, principal, services }, input }) };
+      await completeIdempotencyKey(unit.db, scope, result, sealer);
       return result;
     });
   } catch (error) {
@@ -113,74 +116,8 @@ export async function invoke(
     );
     throw error;
   }
-  for (const task of afterCommit) {
-    try {
-      await task();
-    } catch (error) {
-      services.logger.error({ err: error, requestId: call.requestId }, 'after-commit task failed');
-    }
-  }
-  return body;
 }
 
-function makeContext(
-  services: Services,
-  call: Invocation,
-  db: Kysely<Database>,
-  afterCommit: Array<() => Promise<void> | void>,
-): OperationContext {
-  const { principal } = call;
-  const isMutation = call.operation.mutation !== undefined;
-  const requireMutation = (what: string) => {
-    if (!isMutation) throw new Error(`${call.operation.name} is a read and cannot ${what}`);
-  };
-  // One wake-up of the delivery job per committed transaction, however many events it holds.
-  const nudgeDelivery = eventsNudgeAfterCommit(services.wakeups, afterCommit);
-  return {
-    organizationId: principal.organizationId,
-    principal,
-    requestId: call.requestId,
-    operation: call.operation.name,
-    db,
-    clock: services.clock,
-    services,
-    async audit(entry) {
-      requireMutation('write audit records');
-      await db
-        .insertInto('audit_log')
-        .values({
-          id: newId(),
-          organization_id: principal.organizationId,
-          actor_type: 'member',
-          actor_id: principal.memberId,
-          credential_id: principal.credentialId,
-          operation: call.operation.name,
-          request_id: call.requestId,
-          record_type: entry.recordType,
-          record_id: entry.recordId,
-          before_revision: entry.beforeRevision,
-          after_revision: entry.afterRevision,
-          created_at: services.clock.now().toISOString(),
-        })
-        .execute();
-    },
-    async emit(event: EventInput) {
-      requireMutation('emit events');
-      await services.events.record(db, principal.organizationId, event, {
-        requestId: call.requestId,
-        now: services.clock.now(),
-      });
-      nudgeDelivery();
-    },
-    async sendMail(message: MailMessage) {
-      requireMutation('send mail');
-      await services.mail.enqueue(db, principal.organizationId, message);
-      afterCommit.push(async () => {
-        await services.mail.dispatchPending();
-      });
-    },
-    afterCommit(task) {
-      afterCommit.push(task);
-    },
-  };
+function memberActor(principal: Principal): Actor {
+  return { type: 'member', memberId: principal.memberId, credentialId: principal.credentialId };
 }

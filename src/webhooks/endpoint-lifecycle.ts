@@ -1,7 +1,6 @@
 import { dbBool } from '../db/values.ts';
-import type { UnitOfWork } from '../jobs/system-context.ts';
-import type { EndpointRow } from '../operations/webhooks/records.ts';
-import { changeEndpoint, loadForChange } from './endpoints.ts';
+import type { UnitOfWork } from '../unit/unit-of-work.ts';
+import { changeEndpoint, type EndpointRow, loadForChange } from './endpoints.ts';
 
 /**
  * Turns a disabled endpoint back on (contract: "administrator turns it on in the dashboard").

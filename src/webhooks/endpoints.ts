@@ -1,9 +1,11 @@
-import type { Kysely, Updateable } from 'kysely';
+import type { Kysely, Selectable, Updateable } from 'kysely';
 import { AppError, notFound, revisionConflict } from '../contract/errors.ts';
 import type { Database } from '../db/schema.ts';
 import type { WebhookEndpointsTable } from '../db/tables/webhooks.ts';
-import type { UnitOfWork } from '../jobs/system-context.ts';
-import type { EndpointRow } from '../operations/webhooks/records.ts';
+import type { UnitOfWork } from '../unit/unit-of-work.ts';
+
+/** A webhook endpoint as stored; src/operations/webhooks/schema.ts turns it into the wire record. */
+export type EndpointRow = Selectable<WebhookEndpointsTable>;
 
 /**
  * The endpoint repository shared by the operations, the admin CLI and (later) the dashboard.
@@ -80,17 +82,4 @@ export async function changeEndpoint(
     afterRevision: updated.revision,
   });
   return updated;
-}
-
-/** Cancels an endpoint's pending deliveries (including leased ones: the worker re-checks status). */
-export async function cancelPendingDeliveries(unit: UnitOfWork, endpointId: string, reason: string) {
-  const now = unit.clock.now().toISOString();
-  const result = await unit.db
-    .updateTable('webhook_deliveries')
-    .set({ status: 'cancelled', last_error: reason, completed_at: now, updated_at: now })
-    .where('organization_id', '=', unit.organizationId)
-    .where('endpoint_id', '=', endpointId)
-    .where('status', '=', 'pending')
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows);
 }

@@ -1,11 +1,10 @@
-import type { Insertable, Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
-import type { WebhookDeliveriesTable } from '../db/tables/webhooks.ts';
 import { asJson, dbBool } from '../db/values.ts';
 import { matchesAny } from '../events/patterns.ts';
 import type { EventFanOut, RecordedEvent } from '../events/recorder.ts';
 import { WEBHOOK_TEST_EVENT } from '../events/types/webhooks.ts';
-import { newId } from '../lib/ids.ts';
+import { enqueueDeliveries } from './delivery/queue.ts';
 
 /**
  * The webhook outbox write: runs inside the transaction that records the event, so an event and
@@ -19,30 +18,6 @@ import { newId } from '../lib/ids.ts';
 export const webhookFanOut: EventFanOut = async (db, event) => {
   await insertDeliveries(db, event);
 };
-
-/** A new delivery of `event` to one endpoint, due at once (attempt 1 is immediate). */
-export function pendingDelivery(
-  event: RecordedEvent,
-  endpointId: string,
-): Insertable<WebhookDeliveriesTable> {
-  return {
-    id: newId(),
-    organization_id: event.organizationId,
-    endpoint_id: endpointId,
-    event_id: event.id,
-    status: 'pending',
-    attempt_count: 0,
-    attempt_limit: null,
-    next_attempt_at: event.createdAt,
-    locked_until: null,
-    locked_by: null,
-    last_status_code: null,
-    last_error: null,
-    created_at: event.createdAt,
-    updated_at: event.createdAt,
-    completed_at: null,
-  };
-}
 
 /** Returns the ids of the endpoints that received a delivery row. */
 export async function insertDeliveries(db: Kysely<Database>, event: RecordedEvent): Promise<string[]> {
@@ -59,9 +34,10 @@ export async function insertDeliveries(db: Kysely<Database>, event: RecordedEven
     .execute();
   const matching = endpoints.filter((endpoint) => matchesAny(asJson<string[]>(endpoint.events), event.type));
   if (matching.length === 0) return [];
-  await db
-    .insertInto('webhook_deliveries')
-    .values(matching.map((endpoint) => pendingDelivery(event, endpoint.id)))
-    .execute();
+  await enqueueDeliveries(
+    db,
+    event,
+    matching.map((endpoint) => endpoint.id),
+  );
   return matching.map((endpoint) => endpoint.id);
 }

@@ -3,6 +3,7 @@ import type { Db } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
 import { asIso } from '../db/values.ts';
 import { DAY } from '../lib/clock.ts';
+import { deleteDeliveriesOfEvents } from './delivery/queue.ts';
 
 /**
  * Events removed per transaction. Small, because each event brings a delivery per endpoint and
@@ -80,7 +81,7 @@ async function purgeBatch(
         eb.selectFrom('webhook_deliveries').select('id').where('event_id', 'in', events),
       )
       .execute();
-    await trx.deleteFrom('webhook_deliveries').where('event_id', 'in', events).execute();
+    await deleteDeliveriesOfEvents(trx, events);
     await trx.deleteFrom('events').where('id', 'in', events).execute();
   }
   return { candidates: candidates.length, removed: events.length };

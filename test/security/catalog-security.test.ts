@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { generateApiKey } from '../../src/auth/api-key-format.ts';
 import { ALL_SCOPES, ROLES } from '../../src/contract/access.ts';
+import { generateApiKey } from '../../src/contract/api-key-format.ts';
 import { OPERATIONS } from '../../src/operations/catalog.ts';
 import { type AnyOperation, acceptsGet } from '../../src/operations/define.ts';
 import { validateInput } from '../../src/operations/validation.ts';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { loadConfig } from '../../src/config.ts';
-import { RateLimiter } from '../../src/operations/rate-limit.ts';
+import { RateLimiter } from '../../src/lib/rate-limit.ts';
 import { type Caller, createCaller, startTestApp, type TestApp } from '../support/app.ts';
 import { DIALECTS } from '../support/databases.ts';
 import { assertError } from '../support/expect.ts';

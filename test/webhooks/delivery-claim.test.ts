@@ -5,7 +5,7 @@ import { loadConfig } from '../../src/config.ts';
 import { openDatabase } from '../../src/db/database.ts';
 import { SECOND } from '../../src/lib/clock.ts';
 import { createServices, type Services } from '../../src/services.ts';
-import { claimDeliveries, failAbandoned } from '../../src/webhooks/delivery/claim.ts';
+import { claimDeliveries, failAbandoned } from '../../src/webhooks/delivery/queue.ts';
 import { deliverDue, drainDeliveries } from '../../src/webhooks/delivery/worker.ts';
 import { type Caller, createCaller, startTestApp, type TestApp } from '../support/app.ts';
 import { DIALECTS } from '../support/databases.ts';

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ConfigError, loadConfig } from '../../src/config.ts';
 import { shouldAutoDisable } from '../../src/webhooks/delivery/auto-disable.ts';
-import { retryCap } from '../../src/webhooks/delivery/claim.ts';
+import { retryCap } from '../../src/webhooks/delivery/queue.ts';
 import { DEFAULT_DELIVERY_SETTINGS, parseDeliverySettings } from '../../src/webhooks/delivery/settings.ts';
 
 describe('webhook delivery settings', () => {

@@ -3,9 +3,9 @@ import { after, before, describe, it } from 'node:test';
 import { Type } from 'typebox';
 import { AppError } from '../../src/contract/errors.ts';
 import { asJson } from '../../src/db/values.ts';
-import { withSystemUnit } from '../../src/jobs/system-context.ts';
 import { defineOperation } from '../../src/operations/define.ts';
 import { invoke } from '../../src/operations/execute.ts';
+import { withUnit } from '../../src/unit/with-unit.ts';
 import { type Caller, createCaller, startTestApp, type TestApp } from '../support/app.ts';
 import { DIALECTS } from '../support/databases.ts';
 import { call } from '../support/http.ts';
@@ -120,14 +120,22 @@ for (const dialect of DIALECTS) {
       const caller = await createCaller(app);
       const { endpoint } = await createEndpoint(app, caller, { events: ['contractor.*'] });
       const emit = (fail: boolean) =>
-        withSystemUnit(app.services, caller.organizationId, 'test-job', async (unit) => {
-          await unit.emit({
-            type: 'contractor.updated',
-            subject: { type: 'contractor', id: endpoint.id },
-            data: { displayName: 'Renamed by a job' },
-          });
-          if (fail) throw new Error('job failed');
-        });
+        withUnit(
+          app.services,
+          {
+            organizationId: caller.organizationId,
+            actor: { type: 'job', job: 'test-job' },
+            operation: 'test-job',
+          },
+          async (unit) => {
+            await unit.emit({
+              type: 'contractor.updated',
+              subject: { type: 'contractor', id: endpoint.id },
+              data: { displayName: 'Renamed by a job' },
+            });
+            if (fail) throw new Error('job failed');
+          },
+        );
       await assert.rejects(emit(true), /job failed/);
       assert.equal((await eventsOf(app, caller.organizationId, 'contractor.updated')).length, 0);
       await emit(false);

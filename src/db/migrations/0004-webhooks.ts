@@ -1,5 +1,5 @@
+import { randomBytes } from 'node:crypto';
 import { type Kysely, sql } from 'kysely';
-import { newInstanceKeyMaterial } from '../../webhooks/endpoint-secrets.ts';
 import type { ColumnTypes } from './column-types.ts';
 
 /**
@@ -15,9 +15,10 @@ export async function up(db: Kysely<unknown>, t: ColumnTypes): Promise<void> {
     .addColumn('key_material', 'text', (c) => c.notNull())
     .addColumn('created_at', t.timestamp, (c) => c.notNull())
     .execute();
-  // Made here, once per database, so no request ever races to create it (or rolls it back).
+  // Made here, once per database, so no request ever races to create it (or rolls it back). The
+  // format (32 random bytes, base64) is written out because migrations import no live code.
   await sql`insert into webhook_keys (id, key_material, created_at)
-    values ('default', ${newInstanceKeyMaterial()}, ${new Date().toISOString()})`.execute(db);
+    values ('default', ${randomBytes(32).toString('base64')}, ${new Date().toISOString()})`.execute(db);
 
   await db.schema
     .createTable('webhook_endpoints')

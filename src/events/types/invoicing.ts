@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
-import { scheduleEvents } from '../../invoicing/schedules/events.ts';
 import type { EventDefinition } from '../definition.ts';
+import { scheduleEvents } from './schedules.ts';
 
 const Minor = (description: string) => Type.String({ pattern: '^(0|[1-9][0-9]*)$', description });
 const DateOnly = (description: string) => Type.String({ format: 'date', description });

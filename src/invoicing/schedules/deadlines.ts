@@ -1,12 +1,12 @@
 import type { ExpressionBuilder } from 'kysely';
 import type { Database } from '../../db/schema.ts';
-import type { UnitOfWork } from '../../jobs/system-context.ts';
 import { invoiceDeadlineSoon } from '../../mail/templates/index.ts';
-import type { Services } from '../../services.ts';
+import type { UnitOfWork } from '../../unit/unit-of-work.ts';
 import { addDays, compareDates, localDateIn } from '../calendar.ts';
+import { loadInvoice, loadOrganization, loadParty } from '../invoices/index.ts';
 import { formatMoneyForDisplay, parseCurrency } from '../money.ts';
-import { loadInvoice, loadOrganization, loadParty } from '../service/index.ts';
 import { isOverdue } from '../status.ts';
+import type { InvoicingRuntime } from './work.ts';
 import { eachItem } from './work.ts';
 
 export const DEADLINES_JOB = 'invoices.deadlines';
@@ -36,7 +36,7 @@ export function noLivePlan(eb: ExpressionBuilder<Database & { v: Database['invoi
  * Overdue stays derived (docs/invoicing.md); `overdue_at` and `due_soon_notified_at` on the
  * invoice only record that the event went out (a compare-and-set from null makes it once).
  */
-export async function remindInvoiceDeadlines(services: Services, limit = 50): Promise<number> {
+export async function remindInvoiceDeadlines(services: InvoicingRuntime, limit = 50): Promise<number> {
   const now = services.clock.now();
   const { db } = services;
   const zones = await db.kysely.selectFrom('organizations').select('time_zone').distinct().execute();

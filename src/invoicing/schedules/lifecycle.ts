@@ -1,5 +1,5 @@
 import { AppError, revisionConflict } from '../../contract/errors.ts';
-import type { UnitOfWork } from '../../jobs/system-context.ts';
+import type { UnitOfWork } from '../../unit/unit-of-work.ts';
 import { scheduleEventData } from './events.ts';
 import { markReachedInstallments } from './plan-context.ts';
 import type { ScheduleRow } from './records.ts';

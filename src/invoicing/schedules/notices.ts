@@ -1,20 +1,20 @@
 import { asBool, asJson } from '../../db/values.ts';
-import type { UnitOfWork } from '../../jobs/system-context.ts';
 import {
   type ScheduleRunProblem,
   scheduleRunProblem,
   scheduleUpcomingNotice,
 } from '../../mail/templates/index.ts';
-import type { Services } from '../../services.ts';
+import type { UnitOfWork } from '../../unit/unit-of-work.ts';
 import { addDays, localDateIn } from '../calendar.ts';
+import { loadOrganization, loadParty } from '../invoices/index.ts';
+import { claimNotice, staffEmails } from '../invoices/notices.ts';
 import { formatMoneyForDisplay, parseCurrency } from '../money.ts';
-import { loadOrganization, loadParty } from '../service/index.ts';
-import { claimNotice, staffEmails } from '../service/notices.ts';
 import { scheduleEventData } from './events.ts';
 import { type ScheduleRow, type StoredTemplate, templateTotal } from './records.ts';
 import { findSchedule } from './repository.ts';
 import { inNoticeWindow } from './timing.ts';
-import { activeZones, eachItem } from './work.ts';
+import type { InvoicingRuntime } from './work.ts';
+import { eachItem, sweepZones } from './work.ts';
 
 export const NOTICE_JOB = 'invoices.schedules.notify';
 
@@ -45,13 +45,11 @@ export async function mailRunProblem(
  * (invoice.schedule.upcoming + an email to its admin and finance members), once per run date.
  * Paused, cancelled and completed schedules are never noticed.
  */
-export async function noticeUpcomingRuns(services: Services, limit = 50): Promise<number> {
+export async function noticeUpcomingRuns(services: InvoicingRuntime, limit = 50): Promise<number> {
   const noticeDays = services.config.schedules.noticeDays;
   if (noticeDays === 0) return 0;
-  const now = services.clock.now();
-  let handled = 0;
-  for (const zone of await activeZones(services, 'recurring')) {
-    const today = localDateIn(zone, now);
+  return sweepZones(services, 'recurring', async (zone, today) => {
+    let handled = 0;
     const rows = await services.db.kysely
       .selectFrom('invoice_schedules as s')
       .select(['s.id', 's.organization_id'])
@@ -79,19 +77,19 @@ export async function noticeUpcomingRuns(services: Services, limit = 50): Promis
         services,
         NOTICE_JOB,
         { organizationId: row.organization_id, id: row.id },
-        (unit) => noticeOne(unit, row.id),
+        (unit) => noticeOne(unit, row.id, noticeDays),
       );
     }
-  }
-  return handled;
+    return handled;
+  });
 }
 
-async function noticeOne(unit: UnitOfWork, id: string): Promise<number> {
+async function noticeOne(unit: UnitOfWork, id: string, noticeDays: number): Promise<number> {
   const row = await findSchedule(unit.db, unit.organizationId, id);
   if (row?.status !== 'active' || row.kind !== 'recurring' || row.next_run_date === null) return 0;
   const today = localDateIn(row.time_zone, unit.clock.now());
   const runDate = row.next_run_date;
-  if (!inNoticeWindow(runDate, today, unit.services.config.schedules.noticeDays)) return 0;
+  if (!inNoticeWindow(runDate, today, noticeDays)) return 0;
   const target = { type: 'invoice_schedule', id: row.id, kind: 'invoice.schedule.upcoming', date: runDate };
   if (!(await claimNotice(unit, target))) return 0;
   const total = templateTotal(asJson<StoredTemplate>(row.template));

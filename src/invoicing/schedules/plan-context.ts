@@ -1,5 +1,5 @@
 import { asJson, asMinor } from '../../db/values.ts';
-import type { UnitOfWork } from '../../jobs/system-context.ts';
+import type { UnitOfWork } from '../../unit/unit-of-work.ts';
 import type { ScheduleEnd } from '../cadence.ts';
 import type { InstallmentRow, ScheduleRow } from './records.ts';
 import { findSchedule } from './repository.ts';

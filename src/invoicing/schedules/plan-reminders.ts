@@ -1,13 +1,13 @@
-import type { UnitOfWork } from '../../jobs/system-context.ts';
-import type { Services } from '../../services.ts';
+import type { UnitOfWork } from '../../unit/unit-of-work.ts';
 import { addDays, compareDates, localDateIn } from '../calendar.ts';
+import { loadOrganization, loadParty } from '../invoices/index.ts';
+import { claimNotice } from '../invoices/notices.ts';
 import { formatMoneyForDisplay, parseCurrency } from '../money.ts';
-import { loadOrganization, loadParty } from '../service/index.ts';
-import { claimNotice } from '../service/notices.ts';
 import { installmentDueSoon } from './mail.ts';
 import { installmentData, isPaid, loadContext, stillDue } from './plan-context.ts';
 import { PLANS_JOB } from './plan-sweep.ts';
-import { activeZones, eachItem } from './work.ts';
+import type { InvoicingRuntime } from './work.ts';
+import { eachItem, sweepZones } from './work.ts';
 
 /**
  * Installment deadlines of ACTIVE plans only (paused plans send nothing), in the plan's zone:
@@ -15,11 +15,10 @@ import { activeZones, eachItem } from './work.ts';
  * ACCOUNTING_DUE_SOON_DAYS; installment.overdue once the day after its due date. An installment
  * that fell due while the plan was paused gets no overdue notice after the resume.
  */
-export async function remindInstallments(services: Services, limit = 50): Promise<number> {
-  const now = services.clock.now();
-  let handled = 0;
-  for (const zone of await activeZones(services, 'payment_plan')) {
-    const today = localDateIn(zone, now);
+export async function remindInstallments(services: InvoicingRuntime, limit = 50): Promise<number> {
+  const dueSoonDays = services.config.schedules.dueSoonDays;
+  return sweepZones(services, 'payment_plan', async (zone, today) => {
+    let handled = 0;
     const open = (kind: string) =>
       services.db.kysely
         .selectFrom('payment_plan_installments as i')
@@ -46,14 +45,14 @@ export async function remindInstallments(services: Services, limit = 50): Promis
         .limit(limit);
     const soon = await open('installment.due_soon')
       .where('i.due_date', '>=', today)
-      .where('i.due_date', '<=', addDays(today, services.config.schedules.dueSoonDays))
+      .where('i.due_date', '<=', addDays(today, dueSoonDays))
       .execute();
     for (const row of soon) {
       handled += await eachItem(
         services,
         PLANS_JOB,
         { organizationId: row.organization_id, id: row.id },
-        (unit) => installmentNotice(unit, row.id, 'installment.due_soon'),
+        (unit) => installmentNotice(unit, row.id, 'installment.due_soon', dueSoonDays),
       );
     }
     const overdue = await open('installment.overdue').where('i.due_date', '<', today).execute();
@@ -62,11 +61,11 @@ export async function remindInstallments(services: Services, limit = 50): Promis
         services,
         PLANS_JOB,
         { organizationId: row.organization_id, id: row.id },
-        (unit) => installmentNotice(unit, row.id, 'installment.overdue'),
+        (unit) => installmentNotice(unit, row.id, 'installment.overdue', dueSoonDays),
       );
     }
-  }
-  return handled;
+    return handled;
+  });
 }
 
 async function lockInstallment(unit: UnitOfWork, id: string): Promise<boolean> {
@@ -75,7 +74,7 @@ async function lockInstallment(unit: UnitOfWork, id: string): Promise<boolean> {
     .select('id')
     .where('organization_id', '=', unit.organizationId)
     .where('id', '=', id);
-  if (unit.services.db.dialect === 'postgres') query = query.forUpdate();
+  if (unit.dialect === 'postgres') query = query.forUpdate();
   return (await query.executeTakeFirst()) !== undefined;
 }
 
@@ -83,6 +82,7 @@ async function installmentNotice(
   unit: UnitOfWork,
   id: string,
   kind: 'installment.due_soon' | 'installment.overdue',
+  dueSoonDays: number,
 ): Promise<number> {
   // Held for the rest of this transaction, so a concurrent reschedule that deletes the installment
   // either committed first (nothing to remind) or waits until this notice is done (PostgreSQL;
@@ -93,7 +93,7 @@ async function installmentNotice(
   const { installment, plan } = context;
   const today = localDateIn(plan.time_zone, unit.clock.now());
   const due = installment.due_date;
-  const window = addDays(today, unit.services.config.schedules.dueSoonDays);
+  const window = addDays(today, dueSoonDays);
   if (kind === 'installment.due_soon' && (compareDates(due, today) < 0 || compareDates(due, window) > 0))
     return 0;
   if (kind === 'installment.overdue' && compareDates(due, today) >= 0) return 0;

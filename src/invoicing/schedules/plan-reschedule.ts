@@ -1,6 +1,6 @@
 import { AppError } from '../../contract/errors.ts';
 import { asMinor, dbJson } from '../../db/values.ts';
-import type { UnitOfWork } from '../../jobs/system-context.ts';
+import type { UnitOfWork } from '../../unit/unit-of-work.ts';
 import { MAX_INSTALLMENTS, MIN_INSTALLMENTS } from '../installments.ts';
 import { invalidState, loadForChange, recordChange } from './lifecycle.ts';
 import { markReachedInstallments } from './plan-context.ts';
@@ -131,7 +131,7 @@ async function lockInvoice(unit: UnitOfWork, invoiceId: string) {
     .select(['status', 'total_minor', 'amount_paid_minor', 'balance_minor'])
     .where('organization_id', '=', unit.organizationId)
     .where('id', '=', invoiceId);
-  if (unit.services.db.dialect === 'postgres') query = query.forUpdate();
+  if (unit.dialect === 'postgres') query = query.forUpdate();
   const invoice = await query.executeTakeFirst();
   if (!invoice) throw new Error(`plan's invoice ${invoiceId} is missing`);
   return invoice;

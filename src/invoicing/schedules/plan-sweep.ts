@@ -1,8 +1,8 @@
-import type { UnitOfWork } from '../../jobs/system-context.ts';
-import type { Services } from '../../services.ts';
+import type { UnitOfWork } from '../../unit/unit-of-work.ts';
 import { recordChange } from './lifecycle.ts';
 import { markInstallmentPaid } from './plan-context.ts';
 import { findSchedule, tryUpdateSchedule } from './repository.ts';
+import type { InvoicingRuntime } from './work.ts';
 import { eachItem } from './work.ts';
 
 export const PLANS_JOB = 'invoices.plans';
@@ -13,7 +13,7 @@ export const PLANS_JOB = 'invoices.plans';
  * plans, never for cancelled ones (frozen when cancelled); a plan whose invoice is paid completes,
  * one whose invoice was voided is cancelled.
  */
-export async function sweepPlans(services: Services, limit = 100): Promise<number> {
+export async function sweepPlans(services: InvoicingRuntime, limit = 100): Promise<number> {
   const { kysely } = services.db;
   let handled = 0;
   // Cancelled plans are frozen (plan-context.ts); paused ones still record payments (a fact).

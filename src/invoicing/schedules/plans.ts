@@ -1,11 +1,11 @@
 import { AppError, notFound } from '../../contract/errors.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { dbBool, dbJson } from '../../db/values.ts';
-import type { UnitOfWork } from '../../jobs/system-context.ts';
 import { newId } from '../../lib/ids.ts';
+import type { UnitOfWork } from '../../unit/unit-of-work.ts';
 import { localDateIn } from '../calendar.ts';
 import type { Installment } from '../installments.ts';
-import { loadInvoice, loadOrganization } from '../service/index.ts';
+import { loadInvoice, loadOrganization } from '../invoices/index.ts';
 import { recordChange } from './lifecycle.ts';
 import { buildInstallments, type PaymentPlanInput, planCadence } from './plan-input.ts';
 import type { ScheduleRow } from './records.ts';

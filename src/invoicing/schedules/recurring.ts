@@ -1,11 +1,11 @@
 import { AppError, notFound } from '../../contract/errors.ts';
 import { asBool, dbBool, dbJson } from '../../db/values.ts';
-import type { UnitOfWork } from '../../jobs/system-context.ts';
 import { newId } from '../../lib/ids.ts';
+import type { UnitOfWork } from '../../unit/unit-of-work.ts';
 import { type Schedule, type ScheduleEnd, validateSchedule } from '../cadence.ts';
 import { isValidTimeZone, localDateIn } from '../calendar.ts';
-import { domain } from '../service/errors.ts';
-import { computeDraftLines, loadOrganization, loadParty } from '../service/index.ts';
+import { domain } from '../invoices/errors.ts';
+import { computeDraftLines, loadOrganization, loadParty } from '../invoices/index.ts';
 import { recordChange } from './lifecycle.ts';
 import type { ScheduleRow, StoredTemplate } from './records.ts';
 import { updateSchedule } from './repository.ts';

@@ -1,18 +1,19 @@
 import { AppError } from '../../contract/errors.ts';
 import { asBool, asJson } from '../../db/values.ts';
-import { type UnitOfWork, withSystemUnit } from '../../jobs/system-context.ts';
 import { newId } from '../../lib/ids.ts';
-import type { Services } from '../../services.ts';
+import type { UnitOfWork } from '../../unit/unit-of-work.ts';
+import { withUnit } from '../../unit/with-unit.ts';
 import type { Occurrence } from '../cadence.ts';
-import { compareDates, localDateIn } from '../calendar.ts';
+import { compareDates } from '../calendar.ts';
 import { InvoicingError } from '../errors.ts';
-import { createDraftInvoice, sendInvoice } from '../service/index.ts';
+import { createDraftInvoice, sendInvoice } from '../invoices/index.ts';
 import { scheduleEventData } from './events.ts';
 import { mailRunProblem } from './notices.ts';
 import type { ScheduleRow, StoredTemplate } from './records.ts';
 import { domainSchedule, findSchedule, scheduleToday, tryUpdateSchedule } from './repository.ts';
 import { dueRunAction, nextRunAfter } from './timing.ts';
-import { activeZones } from './work.ts';
+import type { InvoicingRuntime } from './work.ts';
+import { sweepZones } from './work.ts';
 
 export const RUN_JOB = 'invoices.schedules.run';
 
@@ -26,11 +27,9 @@ type Attempt = 'full' | 'draft' | 'none';
  * exactly once; the loser of a race sees the changed revision and does nothing. Returns the
  * number of slots handled (the job runs again at once while there is work).
  */
-export async function runDueSchedules(services: Services, limit = 50): Promise<number> {
-  const now = services.clock.now();
-  let handled = 0;
-  for (const zone of await activeZones(services, 'recurring')) {
-    const today = localDateIn(zone, now);
+export async function runDueSchedules(services: InvoicingRuntime, limit = 50): Promise<number> {
+  return sweepZones(services, 'recurring', async (zone, today) => {
+    let handled = 0;
     const due = await services.db.kysely
       .selectFrom('invoice_schedules')
       .select(['id', 'organization_id'])
@@ -50,8 +49,8 @@ export async function runDueSchedules(services: Services, limit = 50): Promise<n
         services.logger.error({ err: error, job: RUN_JOB, scheduleId: row.id }, 'recurring run failed');
       }
     }
-  }
-  return handled;
+    return handled;
+  });
 }
 
 /**
@@ -60,12 +59,14 @@ export async function runDueSchedules(services: Services, limit = 50): Promise<n
  * and recorded as failed with an invoice.schedule.run_failed event. Other errors (database down)
  * propagate: nothing was written and the slot stays due.
  */
-async function runSlot(services: Services, organizationId: string, id: string): Promise<number> {
+async function runSlot(services: InvoicingRuntime, organizationId: string, id: string): Promise<number> {
   let errorCode: string | null = null;
   for (const attempt of ['full', 'draft', 'none'] as const) {
     try {
-      return await withSystemUnit(services, organizationId, RUN_JOB, (unit) =>
-        makeSlot(unit, id, attempt, errorCode),
+      return await withUnit(
+        services,
+        { organizationId: organizationId, actor: { type: 'job', job: RUN_JOB }, operation: RUN_JOB },
+        (unit) => makeSlot(unit, id, attempt, errorCode, services.config.schedules.catchUpDays),
       );
     } catch (error) {
       if (!(error instanceof AppError || error instanceof InvoicingError)) throw error;
@@ -78,7 +79,13 @@ async function runSlot(services: Services, organizationId: string, id: string): 
 
 const MAX_SKIPPED_PER_RUN = 1000;
 
-async function makeSlot(unit: UnitOfWork, id: string, attempt: Attempt, errorCode: string | null) {
+async function makeSlot(
+  unit: UnitOfWork,
+  id: string,
+  attempt: Attempt,
+  errorCode: string | null,
+  catchUpDays: number,
+) {
   const row = await findSchedule(unit.db, unit.organizationId, id);
   if (row?.kind !== 'recurring' || row.status !== 'active' || row.next_run_date === null) return 0;
   const now = unit.clock.now();
@@ -86,7 +93,6 @@ async function makeSlot(unit: UnitOfWork, id: string, attempt: Attempt, errorCod
   const runDate = row.next_run_date;
   if (compareDates(runDate, today) > 0) return 0;
   const schedule = domainSchedule(row);
-  const catchUpDays = unit.services.config.schedules.catchUpDays;
   // Slots older than the catch-up window are skipped together, in one transaction.
   const skipped: string[] = [];
   let slot: Occurrence | null = { index: -1, date: runDate };

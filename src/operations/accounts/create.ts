@@ -4,7 +4,7 @@ import { DateString, IdempotencyKey } from '../../contract/formats.ts';
 import { isSupportedCurrency } from '../../invoicing/money.ts';
 import { newId } from '../../lib/ids.ts';
 import { defineOperation } from '../define.ts';
-import { unsupportedCurrency } from '../parties/currency.ts';
+import { unsupportedCurrency } from '../parties/schema.ts';
 import { Account, AccountKind, AccountName, AccountRef } from './schema.ts';
 import { toAccount } from './store.ts';
 

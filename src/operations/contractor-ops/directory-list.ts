@@ -2,10 +2,10 @@ import { Type } from 'typebox';
 import { Country, Id, Limit, Offset, Timestamp } from '../../contract/formats.ts';
 import type { PayCadence as PayCadenceValue } from '../../db/tables/contractors.ts';
 import { asBool, asIso, asMinor, dbBool } from '../../db/values.ts';
-import { formatHours, NameQuery, nameFilter } from '../contractors/queries.ts';
+import { formatHours, NameQuery, nameFilter } from '../contractors/store.ts';
 import { defineOperation } from '../define.ts';
 import { OffsetPage, offsetPage } from '../pagination.ts';
-import { PayCadence } from './records.ts';
+import { PayCadence } from './schema.ts';
 
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T, description: string) =>
   Type.Union([schema, Type.Null()], { description });

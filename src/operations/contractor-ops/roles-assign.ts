@@ -2,8 +2,8 @@ import { Type } from 'typebox';
 import { AppError, notFound } from '../../contract/errors.ts';
 import { Id, IdempotencyKey, Revision } from '../../contract/formats.ts';
 import { asBool } from '../../db/values.ts';
-import { applyChange, loadForChange, reloadContractor } from '../contractors/change.ts';
-import { Contractor, toContractor } from '../contractors/records.ts';
+import { Contractor, toContractor } from '../contractors/schema.ts';
+import { applyChange, loadForChange, reloadContractor } from '../contractors/store.ts';
 import { defineOperation } from '../define.ts';
 
 export const assignJobRole = defineOperation({

@@ -3,7 +3,7 @@ import { Limit, Offset } from '../../contract/formats.ts';
 import { dbBool } from '../../db/values.ts';
 import { defineOperation } from '../define.ts';
 import { OffsetPage, offsetPage } from '../pagination.ts';
-import { JobRole, toJobRole } from './records.ts';
+import { JobRole, toJobRole } from './schema.ts';
 
 export const listJobRoles = defineOperation({
   name: 'contractorOps.roles.list',

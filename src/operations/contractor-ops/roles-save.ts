@@ -8,8 +8,8 @@ import { isSupportedCurrency } from '../../invoicing/money.ts';
 import { newId } from '../../lib/ids.ts';
 import type { OperationContext } from '../context.ts';
 import { defineOperation } from '../define.ts';
-import { JobRole, PayCadence, toJobRole } from './records.ts';
-import { checkNameFree, emitSaved, findRole, nameTaken, type RoleRow } from './roles-store.ts';
+import { JobRole, PayCadence, toJobRole } from './schema.ts';
+import { checkNameFree, emitSaved, findRole, nameTaken, type RoleRow } from './store.ts';
 
 export const saveJobRole = defineOperation({
   name: 'contractorOps.roles.save',

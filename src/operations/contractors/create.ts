@@ -5,7 +5,7 @@ import { isUniqueViolation } from '../../db/errors.ts';
 import { asBool, dbBool } from '../../db/values.ts';
 import { newId } from '../../lib/ids.ts';
 import { defineOperation } from '../define.ts';
-import { Contractor, toContractor } from './records.ts';
+import { Contractor, toContractor } from './schema.ts';
 
 export const createContractor = defineOperation({
   name: 'contractors.create',

@@ -2,10 +2,10 @@ import { Type } from 'typebox';
 import { AppError } from '../../contract/errors.ts';
 import { Email, Id, IdempotencyKey, Revision } from '../../contract/formats.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
+import { revokeOpenInvitationOf } from '../../invitations/revocation.ts';
 import { defineOperation } from '../define.ts';
-import { revokeOpenInvitationOf } from '../invitations/revocation.ts';
-import { applyChange, loadForChange, reloadContractor } from './change.ts';
-import { Contractor, toContractor } from './records.ts';
+import { Contractor, toContractor } from './schema.ts';
+import { applyChange, loadForChange, reloadContractor } from './store.ts';
 
 export const updateContractorEmail = defineOperation({
   name: 'contractors.email.update',

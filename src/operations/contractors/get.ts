@@ -2,8 +2,8 @@ import { Type } from 'typebox';
 import { notFound } from '../../contract/errors.ts';
 import { Id } from '../../contract/formats.ts';
 import { defineOperation } from '../define.ts';
-import { selectContractors } from './queries.ts';
-import { ContractorWithTaxProfile, toContractorWithTaxProfile } from './records.ts';
+import { ContractorWithTaxProfile, toContractorWithTaxProfile } from './schema.ts';
+import { selectContractors } from './store.ts';
 
 export const getContractor = defineOperation({
   name: 'contractors.get',

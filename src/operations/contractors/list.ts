@@ -2,8 +2,8 @@ import { Type } from 'typebox';
 import { Limit, Offset } from '../../contract/formats.ts';
 import { defineOperation } from '../define.ts';
 import { OffsetPage, offsetPage } from '../pagination.ts';
-import { NameQuery, nameFilter, selectContractors } from './queries.ts';
-import { Contractor, toContractor } from './records.ts';
+import { Contractor, toContractor } from './schema.ts';
+import { NameQuery, nameFilter, selectContractors } from './store.ts';
 
 export const listContractors = defineOperation({
   name: 'contractors.list',

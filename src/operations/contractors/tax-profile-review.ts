@@ -2,8 +2,8 @@ import { Type } from 'typebox';
 import { Id, IdempotencyKey, Revision } from '../../contract/formats.ts';
 import { dbBool } from '../../db/values.ts';
 import { defineOperation } from '../define.ts';
-import { applyChange, loadForChange, reloadContractor } from './change.ts';
-import { ContractorWithTaxProfile, toContractorWithTaxProfile } from './records.ts';
+import { ContractorWithTaxProfile, toContractorWithTaxProfile } from './schema.ts';
+import { applyChange, loadForChange, reloadContractor } from './store.ts';
 
 export const reviewTaxProfile = defineOperation({
   name: 'contractors.taxProfile.review',

@@ -3,9 +3,8 @@ import { AppError } from '../../contract/errors.ts';
 import { Country, Id, IdempotencyKey, Revision } from '../../contract/formats.ts';
 import { asBool, dbBool } from '../../db/values.ts';
 import { defineOperation } from '../define.ts';
-import { applyChange, loadForChange, reloadContractor } from './change.ts';
-import { formatHours, unpaidSummary } from './queries.ts';
-import { Contractor, toContractor } from './records.ts';
+import { Contractor, toContractor } from './schema.ts';
+import { applyChange, formatHours, loadForChange, reloadContractor, unpaidSummary } from './store.ts';
 
 export const updateContractor = defineOperation({
   name: 'contractors.update',

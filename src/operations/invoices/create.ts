@@ -1,9 +1,18 @@
 import { Type } from 'typebox';
 import { Id, IdempotencyKey } from '../../contract/formats.ts';
-import { createDraftInvoice, organizationToday } from '../../invoicing/service/index.ts';
+import { createDraftInvoice, organizationToday } from '../../invoicing/invoices/index.ts';
 import { defineOperation } from '../define.ts';
-import { Currency, DueDate, IssueDate, Lines, Notes, PaymentTermsDays, ScheduledSendDate } from './inputs.ts';
-import { Invoice, toInvoiceRecord } from './records.ts';
+import {
+  Currency,
+  DueDate,
+  Invoice,
+  IssueDate,
+  Lines,
+  Notes,
+  PaymentTermsDays,
+  ScheduledSendDate,
+  toInvoiceRecord,
+} from './schema.ts';
 
 export const createInvoice = defineOperation({
   name: 'invoices.create',

@@ -2,11 +2,10 @@ import { Type } from 'typebox';
 import { Email, IdempotencyKey } from '../../contract/formats.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { dbJson } from '../../db/values.ts';
+import { toParty } from '../../invoicing/invoices/index.ts';
 import { isSupportedCurrency } from '../../invoicing/money.ts';
-import { toParty } from '../../invoicing/service/index.ts';
 import { newId } from '../../lib/ids.ts';
 import { defineOperation } from '../define.ts';
-import { unsupportedCurrency } from './currency.ts';
 import {
   AddressLines,
   Country,
@@ -17,7 +16,8 @@ import {
   partyEventData,
   TaxId,
   toPartyRecord,
-} from './records.ts';
+  unsupportedCurrency,
+} from './schema.ts';
 
 export const createParty = defineOperation({
   name: 'parties.create',

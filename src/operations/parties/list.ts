@@ -1,10 +1,10 @@
 import { sql } from 'kysely';
 import { Type } from 'typebox';
 import { Limit, Offset } from '../../contract/formats.ts';
-import { toParty } from '../../invoicing/service/index.ts';
+import { toParty } from '../../invoicing/invoices/index.ts';
 import { defineOperation } from '../define.ts';
 import { OffsetPage, offsetPage } from '../pagination.ts';
-import { Party, toPartyRecord } from './records.ts';
+import { Party, toPartyRecord } from './schema.ts';
 
 /** `%text%` for LIKE, with the wildcards of the search text escaped. */
 export function likePattern(text: string): string {

@@ -3,10 +3,9 @@ import { notFound, revisionConflict } from '../../contract/errors.ts';
 import { Email, Id, IdempotencyKey, Revision } from '../../contract/formats.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { dbJson } from '../../db/values.ts';
+import { loadParty } from '../../invoicing/invoices/index.ts';
 import { isSupportedCurrency } from '../../invoicing/money.ts';
-import { loadParty } from '../../invoicing/service/index.ts';
 import { defineOperation } from '../define.ts';
-import { unsupportedCurrency } from './currency.ts';
 import {
   AddressLines,
   Country,
@@ -18,7 +17,8 @@ import {
   partyEventData,
   TaxId,
   toPartyRecord,
-} from './records.ts';
+  unsupportedCurrency,
+} from './schema.ts';
 
 const nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T, description: string) =>
   Type.Optional(Type.Union([schema, Type.Null()], { description: `${description} null clears it.` }));

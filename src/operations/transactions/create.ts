@@ -6,7 +6,7 @@ import { DateString, Id, IdempotencyKey } from '../../contract/formats.ts';
 import { isSupportedCurrency } from '../../invoicing/money.ts';
 import { requireAccount } from '../accounts/store.ts';
 import { defineOperation } from '../define.ts';
-import { unsupportedCurrency } from '../parties/currency.ts';
+import { unsupportedCurrency } from '../parties/schema.ts';
 import { Transaction } from './schema.ts';
 import { requireTransaction, toTransaction, transactionEventData } from './store.ts';
 

@@ -3,9 +3,9 @@ import type { ImportParams } from '../../books/import-job.ts';
 import { enqueueJob } from '../../books/jobs-queue.ts';
 import { AppError, notFound } from '../../contract/errors.ts';
 import { Id, IdempotencyKey } from '../../contract/formats.ts';
+import { decodeBase64 } from '../../contractors/template-file.ts';
 import { requireAccount } from '../accounts/store.ts';
 import { defineOperation } from '../define.ts';
-import { decodeBase64 } from '../templates/file-check.ts';
 import { JobHandle } from './schema.ts';
 
 /** Largest statement accepted, decoded. */

@@ -2,12 +2,7 @@ import { Type } from 'typebox';
 import { notFound } from '../../contract/errors.ts';
 import { Id } from '../../contract/formats.ts';
 import { defineOperation } from '../define.ts';
-import {
-  selectDeliveries,
-  toAttempt,
-  toDelivery,
-  WebhookDeliveryWithAttempts,
-} from './deliveries-records.ts';
+import { selectDeliveries, toAttempt, toDelivery, WebhookDeliveryWithAttempts } from './store.ts';
 
 export const getDelivery = defineOperation({
   name: 'webhooks.deliveries.get',

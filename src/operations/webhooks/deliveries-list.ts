@@ -2,7 +2,7 @@ import { Type } from 'typebox';
 import { Id, Limit } from '../../contract/formats.ts';
 import { defineOperation } from '../define.ts';
 import { Cursor, CursorPage, cursorPage, decodeCursor } from '../pagination.ts';
-import { selectDeliveries, toDelivery, WebhookDelivery } from './deliveries-records.ts';
+import { selectDeliveries, toDelivery, WebhookDelivery } from './store.ts';
 
 export const listDeliveries = defineOperation({
   name: 'webhooks.deliveries.list',

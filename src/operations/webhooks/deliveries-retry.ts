@@ -1,9 +1,10 @@
 import { Type } from 'typebox';
 import { AppError, notFound } from '../../contract/errors.ts';
 import { Id, IdempotencyKey } from '../../contract/formats.ts';
+import { requeueDelivery } from '../../webhooks/delivery/queue.ts';
 import { retryScheduleOf } from '../../webhooks/delivery/settings.ts';
 import { defineOperation } from '../define.ts';
-import { selectDeliveries, toDelivery, WebhookDelivery } from './deliveries-records.ts';
+import { selectDeliveries, toDelivery, WebhookDelivery } from './store.ts';
 
 const RETRYABLE = ['failed', 'cancelled'];
 
@@ -45,25 +46,14 @@ export const retryDelivery = defineOperation({
         },
       );
     }
-    const now = ctx.clock.now().toISOString();
     const scheduleLength = retryScheduleOf(ctx.services.config.webhooks.retrySchedule).length;
-    const updated = await ctx.db
-      .updateTable('webhook_deliveries')
-      .set({
-        status: 'pending',
-        // At least one more attempt; a delivery cancelled early keeps the rest of its schedule.
-        attempt_limit: Math.max(row.attempt_count + 1, scheduleLength),
-        next_attempt_at: now,
-        locked_until: null,
-        locked_by: null,
-        completed_at: null,
-        updated_at: now,
-      })
-      .where('id', '=', row.id)
-      .where('organization_id', '=', ctx.organizationId)
-      .where('status', '=', row.status)
-      .executeTakeFirst();
-    if (Number(updated.numUpdatedRows) !== 1) {
+    const now = ctx.clock.now().toISOString();
+    const requeued = await requeueDelivery(
+      ctx,
+      { id: row.id, status: row.status, attemptCount: row.attempt_count },
+      { scheduleLength, now },
+    );
+    if (!requeued) {
       // A concurrent retry won; report the state it left behind.
       throw new AppError('invalid_state', 'The delivery changed meanwhile; reload it.', {
         details: { state: 'pending' },

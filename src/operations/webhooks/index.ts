@@ -1,17 +1,17 @@
 import type { AnyOperation } from '../define.ts';
-import { archiveEndpoint } from './archive.ts';
-import { createEndpoint } from './create.ts';
 import { getDelivery } from './deliveries-get.ts';
 import { listDeliveries } from './deliveries-list.ts';
 import { retryDelivery } from './deliveries-retry.ts';
-import { enableWebhookEndpoint } from './enable.ts';
+import { archiveEndpoint } from './endpoints-archive.ts';
+import { createEndpoint } from './endpoints-create.ts';
+import { enableWebhookEndpoint } from './endpoints-enable.ts';
+import { getEndpoint } from './endpoints-get.ts';
+import { listEndpoints } from './endpoints-list.ts';
+import { rotateEndpointSecret } from './endpoints-rotate-secret.ts';
+import { testEndpoint } from './endpoints-test.ts';
+import { updateEndpoint } from './endpoints-update.ts';
 import { getEvent } from './events-get.ts';
 import { listEvents } from './events-list.ts';
-import { getEndpoint } from './get.ts';
-import { listEndpoints } from './list.ts';
-import { rotateEndpointSecret } from './rotate-secret.ts';
-import { testEndpoint } from './test.ts';
-import { updateEndpoint } from './update.ts';
 
 export const webhookOperations: readonly AnyOperation[] = [
   listEndpoints,

@@ -2,7 +2,6 @@
 // current secret, POST through the SSRF-safe client, then record the outcome.
 
 import { toEnvelope } from '../../events/envelope.ts';
-import type { Services } from '../../services.ts';
 import {
   loadSealingKeys,
   openSecret,
@@ -10,22 +9,23 @@ import {
   SecretUnavailableError,
 } from '../endpoint-secrets.ts';
 import { type DeliveryResult, deliver } from '../safe-client.ts';
-import type { ClaimedDelivery } from './claim.ts';
 import { attemptHeaders, serializeEnvelope } from './envelope.ts';
 import { webhookMetrics } from './metrics.ts';
-import { recordOutcome, releaseClaim } from './outcome.ts';
+import { recordOutcome } from './outcome.ts';
+import { type ClaimedDelivery, releaseClaim } from './queue.ts';
+import type { WebhookRuntime } from './runtime.ts';
 import type { DeliverySettings } from './settings.ts';
 
 /** How long a delivery whose secret cannot be opened waits before the next look (operator fix). */
 const SECRET_UNAVAILABLE_BACKOFF_MS = 5 * 60_000;
 
-const keyCache = new WeakMap<Services, Promise<SealingKeys>>();
+const keyCache = new WeakMap<WebhookRuntime, Promise<SealingKeys>>();
 
 /**
  * The sealing keys, read once per process: the instance key never changes and the operator key
  * comes from the environment. A failed read is not cached, so a fixed setup recovers.
  */
-function sealingKeys(services: Services): Promise<SealingKeys> {
+function sealingKeys(services: WebhookRuntime): Promise<SealingKeys> {
   const cached = keyCache.get(services);
   if (cached) return cached;
   const keys = loadSealingKeys(services.db.kysely, services.config.webhooks.secretKey);
@@ -35,7 +35,7 @@ function sealingKeys(services: Services): Promise<SealingKeys> {
 }
 
 export interface AttemptDeps {
-  services: Services;
+  services: WebhookRuntime;
   settings: DeliverySettings;
   workerId: string;
   /** Milliseconds before attempt n (1-based), undefined past the schedule's end. */

@@ -1,9 +1,10 @@
 // Turning an endpoint off from the delivery worker (contract, Events item 5 and 7).
 
 import { dbBool } from '../../db/values.ts';
-import type { UnitOfWork } from '../../jobs/system-context.ts';
 import { DAY } from '../../lib/clock.ts';
-import { cancelPendingDeliveries, changeEndpoint, selectEndpoint } from '../endpoints.ts';
+import type { UnitOfWork } from '../../unit/unit-of-work.ts';
+import { changeEndpoint, selectEndpoint } from '../endpoints.ts';
+import { cancelPendingDeliveries } from './queue.ts';
 
 export type DisableReason = 'consecutive_failures' | 'gone';
 

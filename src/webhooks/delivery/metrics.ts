@@ -1,6 +1,6 @@
 // Webhook delivery metrics, registered once per service instance on its /metrics registry.
 import { Counter, Gauge, Histogram } from 'prom-client';
-import type { Services } from '../../services.ts';
+import type { WebhookRuntime } from './runtime.ts';
 
 export interface WebhookMetrics {
   attempts: Counter<'outcome' | 'error_class'>;
@@ -11,9 +11,9 @@ export interface WebhookMetrics {
 const SECONDS_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 const LATENCY_BUCKETS = [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300];
 
-const byServices = new WeakMap<Services, WebhookMetrics>();
+const byServices = new WeakMap<WebhookRuntime, WebhookMetrics>();
 
-export function webhookMetrics(services: Services): WebhookMetrics {
+export function webhookMetrics(services: WebhookRuntime): WebhookMetrics {
   const existing = byServices.get(services);
   if (existing) return existing;
   const registers = [services.metrics.registry];

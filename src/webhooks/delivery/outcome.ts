@@ -4,50 +4,14 @@
 // Lock order (PostgreSQL): the endpoint row first, then delivery rows. Every writer that touches
 // both (this, auto-disable, archive) takes them in that order, so they never deadlock; the claimer
 // takes no lock it would wait for (SKIP LOCKED everywhere).
-import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema.ts';
-import { withSystemUnit } from '../../jobs/system-context.ts';
 import { newId } from '../../lib/ids.ts';
+import { withUnit } from '../../unit/with-unit.ts';
 import type { DeliveryResult } from '../safe-client.ts';
 import type { AttemptDeps } from './attempt.ts';
 import { disableEndpoint, shouldAutoDisable } from './auto-disable.ts';
-import type { ClaimedDelivery } from './claim.ts';
+import { type ClaimedDelivery, clip, settleAttempt } from './queue.ts';
 
 export const DELIVERY_JOB = 'webhooks.deliver';
-const ERROR_CHARS = 500;
-
-function clip(text: string | undefined): string | null {
-  return text === undefined || text === '' ? null : text.slice(0, ERROR_CHARS);
-}
-
-/** Only the holder of the lease (same worker, same attempt, still pending) may move the delivery. */
-function fenced(db: Kysely<Database>, claimed: ClaimedDelivery, workerId: string) {
-  return db
-    .updateTable('webhook_deliveries')
-    .where('id', '=', claimed.id)
-    .where('organization_id', '=', claimed.organizationId)
-    .where('status', '=', 'pending')
-    .where('locked_by', '=', workerId)
-    .where('attempt_count', '=', claimed.attemptNumber);
-}
-
-/** Gives a claim back without counting the attempt (nothing was sent). */
-export async function releaseClaim(
-  db: Kysely<Database>,
-  claimed: ClaimedDelivery,
-  workerId: string,
-  next: { nextAttemptAt: Date; error: string | null },
-): Promise<void> {
-  await fenced(db, claimed, workerId)
-    .set((eb) => ({
-      attempt_count: eb('attempt_count', '-', 1),
-      locked_until: null,
-      locked_by: null,
-      next_attempt_at: next.nextAttemptAt.toISOString(),
-      ...(next.error === null ? {} : { last_error: clip(next.error) }),
-    }))
-    .execute();
-}
 
 export async function recordOutcome(
   deps: AttemptDeps,
@@ -56,76 +20,83 @@ export async function recordOutcome(
 ): Promise<void> {
   const { services, workerId } = deps;
   const { result } = attempt;
-  await withSystemUnit(services, claimed.organizationId, DELIVERY_JOB, async (unit, trx) => {
-    const now = services.clock.now();
-    const nowIso = now.toISOString();
-    const success = result.outcome === 'success';
-    const endpoint = await trx
-      .updateTable('webhook_endpoints')
-      .set((eb) =>
-        success
-          ? { failure_count: 0, last_success_at: nowIso, last_delivery_at: nowIso }
-          : { failure_count: eb('failure_count', '+', 1), last_delivery_at: nowIso },
-      )
-      .where('id', '=', claimed.endpointId)
-      .where('organization_id', '=', claimed.organizationId)
-      .returning(['failure_count', 'last_success_at'])
-      .executeTakeFirst();
+  await withUnit(
+    services,
+    {
+      organizationId: claimed.organizationId,
+      actor: { type: 'job', job: DELIVERY_JOB },
+      operation: DELIVERY_JOB,
+    },
+    async (unit) => {
+      const trx = unit.db;
+      const now = services.clock.now();
+      const nowIso = now.toISOString();
+      const success = result.outcome === 'success';
+      const endpoint = await trx
+        .updateTable('webhook_endpoints')
+        .set((eb) =>
+          success
+            ? { failure_count: 0, last_success_at: nowIso, last_delivery_at: nowIso }
+            : { failure_count: eb('failure_count', '+', 1), last_delivery_at: nowIso },
+        )
+        .where('id', '=', claimed.endpointId)
+        .where('organization_id', '=', claimed.organizationId)
+        .returning(['failure_count', 'last_success_at'])
+        .executeTakeFirst();
 
-    const errorMessage =
-      result.outcome === 'gone' ? 'HTTP 410 Gone: the endpoint was turned off' : result.errorMessage;
-    const delay = deps.delayBefore(claimed.attemptNumber + 1);
-    const exhausted = claimed.attemptNumber >= claimed.attemptLimit || delay === undefined;
-    const finalStatus = success ? 'succeeded' : result.outcome === 'gone' || exhausted ? 'failed' : 'pending';
-    const moved = await fenced(trx, claimed, workerId)
-      .set({
+      const errorMessage =
+        result.outcome === 'gone' ? 'HTTP 410 Gone: the endpoint was turned off' : result.errorMessage;
+      const delay = deps.delayBefore(claimed.attemptNumber + 1);
+      const exhausted = claimed.attemptNumber >= claimed.attemptLimit || delay === undefined;
+      const finalStatus = success
+        ? 'succeeded'
+        : result.outcome === 'gone' || exhausted
+          ? 'failed'
+          : 'pending';
+      const moved = await settleAttempt(trx, claimed, workerId, {
         status: finalStatus,
-        locked_until: null,
-        locked_by: null,
-        last_status_code: result.status ?? null,
-        last_error: success ? null : clip(errorMessage),
-        updated_at: nowIso,
-        ...(finalStatus === 'pending'
-          ? { next_attempt_at: new Date(now.getTime() + (delay ?? 0)).toISOString() }
-          : { completed_at: nowIso }),
-      })
-      .executeTakeFirst();
-    if (Number(moved.numUpdatedRows) !== 1) {
-      // The lease lapsed or the delivery was cancelled meanwhile; the attempt still happened.
-      services.logger.warn(
-        { deliveryId: claimed.id, attempt: claimed.attemptNumber },
-        'webhook attempt finished after its delivery moved on; only the attempt is recorded',
-      );
-    }
-    await trx
-      .insertInto('webhook_attempts')
-      .values({
-        id: newId(),
-        organization_id: claimed.organizationId,
-        delivery_id: claimed.id,
-        endpoint_id: claimed.endpointId,
-        attempt_number: claimed.attemptNumber,
-        started_at: attempt.startedAt.toISOString(),
-        duration_ms: result.durationMs,
-        status_code: result.status ?? null,
-        outcome: success ? 'success' : 'failure',
-        error_class: result.outcome === 'gone' ? 'gone' : (result.errorClass ?? null),
-        error_message: clip(errorMessage),
-        response_excerpt: result.responseExcerpt,
-        created_at: nowIso,
-      })
-      .execute();
-
-    if (!endpoint) return;
-    const failureCount = Number(endpoint.failure_count);
-    if (result.outcome === 'gone') {
-      await disableEndpoint(unit, { endpointId: claimed.endpointId, reason: 'gone', failureCount });
-    } else if (!success && shouldAutoDisable(failureCount, endpoint.last_success_at, now)) {
-      await disableEndpoint(unit, {
-        endpointId: claimed.endpointId,
-        reason: 'consecutive_failures',
-        failureCount,
+        statusCode: result.status ?? null,
+        error: success ? null : clip(errorMessage),
+        now,
+        nextAttemptAt: finalStatus === 'pending' ? new Date(now.getTime() + (delay ?? 0)) : null,
       });
-    }
-  });
+      if (!moved) {
+        // The lease lapsed or the delivery was cancelled meanwhile; the attempt still happened.
+        services.logger.warn(
+          { deliveryId: claimed.id, attempt: claimed.attemptNumber },
+          'webhook attempt finished after its delivery moved on; only the attempt is recorded',
+        );
+      }
+      await trx
+        .insertInto('webhook_attempts')
+        .values({
+          id: newId(),
+          organization_id: claimed.organizationId,
+          delivery_id: claimed.id,
+          endpoint_id: claimed.endpointId,
+          attempt_number: claimed.attemptNumber,
+          started_at: attempt.startedAt.toISOString(),
+          duration_ms: result.durationMs,
+          status_code: result.status ?? null,
+          outcome: success ? 'success' : 'failure',
+          error_class: result.outcome === 'gone' ? 'gone' : (result.errorClass ?? null),
+          error_message: clip(errorMessage),
+          response_excerpt: result.responseExcerpt,
+          created_at: nowIso,
+        })
+        .execute();
+
+      if (!endpoint) return;
+      const failureCount = Number(endpoint.failure_count);
+      if (result.outcome === 'gone') {
+        await disableEndpoint(unit, { endpointId: claimed.endpointId, reason: 'gone', failureCount });
+      } else if (!success && shouldAutoDisable(failureCount, endpoint.last_success_at, now)) {
+        await disableEndpoint(unit, {
+          endpointId: claimed.endpointId,
+          reason: 'consecutive_failures',
+          failureCount,
+        });
+      }
+    },
+  );
 }

@@ -99,3 +99,15 @@ export function retryScheduleOf(text: string | undefined): RetrySchedule {
   }
   return schedule;
 }
+
+/** The webhook settings of src/config.ts (`config.webhooks`), declared here where they are used. */
+export interface WebhookSettings {
+  allowLocalhostHttp: boolean;
+  retrySchedule: string | undefined;
+  /** ACCOUNTING_SECRET_KEY: seals endpoint signing secrets; unset = instance key in the DB (docs/webhooks.md). */
+  secretKey: string | undefined;
+  /** The delivery worker: lease, timeout, concurrency budgets (docs/webhooks-delivery.md, "Settings"). */
+  delivery: DeliverySettings;
+  /** ACCOUNTING_EVENT_RETENTION_DAYS: events, their deliveries and attempts older than this are purged. */
+  eventRetentionDays: number;
+}

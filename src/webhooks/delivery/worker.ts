@@ -3,11 +3,11 @@
 // database (leases); this only tracks what this process is doing right now.
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
-import type { Services } from '../../services.ts';
 import { delayBeforeAttempt, type RetrySchedule } from '../retry-schedule.ts';
 import { type AttemptDeps, performAttempt } from './attempt.ts';
-import { type ClaimKind, claimDeliveries, failAbandoned } from './claim.ts';
 import { webhookMetrics } from './metrics.ts';
+import { type ClaimKind, claimDeliveries, failAbandoned } from './queue.ts';
+import type { WebhookRuntime } from './runtime.ts';
 import { retryScheduleOf } from './settings.ts';
 
 interface Pool {
@@ -28,9 +28,9 @@ const SWEEP_INTERVAL_MS = 1_000;
  */
 const BUSY_POLL_MS = 100;
 
-const pools = new WeakMap<Services, Pool>();
+const pools = new WeakMap<WebhookRuntime, Pool>();
 
-function poolFor(services: Services): Pool {
+function poolFor(services: WebhookRuntime): Pool {
   const existing = pools.get(services);
   if (existing) return existing;
   const schedule = retryScheduleOf(services.config.webhooks.retrySchedule);
@@ -96,7 +96,7 @@ async function claimInto(pool: Pool, kind: ClaimKind, budget: number): Promise<n
  * nothing due and nothing in flight), so the job loop comes back at once while there is work and
  * `runJobs` in tests drains the queue at the current clock.
  */
-export async function deliverDue(services: Services): Promise<number> {
+export async function deliverDue(services: WebhookRuntime): Promise<number> {
   const pool = poolFor(services);
   const { settings } = pool.deps;
   // Counted from the start: an attempt recording its outcome holds its endpoint's row, which makes
@@ -117,7 +117,7 @@ export async function deliverDue(services: Services): Promise<number> {
 }
 
 /** Resolves when an attempt in flight finishes, an event is committed here, or BUSY_POLL_MS passes. */
-async function untilProgressOrPoll(services: Services, pool: Pool): Promise<void> {
+async function untilProgressOrPoll(services: WebhookRuntime, pool: Pool): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
   let unsubscribe: (() => void) | undefined;
   const poll = new Promise<void>((resolve) => {
@@ -133,7 +133,7 @@ async function untilProgressOrPoll(services: Services, pool: Pool): Promise<void
 }
 
 /** Waits for every attempt this process has in flight (graceful shutdown). */
-export async function drainDeliveries(services: Services): Promise<void> {
+export async function drainDeliveries(services: WebhookRuntime): Promise<void> {
   const pool = pools.get(services);
   while (pool && pool.inFlight.size > 0) await Promise.allSettled([...pool.inFlight]);
 }

@@ -1,0 +1,193 @@
+import { type Kysely, type RawBuilder, type Selectable, sql, type Updateable } from 'kysely';
+import { Type } from 'typebox';
+import { notFound, revisionConflict } from '../../contract/errors.ts';
+import type { Database } from '../../db/schema.ts';
+import type { ContractorsTable, TemplateKind } from '../../db/tables/contractors.ts';
+import { sha256Hex } from '../../lib/canonical-json.ts';
+import { newId } from '../../lib/ids.ts';
+import type { OperationContext } from '../context.ts';
+import { type Template, toTemplate } from './schema.ts';
+
+/** The `query` input of contractors.list and contractorOps.directory.list, matched by nameFilter. */
+export const NameQuery = Type.String({
+  maxLength: 200,
+  description: 'Filter on display or legal name, up to 200 characters.',
+});
+
+/** Contractors of one organization (never any other), aliased `c`. */
+export function selectContractors(db: Kysely<Database>, organizationId: string, _now: Date) {
+  return db.selectFrom('contractors as c').selectAll('c').where('c.organization_id', '=', organizationId);
+}
+
+/**
+ * Case-insensitive substring filter on `c.display_name` / `c.legal_name`. The explicit ESCAPE
+ * is needed because SQLite has no default escape character while PostgreSQL uses backslash.
+ */
+export function nameFilter(query: string): RawBuilder<boolean> {
+  const pattern = `%${query.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  return sql<boolean>`(lower(c.display_name) like ${pattern} escape '\\' or lower(c.legal_name) like ${pattern} escape '\\')`;
+}
+
+/** What a contractor is still owed: pending (unpaid) hours and unpaid payments. */
+export interface UnpaidSummary {
+  pendingHoursHundredths: bigint;
+  unpaidPayments: number;
+}
+
+export async function unpaidSummary(
+  db: Kysely<Database>,
+  organizationId: string,
+  contractorId: string,
+): Promise<UnpaidSummary> {
+  const hours = await db
+    .selectFrom('contractor_hours')
+    .select((eb) => eb.fn.sum<string | number | null>('hours_hundredths').as('total'))
+    .where('organization_id', '=', organizationId)
+    .where('contractor_id', '=', contractorId)
+    .where('status', '=', 'pending')
+    .executeTakeFirst();
+  const payments = await db
+    .selectFrom('contractor_payments')
+    .select((eb) => eb.fn.countAll<string | number>().as('n'))
+    .where('organization_id', '=', organizationId)
+    .where('contractor_id', '=', contractorId)
+    .where('status', '=', 'unpaid')
+    .executeTakeFirst();
+  return {
+    pendingHoursHundredths: BigInt(hours?.total ?? 0),
+    unpaidPayments: Number(payments?.n ?? 0),
+  };
+}
+
+/** Hundredths of an hour as a decimal string with two fraction digits: 725n -> "7.25". */
+export function formatHours(hundredths: bigint): string {
+  const digits = hundredths.toString().padStart(3, '0');
+  return `${digits.slice(0, -2)}.${digits.slice(-2)}`;
+}
+
+export type ContractorRow = Selectable<ContractorsTable>;
+
+/**
+ * Loads the contractor a mutation is about to change: 404 when it is not in the caller's
+ * organization, 409 when `expectedRevision` is stale. Checked before any other rule, so a caller
+ * working from an old copy always learns that first.
+ */
+export async function loadForChange(
+  ctx: OperationContext,
+  id: string,
+  expectedRevision: number,
+  idField = 'id',
+): Promise<ContractorRow> {
+  const row = await ctx.db
+    .selectFrom('contractors')
+    .selectAll()
+    .where('organization_id', '=', ctx.organizationId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+  if (!row) throw notFound('Contractor', idField);
+  if (row.revision !== expectedRevision) throw revisionConflict(row.revision);
+  return row;
+}
+
+/**
+ * Compare-and-set on the revision read by `loadForChange` (a concurrent writer in between makes
+ * it a 409), +1 revision, and the audit row in the same transaction.
+ */
+export async function applyChange(
+  ctx: OperationContext,
+  row: ContractorRow,
+  set: Updateable<ContractorsTable>,
+): Promise<number> {
+  const revision = row.revision + 1;
+  const result = await ctx.db
+    .updateTable('contractors')
+    .set({ ...set, revision, updated_at: ctx.clock.now().toISOString() })
+    .where('organization_id', '=', ctx.organizationId)
+    .where('id', '=', row.id)
+    .where('revision', '=', row.revision)
+    .executeTakeFirst();
+  if (Number(result.numUpdatedRows) !== 1) {
+    const current = await ctx.db
+      .selectFrom('contractors')
+      .select('revision')
+      .where('organization_id', '=', ctx.organizationId)
+      .where('id', '=', row.id)
+      .executeTakeFirst();
+    if (!current) throw notFound('Contractor', 'id');
+    throw revisionConflict(current.revision);
+  }
+  await ctx.audit({
+    recordType: 'contractor',
+    recordId: row.id,
+    beforeRevision: row.revision,
+    afterRevision: revision,
+  });
+  return revision;
+}
+
+/** The contractor as the read operations see it (including anything joined in by `selectContractors`). */
+export async function reloadContractor(ctx: OperationContext, id: string) {
+  const row = await selectContractors(ctx.db, ctx.organizationId, ctx.clock.now())
+    .where('c.id', '=', id)
+    .executeTakeFirst();
+  if (!row) throw notFound('Contractor', 'id');
+  return row;
+}
+
+/** The contractor of the caller's organization, or 404 naming the input field. */
+export async function findContractor(
+  db: Kysely<Database>,
+  organizationId: string,
+  id: string,
+  field: string,
+) {
+  const contractor = await db
+    .selectFrom('contractors')
+    .select(['id', 'email', 'display_name', 'active', 'joined_at', 'revision'])
+    .where('id', '=', id)
+    .where('organization_id', '=', organizationId)
+    .executeTakeFirst();
+  if (!contractor) throw notFound('Contractor', field);
+  return contractor;
+}
+
+/** Invitations of one organization only, never any other. */
+export function selectInvitations(db: Kysely<Database>, organizationId: string) {
+  return db.selectFrom('contractor_invitations').selectAll().where('organization_id', '=', organizationId);
+}
+
+/** Stores a new template (content in the database), audits it and emits `agreement_template.created`. */
+export async function insertTemplate(
+  ctx: OperationContext,
+  template: { name: string; kind: TemplateKind; mediaType: string; fileName: string | null; content: Buffer },
+): Promise<Template> {
+  const now = ctx.clock.now().toISOString();
+  const row = {
+    id: newId(),
+    organization_id: ctx.organizationId,
+    name: template.name,
+    kind: template.kind,
+    media_type: template.mediaType,
+    file_name: template.fileName,
+    size_bytes: template.content.length,
+    sha256: sha256Hex(template.content),
+    content: template.content,
+    created_by: ctx.principal.memberId,
+    revision: 1,
+    created_at: now,
+    updated_at: now,
+  };
+  await ctx.db.insertInto('agreement_templates').values(row).execute();
+  await ctx.audit({
+    recordType: 'agreement_template',
+    recordId: row.id,
+    beforeRevision: null,
+    afterRevision: 1,
+  });
+  await ctx.emit({
+    type: 'agreement_template.created',
+    subject: { type: 'agreement_template', id: row.id },
+    data: { name: row.name, kind: row.kind, mediaType: row.media_type, sizeBytes: row.size_bytes },
+  });
+  return toTemplate(row);
+}

@@ -1,0 +1,25 @@
+/**
+ * Who a unit of work acts for. Every audit row names one: a member (through a credential of the
+ * API or MCP, later a dashboard session), a background job, or a contractor (the portal, where the
+ * invitation link is the only credential).
+ */
+export type Actor =
+  | { type: 'member'; memberId: string; credentialId: string }
+  | { type: 'job'; job: string }
+  | { type: 'contractor'; contractorId: string };
+
+/** The audit columns an actor fills: `actor_type`, `actor_id`, `credential_id`. */
+export function auditActor(actor: Actor): {
+  actor_type: string;
+  actor_id: string;
+  credential_id: string | null;
+} {
+  switch (actor.type) {
+    case 'member':
+      return { actor_type: 'member', actor_id: actor.memberId, credential_id: actor.credentialId };
+    case 'job':
+      return { actor_type: 'system', actor_id: `job:${actor.job}`, credential_id: null };
+    case 'contractor':
+      return { actor_type: 'contractor', actor_id: actor.contractorId, credential_id: null };
+  }
+}

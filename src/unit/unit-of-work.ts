@@ -1,0 +1,54 @@
+import type { Kysely } from 'kysely';
+import type { Logger } from 'pino';
+import type { Db, DialectName } from '../db/database.ts';
+import type { Database } from '../db/schema.ts';
+import type { EventInput } from '../events/input.ts';
+import type { EventRecorder } from '../events/recorder.ts';
+import type { Clock } from '../lib/clock.ts';
+import type { MailMessage } from '../mail/message.ts';
+import type { MailQueue } from '../mail/outbox-queue.ts';
+import type { Actor } from './actor.ts';
+import type { Wakeups } from './wakeups.ts';
+
+export interface AuditEntry {
+  recordType: string;
+  recordId: string;
+  beforeRevision: number | null;
+  afterRevision: number | null;
+}
+
+/**
+ * What domain code needs to change records: a transaction, the organization, the clock, and the
+ * audit/event/mail writers that join that transaction. Made only by `withUnit`; an operation's
+ * context is one with the caller's principal added.
+ */
+export interface UnitOfWork {
+  organizationId: string;
+  actor: Actor;
+  requestId: string;
+  /** The audited operation name (`invoices.send`, a job name, `portal.invitations.accept`). */
+  operation: string;
+  db: Kysely<Database>;
+  /** For the few queries that differ (row locks exist on PostgreSQL only). */
+  dialect: DialectName;
+  clock: Clock;
+  audit(entry: AuditEntry): Promise<void>;
+  emit(event: EventInput): Promise<void>;
+  /** Queues mail in the transactional outbox; it is sent after commit (or kept, without SMTP). */
+  sendMail(message: MailMessage): Promise<void>;
+  /** Runs after a successful commit (never on rollback); failures there are logged, not raised. */
+  afterCommit(task: () => Promise<void> | void): void;
+}
+
+/**
+ * The narrow part of the process's services a unit of work is built from. The composition root
+ * (src/services.ts) satisfies it; domain code takes this, never the whole `Services`.
+ */
+export interface UnitRuntime {
+  db: Db;
+  clock: Clock;
+  logger: Logger;
+  events: EventRecorder;
+  mail: MailQueue;
+  wakeups: Wakeups;
+}

@@ -1,0 +1,109 @@
+import { newId } from '../lib/ids.ts';
+import { type Actor, auditActor } from './actor.ts';
+import type { UnitOfWork, UnitRuntime } from './unit-of-work.ts';
+import { eventsNudgeAfterCommit } from './wakeups.ts';
+
+export interface UnitOptions {
+  organizationId: string;
+  actor: Actor;
+  /** The audited operation name; a job's name when the actor is a job. */
+  operation: string;
+  /** Ties audit rows and events to a request log line; jobs get a fresh `job_<hex>`. */
+  requestId?: string;
+  /**
+   * A read: no transaction is opened, and auditing, events and mail are refused (a read that
+   * tried would be a programming error).
+   */
+  readOnly?: boolean;
+}
+
+/**
+ * The one unit of work. Runs `work` in one transaction: its changes, audit rows, events (with
+ * their webhook fan-out) and queued mail commit or roll back together. After commit, and only
+ * then, it runs the after-commit tasks: one delivery nudge when events were recorded, mail
+ * dispatch when mail was queued, and whatever `work` added. Their failures are logged, not raised:
+ * the change is committed and the pollers will find what a nudge missed.
+ */
+export async function withUnit<T>(
+  runtime: UnitRuntime,
+  options: UnitOptions,
+  work: (unit: UnitOfWork) => Promise<T>,
+): Promise<T> {
+  const requestId = options.requestId ?? `job_${newId().replaceAll('-', '')}`;
+  const afterCommit: Array<() => Promise<void> | void> = [];
+  if (options.readOnly) {
+    return work(makeUnit(runtime, options, requestId, runtime.db.kysely, afterCommit));
+  }
+  const result = await runtime.db.kysely
+    .transaction()
+    .execute((trx) => work(makeUnit(runtime, options, requestId, trx, afterCommit)));
+  for (const task of afterCommit) {
+    try {
+      await task();
+    } catch (error) {
+      runtime.logger.error(
+        { err: error, requestId, operation: options.operation },
+        'after-commit task failed',
+      );
+    }
+  }
+  return result;
+}
+
+function makeUnit(
+  runtime: UnitRuntime,
+  options: UnitOptions,
+  requestId: string,
+  db: UnitOfWork['db'],
+  afterCommit: Array<() => Promise<void> | void>,
+): UnitOfWork {
+  const { organizationId, actor, operation } = options;
+  const refuseOnRead = (what: string) => {
+    if (options.readOnly) throw new Error(`${operation} is a read and cannot ${what}`);
+  };
+  // One wake-up of the delivery job per committed transaction, however many events it holds.
+  const nudgeDelivery = eventsNudgeAfterCommit(runtime.wakeups, afterCommit);
+  let mailQueued = false;
+  return {
+    organizationId,
+    actor,
+    requestId,
+    operation,
+    db,
+    dialect: runtime.db.dialect,
+    clock: runtime.clock,
+    async audit(entry) {
+      refuseOnRead('write audit records');
+      await db
+        .insertInto('audit_log')
+        .values({
+          id: newId(),
+          organization_id: organizationId,
+          ...auditActor(actor),
+          operation,
+          request_id: requestId,
+          record_type: entry.recordType,
+          record_id: entry.recordId,
+          before_revision: entry.beforeRevision,
+          after_revision: entry.afterRevision,
+          created_at: runtime.clock.now().toISOString(),
+        })
+        .execute();
+    },
+    async emit(event) {
+      refuseOnRead('emit events');
+      await runtime.events.record(db, organizationId, event, { requestId, now: runtime.clock.now() });
+      nudgeDelivery();
+    },
+    async sendMail(message) {
+      refuseOnRead('send mail');
+      await runtime.mail.enqueue(db, organizationId, message);
+      if (mailQueued) return;
+      mailQueued = true;
+      afterCommit.push(() => runtime.mail.dispatchPending().then(() => undefined));
+    },
+    afterCommit(task) {
+      afterCommit.push(task);
+    },
+  };
+}
