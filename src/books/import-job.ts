@@ -1,7 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
-import type { Kysely } from 'kysely';
-import type { Database } from '../db/schema.ts';
 import { asJson } from '../db/values.ts';
 import type { UnitRuntime } from '../unit/unit-of-work.ts';
 import { withUnit } from '../unit/with-unit.ts';
