@@ -1968,6 +1968,756 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/accounting/accounts.list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List money accounts, newest first
+         * @description Offset pagination. Archived accounts are left out unless `includeArchived` is true.
+         *
+         *     **Access:** scopes `accounting:read`; roles admin, finance.
+         *
+         *     **MCP tool:** `accounting_accounts_list`.
+         */
+        get: operations["accounts.list:get"];
+        put?: never;
+        /**
+         * List money accounts, newest first
+         * @description Offset pagination. Archived accounts are left out unless `includeArchived` is true.
+         *
+         *     **Access:** scopes `accounting:read`; roles admin, finance.
+         *
+         *     Also available as `GET` with the same parameters in the query string.
+         *
+         *     **MCP tool:** `accounting_accounts_list`.
+         */
+        post: operations["accounts.list"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/accounting/accounts.get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a money account
+         * @description **Access:** scopes `accounting:read`; roles admin, finance.
+         *
+         *     **MCP tool:** `accounting_accounts_get`.
+         */
+        get: operations["accounts.get:get"];
+        put?: never;
+        /**
+         * Get a money account
+         * @description **Access:** scopes `accounting:read`; roles admin, finance.
+         *
+         *     Also available as `GET` with the same parameters in the query string.
+         *
+         *     **MCP tool:** `accounting_accounts_get`.
+         */
+        post: operations["accounts.get"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/accounting/accounts.create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a money account (bank, card, cash or payment provider)
+         * @description **Access:** scopes `accounting:read`, `accounting:write`; roles admin, finance.
+         *
+         *     **Idempotency:** required: header `Idempotency-Key` (8-200) or body `idempotencyKey` (8-200).
+         *
+         *     **MCP tool:** `accounting_accounts_create`.
+         */
+        post: operations["accounts.create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/accounting/accounts.update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Change a money account
+         * @description Absent fields keep their value; null clears an optional one. The currency never changes.
+         *
+         *     **Access:** scopes `accounting:read`, `accounting:write`; roles admin, finance.
+         *
+         *     **Idempotency:** required: header `Idempotency-Key` (8-200) or body `idempotencyKey` (8-200).
+         *
+         *     **Revision:** send `expectedRevision` (the revision last read); a different current revision answers 409 `revision_conflict` with `current_revision`, and nothing changes.
+         *
+         *     **MCP tool:** `accounting_accounts_update`.
+         */
+        post: operations["accounts.update"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/accounting/accounts.archive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Archive a money account
+         * @description An archived account keeps its transactions and entries but takes no new transactions or imports; its cards are archived with it.
+         *
+         *     **Access:** scopes `accounting:read`, `accounting:write`; roles admin, finance.
+         *
+         *     **Idempotency:** required: header `Idempotency-Key` (8-200) or body `idempotencyKey` (8-200).
+         *
+         *     **Revision:** send `expectedRevision` (the revision last read); a different current revision answers 409 `revision_conflict` with `current_revision`, and nothing changes.
+         *
+         *     **Destructive:** the change cannot be undone.
+         *
+         *     **MCP tool:** `accounting_accounts_archive`.
+         */
+        post: operations["accounts.archive"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/accounting/cards.list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List payment cards, newest first
+         * @description Offset pagination; filters by account and holder. Archived cards are left out unless asked for.
+         *
+         *     **Access:** scopes `accounting:read`; roles admin, finance.
+         *
+         *     **MCP tool:** `accounting_cards_list`.
+         */
+        get: operations["cards.list:get"];
+        put?: never;
+        /**
+         * List payment cards, newest first
+         * @description Offset pagination; filters by account and holder. Archived cards are left out unless asked for.
+         *
+         *     **Access:** scopes `accounting:read`; roles admin, finance.
+         *
+         *     Also available as `GET` with the same parameters in the query string.
+         *
+         *     **MCP tool:** `accounting_cards_list`.
+         */
+        post: operations["cards.list"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/accounting/cards.get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a payment card
+         * @description **Access:** scopes `accounting:read`; roles admin, finance.
+         *
+         *     **MCP tool:** `accounting_cards_get`.
+         */
+        get: operations["cards.get:get"];
+        put?: never;
+        /**
+         * Get a payment card
+         * @description **Access:** scopes `accounting:read`; roles admin, finance.
+         *
+         *     Also available as `GET` with the same parameters in the query string.
+         *
+         *     **MCP tool:** `accounting_cards_get`.
+         */
+        post: operations["cards.get"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/accounting/cards.create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add a payment card to an account
+         * @description The holder is a member of the organization; statement lines naming the last four digits are attributed to the card, and its transactions appear in the holder’s attention.mine.
+         *
+         *     **Access:** scopes `accounting:read`, `accounting:write`; roles admin, finance.
+         *
+         *     **Idempotency:** required: header `Idempotency-Key` (8-200) or body `idempotencyKey` (8-200).
+         *
+         *     **MCP tool:** `accounting_cards_create`.
+         */
+        post: operations["cards.create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/accounting/cards.update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Change a payment card (holder, brand, label)
+         * @description The last four digits and the account never change: a new card is a new record. A new holder sees the card’s open transactions in attention.mine at once.
+         *
+         *     **Access:** scopes `accounting:read`, `accounting:write`; roles admin, finance.
+         *
+         *     **Idempotency:** required: header `Idempotency-Key` (8-200) or body `idempotencyKey` (8-200).
+         *
+         *     **Revision:** send `expectedRevision` (the revision last read); a different current revision answers 409 `revision_conflict` with `current_revision`, and nothing changes.
+         *
+         *     **MCP tool:** `accounting_cards_update`.
+         */
+        post: operations["cards.update"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/accounting/cards.archive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Archive a payment card
+         * @description The card keeps its transactions (and they stay in the holder’s attention.mine until they have a receipt or are excluded); new statement lines are no longer attributed to it.
+         *
+         *     **Access:** scopes `accounting:read`, `accounting:write`; roles admin, finance.
+         *
+         *     **Idempotency:** required: header `Idempotency-Key` (8-200) or body `idempotencyKey` (8-200).
+         *
+         *     **Revision:** send `expectedRevision` (the revision last read); a different current revision answers 409 `revision_conflict` with `current_revision`, and nothing changes.
+         *
+         *     **Destructive:** the change cannot be undone.
+         *
+         *     **MCP tool:** `accounting_cards_archive`.
+         */
+        post: operations["cards.archive"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/accounting/transactions.list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List bank and card transactions, newest booked date first
+         * @description Offset pagination, ordered by booked date (newest first), then id. `from` and `to` are inclusive booked dates; `search` looks in the bank’s description, the cleaned merchant and the counterparty name.
+         *
+         *     **Access:** scopes `accounting:read`; roles admin, finance.
+         *
+         *     **MCP tool:** `accounting_transactions_list`.
+         */
+        get: operations["transactions.list:get"];
+        put?: never;
+        /**
+         * List bank and card transactions, newest booked date first
+         * @description Offset pagination, ordered by booked date (newest first), then id. `from` and `to` are inclusive booked dates; `search` looks in the bank’s description, the cleaned merchant and the counterparty name.
+         *
+         *     **Access:** scopes `accounting:read`; roles admin, finance.
+         *
+         *     Also available as `GET` with the same parameters in the query string.
+         *
+         *     **MCP tool:** `accounting_transactions_list`.
+         */
+        post: operations["transactions.list"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/accounting/transactions.get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a bank or card transaction
+         * @description **Access:** scopes `accounting:read`; roles admin, finance.
+         *
+         *     **MCP tool:** `accounting_transactions_get`.
+         */
+        get: operations["transactions.get:get"];
+        put?: never;
+        /**
+         * Get a bank or card transaction
+         * @description **Access:** scopes `accounting:read`; roles admin, finance.
+         *
+         *     Also available as `GET` with the same parameters in the query string.
+         *
+         *     **MCP tool:** `accounting_transactions_get`.
+         */
+        post: operations["transactions.get"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/accounting/transactions.create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Record a transaction by hand (cash, a missing line)
+         * @description Adds a transaction in the account’s currency and posts its ledger entry (unreviewed, uncategorized). Statement imports that later bring the same line find it as a duplicate (same amount, date and description).
+         *
+         *     **Access:** scopes `accounting:read`, `accounting:write`; roles admin, finance.
+         *
+         *     **Idempotency:** required: header `Idempotency-Key` (8-200) or body `idempotencyKey` (8-200).
+         *
+         *     **MCP tool:** `accounting_transactions_create`.
+         */
+        post: operations["transactions.create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/accounting/transactions.update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Annotate a transaction (note, category hint, card, excluded)
+         * @description The amount, dates, description and bank reference never change: they are what the bank (or the person who recorded it) said. `excluded: true` takes the transaction out of reconciliation and attention.mine (a transfer between own accounts, a private payment); `false` puts it back.
+         *
+         *     **Access:** scopes `accounting:read`, `accounting:write`; roles admin, finance.
+         *
+         *     **Idempotency:** required: header `Idempotency-Key` (8-200) or body `idempotencyKey` (8-200).
+         *
+         *     **Revision:** send `expectedRevision` (the revision last read); a different current revision answers 409 `revision_conflict` with `current_revision`, and nothing changes.
+         *
+         *     **MCP tool:** `accounting_transactions_update`.
+         */
+        post: operations["transactions.update"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/accounting/transactions.imports.create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import a bank or card statement (asynchronous)
+         * @description Queues the import of a statement file into an account and returns the job at once; poll transactions.imports.get. Formats: CSV/TSV, OFX/QFX, CAMT.053, MT940 and QIF, recognised from the content and checked against the file name. Lines already in the account are counted as duplicates, never added twice (docs/books.md). A file that cannot be read fails the job and adds nothing; bad lines are rejected one by one with their line number. At most 20 MiB decoded.
+         *
+         *     **Access:** scopes `accounting:read`, `accounting:write`; roles admin, finance.
+         *
+         *     **Idempotency:** required: header `Idempotency-Key` (8-200) or body `idempotencyKey` (8-200).
+         *
+         *     **MCP tool:** `accounting_transactions_imports_create`.
+         */
+        post: operations["transactions.imports.create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/accounting/transactions.imports.get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Poll a statement import
+         * @description State (queued, running, succeeded, failed), counts that grow while it runs (read, added, duplicates, rejected, pending), rejected lines with reasons, and the error of a failed file.
+         *
+         *     **Access:** scopes `accounting:read`; roles admin, finance.
+         *
+         *     **MCP tool:** `accounting_transactions_imports_get`.
+         */
+        get: operations["transactions.imports.get:get"];
+        put?: never;
+        /**
+         * Poll a statement import
+         * @description State (queued, running, succeeded, failed), counts that grow while it runs (read, added, duplicates, rejected, pending), rejected lines with reasons, and the error of a failed file.
+         *
+         *     **Access:** scopes `accounting:read`; roles admin, finance.
+         *
+         *     Also available as `GET` with the same parameters in the query string.
+         *
+         *     **MCP tool:** `accounting_transactions_imports_get`.
+         */
+        post: operations["transactions.imports.get"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/accounting/categories.list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the chart of categories, by code
+         * @description Offset pagination, ordered by code. An organization starts with a default chart for a small business (docs/books.md); deactivated categories are left out unless `includeInactive` is true.
+         *
+         *     **Access:** scopes `accounting:read`; roles admin, finance.
+         *
+         *     **MCP tool:** `accounting_categories_list`.
+         */
+        get: operations["categories.list:get"];
+        put?: never;
+        /**
+         * List the chart of categories, by code
+         * @description Offset pagination, ordered by code. An organization starts with a default chart for a small business (docs/books.md); deactivated categories are left out unless `includeInactive` is true.
+         *
+         *     **Access:** scopes `accounting:read`; roles admin, finance.
+         *
+         *     Also available as `GET` with the same parameters in the query string.
+         *
+         *     **MCP tool:** `accounting_categories_list`.
+         */
+        post: operations["categories.list"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/accounting/categories.save": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add or change a category of the chart
+         * @description Without `id`: adds a category (`code`, `name`, `kind` required). With `id` and `expectedRevision`: changes its name, kind, default tax rate or active flag; the code never changes. Categories are deactivated, never deleted, so old entries keep theirs.
+         *
+         *     **Access:** scopes `accounting:read`, `accounting:write`; roles admin, finance.
+         *
+         *     **Idempotency:** required: header `Idempotency-Key` (8-200) or body `idempotencyKey` (8-200).
+         *
+         *     **Revision:** send `expectedRevision` (the revision last read); a different current revision answers 409 `revision_conflict` with `current_revision`, and nothing changes.
+         *
+         *     **MCP tool:** `accounting_categories_save`.
+         */
+        post: operations["categories.save"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/accounting/entries.list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List ledger entries, newest first
+         * @description Offset pagination (`limit`, `offset`), ordered by date (newest first), then id. `from` and `to` are inclusive dates; `status` is the review status; `search` looks in the description and the counterparty.
+         *
+         *     **Access:** scopes `accounting:read`; roles admin, finance.
+         *
+         *     **MCP tool:** `accounting_entries_list`.
+         */
+        get: operations["entries.list:get"];
+        put?: never;
+        /**
+         * List ledger entries, newest first
+         * @description Offset pagination (`limit`, `offset`), ordered by date (newest first), then id. `from` and `to` are inclusive dates; `status` is the review status; `search` looks in the description and the counterparty.
+         *
+         *     **Access:** scopes `accounting:read`; roles admin, finance.
+         *
+         *     Also available as `GET` with the same parameters in the query string.
+         *
+         *     **MCP tool:** `accounting_entries_list`.
+         */
+        post: operations["entries.list"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/accounting/entries.get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a ledger entry with its allocations
+         * @description **Access:** scopes `accounting:read`; roles admin, finance.
+         *
+         *     **MCP tool:** `accounting_entries_get`.
+         */
+        get: operations["entries.get:get"];
+        put?: never;
+        /**
+         * Get a ledger entry with its allocations
+         * @description **Access:** scopes `accounting:read`; roles admin, finance.
+         *
+         *     Also available as `GET` with the same parameters in the query string.
+         *
+         *     **MCP tool:** `accounting_entries_get`.
+         */
+        post: operations["entries.get"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/accounting/entries.update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Categorize, split or review a ledger entry
+         * @description Replaces the allocations (they must sum exactly to the entry’s amount, else 400 `allocations_unbalanced`) and/or sets the review status. The amount, currency and date never change: they come from the bank or the invoice. A tax amount left out is computed from the rate (tax included in the gross amount).
+         *
+         *     **Access:** scopes `accounting:read`, `accounting:write`; roles admin, finance.
+         *
+         *     **Idempotency:** required: header `Idempotency-Key` (8-200) or body `idempotencyKey` (8-200).
+         *
+         *     **Revision:** send `expectedRevision` (the revision last read); a different current revision answers 409 `revision_conflict` with `current_revision`, and nothing changes.
+         *
+         *     **MCP tool:** `accounting_entries_update`.
+         */
+        post: operations["entries.update"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/accounting/entries.export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Export the entries of a date range as CSV (asynchronous)
+         * @description Queues a CSV of the entries dated from `from` to `to` (inclusive), one row per allocation, amounts as decimals of the currency; poll entries.exports.get, then download with entries.exports.download.
+         *
+         *     **Access:** scopes `accounting:read`, `accounting:write`; roles admin, finance.
+         *
+         *     **Idempotency:** required: header `Idempotency-Key` (8-200) or body `idempotencyKey` (8-200).
+         *
+         *     **MCP tool:** `accounting_entries_export`.
+         */
+        post: operations["entries.export"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/accounting/entries.exports.get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Poll an entries export
+         * @description **Access:** scopes `accounting:read`; roles admin, finance.
+         *
+         *     **MCP tool:** `accounting_entries_exports_get`.
+         */
+        get: operations["entries.exports.get:get"];
+        put?: never;
+        /**
+         * Poll an entries export
+         * @description **Access:** scopes `accounting:read`; roles admin, finance.
+         *
+         *     Also available as `GET` with the same parameters in the query string.
+         *
+         *     **MCP tool:** `accounting_entries_exports_get`.
+         */
+        post: operations["entries.exports.get"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/accounting/entries.exports.download": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download the CSV of a finished entries export
+         * @description The CSV as base64 JSON, or over HTTP with `Accept: text/csv` (or application/octet-stream) the file itself. 404 `not_found` (with `state`) until the export has succeeded, and once its file was purged (7 days after).
+         *
+         *     **Access:** scopes `accounting:read`; roles admin, finance.
+         *
+         *     **MCP tool:** `accounting_entries_exports_download`.
+         */
+        get: operations["entries.exports.download:get"];
+        put?: never;
+        /**
+         * Download the CSV of a finished entries export
+         * @description The CSV as base64 JSON, or over HTTP with `Accept: text/csv` (or application/octet-stream) the file itself. 404 `not_found` (with `state`) until the export has succeeded, and once its file was purged (7 days after).
+         *
+         *     **Access:** scopes `accounting:read`; roles admin, finance.
+         *
+         *     Also available as `GET` with the same parameters in the query string.
+         *
+         *     **MCP tool:** `accounting_entries_exports_download`.
+         */
+        post: operations["entries.exports.download"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/accounting/attention.mine": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Card transactions of my cards that still need a receipt
+         * @description For the calling member: transactions on the cards they hold that have no receipt and are not excluded, newest booked date first, then id. Cursor pages that never skip or repeat when transactions arrive between pages. `total` counts all such items; `cards` lists the last four digits of the member’s cards that have any.
+         *
+         *     **Access:** scopes `accounting:read`; roles admin, finance.
+         *
+         *     **MCP tool:** `accounting_attention_mine`.
+         */
+        get: operations["attention.mine:get"];
+        put?: never;
+        /**
+         * Card transactions of my cards that still need a receipt
+         * @description For the calling member: transactions on the cards they hold that have no receipt and are not excluded, newest booked date first, then id. Cursor pages that never skip or repeat when transactions arrive between pages. `total` counts all such items; `cards` lists the last four digits of the member’s cards that have any.
+         *
+         *     **Access:** scopes `accounting:read`; roles admin, finance.
+         *
+         *     Also available as `GET` with the same parameters in the query string.
+         *
+         *     **MCP tool:** `accounting_attention_mine`.
+         */
+        post: operations["attention.mine"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1980,7 +2730,7 @@ export interface components {
                  * @description Stable, machine-readable error code (see docs/errors.md).
                  * @enum {string}
                  */
-                code: "invalid_json" | "invalid_input" | "unknown_field" | "unknown_parameter" | "idempotency_key_required" | "idempotency_key_mismatch" | "idempotency_key_reused" | "unsupported_api_version" | "invalid_file" | "missing_credential" | "invalid_credential" | "organization_mismatch" | "membership_inactive" | "insufficient_scope" | "role_not_allowed" | "dashboard_only" | "unknown_operation" | "not_found" | "method_not_allowed" | "revision_conflict" | "idempotency_in_progress" | "email_taken" | "job_role_inactive" | "unpaid_not_acknowledged" | "contractor_joined" | "contractor_inactive" | "invitation_not_open" | "invalid_state" | "member_email_taken" | "last_admin" | "scope_not_held" | "party_email_taken" | "party_email_missing" | "unsupported_currency" | "invalid_quantity" | "invalid_tax_rate" | "amount_overflow" | "payment_exceeds_balance" | "payment_not_allowed" | "job_role_name_taken" | "no_open_invitation" | "webhook_url_not_allowed" | "unknown_event_type" | "origin_not_allowed" | "installments_sum_mismatch" | "payment_plan_exists" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "invitation_limit_reached" | "replay_unavailable" | "internal_error" | "service_unavailable" | "oauth_unavailable";
+                code: "invalid_json" | "invalid_input" | "unknown_field" | "unknown_parameter" | "idempotency_key_required" | "idempotency_key_mismatch" | "idempotency_key_reused" | "unsupported_api_version" | "invalid_file" | "missing_credential" | "invalid_credential" | "organization_mismatch" | "membership_inactive" | "insufficient_scope" | "role_not_allowed" | "dashboard_only" | "unknown_operation" | "not_found" | "method_not_allowed" | "revision_conflict" | "idempotency_in_progress" | "email_taken" | "job_role_inactive" | "unpaid_not_acknowledged" | "contractor_joined" | "contractor_inactive" | "invitation_not_open" | "invalid_state" | "member_email_taken" | "last_admin" | "scope_not_held" | "party_email_taken" | "party_email_missing" | "unsupported_currency" | "invalid_quantity" | "invalid_tax_rate" | "amount_overflow" | "payment_exceeds_balance" | "payment_not_allowed" | "allocations_unbalanced" | "category_code_taken" | "job_role_name_taken" | "no_open_invitation" | "webhook_url_not_allowed" | "unknown_event_type" | "origin_not_allowed" | "installments_sum_mismatch" | "payment_plan_exists" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "invitation_limit_reached" | "replay_unavailable" | "internal_error" | "service_unavailable" | "oauth_unavailable";
                 /** @description Human-readable explanation; never contains secrets. */
                 message: string;
                 /** @description The input field at fault, in the caller’s spelling (dotted for nested fields). */
@@ -3987,6 +4737,769 @@ export interface components {
              */
             to?: string;
         };
+        /** Account */
+        Account: {
+            /** @description Account id. */
+            id: string;
+            /** @description Name shown in lists, 1-200 characters. */
+            name: string;
+            /** @description checking, savings, credit_card, cash or payment_provider. */
+            kind: "checking" | "savings" | "credit_card" | "cash" | "payment_provider";
+            /** @description Currency of the account (ISO 4217); never changes. */
+            currency: string;
+            /** @description Last four digits of the account number, or the IBAN; null when not given. */
+            account_ref: string | null;
+            /** @description Balance on the opening date, signed minor units. */
+            opening_balance_minor: string;
+            /** @description Date of the opening balance, or null. */
+            opening_date: string | null;
+            /** @description When the account was archived (no new transactions or imports), or null. */
+            archived_at: string | null;
+            /** @description Revision: 1 at creation, +1 on every change; send it as expectedRevision. */
+            revision: number;
+            /**
+             * Format: date-time
+             * @description When the account was created (ISO 8601, UTC).
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description Last change (ISO 8601, UTC).
+             */
+            updated_at: string;
+        };
+        AccountsListResult: {
+            /** @description The page of accounts, newest first (by creation). */
+            items: components["schemas"]["Account"][];
+            /** @description The page size used. */
+            limit: number;
+            /** @description The offset used. */
+            offset: number;
+            /** @description Offset of the next page, or null when this page is the last. */
+            nextOffset: number | null;
+        };
+        AccountsListRequest: {
+            /**
+             * @description Page size, 1 to 100 (default 30).
+             * @default 30
+             */
+            limit?: number;
+            /**
+             * @description Number of records to skip (default 0).
+             * @default 0
+             */
+            offset?: number;
+            /** @description Also list archived accounts. */
+            includeArchived?: boolean;
+        };
+        AccountsGetRequest: {
+            /** @description Account id. */
+            id: string;
+        };
+        AccountsCreateRequest: {
+            /** @description Name, 1-200 characters. */
+            name: string;
+            /** @description Kind of account: checking, savings, credit_card, cash or payment_provider. */
+            kind: "checking" | "savings" | "credit_card" | "cash" | "payment_provider";
+            /** @description Currency of the account; fixed once created. Uppercase ISO 4217 code. */
+            currency: string;
+            /** @description Last four digits of the account number, or the IBAN (uppercase, no spaces). */
+            accountRef?: string;
+            /** @description Balance on the opening date; 0 when omitted. Signed decimal string of minor units. */
+            openingBalanceMinor?: string;
+            /**
+             * Format: date
+             * @description Date of the opening balance.
+             */
+            openingDate?: string;
+            /** @description Idempotency key, 8-200 characters; required unless the Idempotency-Key header is sent. */
+            idempotencyKey?: string;
+        };
+        AccountsUpdateRequest: {
+            /** @description Account id. */
+            id: string;
+            /** @description The revision of the record the caller last read. */
+            expectedRevision: number;
+            /** @description Name, 1-200 characters. */
+            name?: string;
+            /** @description Kind of account: checking, savings, credit_card, cash or payment_provider. */
+            kind?: "checking" | "savings" | "credit_card" | "cash" | "payment_provider";
+            /** @description Account number or IBAN; null clears it. */
+            accountRef?: string | null;
+            /** @description Balance on the opening date. Signed decimal string of minor units. */
+            openingBalanceMinor?: string;
+            /** @description Date of the opening balance; null clears it. */
+            openingDate?: string | null;
+            /** @description Idempotency key, 8-200 characters; required unless the Idempotency-Key header is sent. */
+            idempotencyKey?: string;
+        };
+        AccountsArchiveRequest: {
+            /** @description Account id. */
+            id: string;
+            /** @description The revision of the record the caller last read. */
+            expectedRevision: number;
+            /** @description Idempotency key, 8-200 characters; required unless the Idempotency-Key header is sent. */
+            idempotencyKey?: string;
+        };
+        /** Card */
+        Card: {
+            /** @description Card id. */
+            id: string;
+            /** @description The account the card pays from. */
+            account_id: string;
+            /** @description The member who holds the card (their attention.mine lists its transactions). */
+            holder_member_id: string;
+            /** @description Last four digits of the card number. */
+            last_four: string;
+            /** @description Card brand as written (Visa, Mastercard, Amex...), or null. */
+            brand: string | null;
+            /** @description A label shown in lists, or null. */
+            label: string | null;
+            /** @description When the card was archived (no new transactions are attributed to it), or null. */
+            archived_at: string | null;
+            /** @description Revision: 1 at creation, +1 on every change; send it as expectedRevision. */
+            revision: number;
+            /**
+             * Format: date-time
+             * @description When the card was created (ISO 8601, UTC).
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description Last change (ISO 8601, UTC).
+             */
+            updated_at: string;
+        };
+        CardsListResult: {
+            /** @description The page of cards, newest first (by creation). */
+            items: components["schemas"]["Card"][];
+            /** @description The page size used. */
+            limit: number;
+            /** @description The offset used. */
+            offset: number;
+            /** @description Offset of the next page, or null when this page is the last. */
+            nextOffset: number | null;
+        };
+        CardsListRequest: {
+            /**
+             * @description Page size, 1 to 100 (default 30).
+             * @default 30
+             */
+            limit?: number;
+            /**
+             * @description Number of records to skip (default 0).
+             * @default 0
+             */
+            offset?: number;
+            /** @description Only cards of this account. */
+            accountId?: string;
+            /** @description Only cards held by this member. */
+            holderMemberId?: string;
+            /** @description Also list archived cards. */
+            includeArchived?: boolean;
+        };
+        CardsGetRequest: {
+            /** @description Card id. */
+            id: string;
+        };
+        CardsCreateRequest: {
+            /** @description The account the card pays from. */
+            accountId: string;
+            /** @description The member who holds the card. */
+            holderMemberId: string;
+            /** @description Last four digits of the card number. */
+            lastFour: string;
+            /** @description Card brand, 1-50 characters. */
+            brand?: string;
+            /** @description Label, 1-100 characters. */
+            label?: string;
+            /** @description Idempotency key, 8-200 characters; required unless the Idempotency-Key header is sent. */
+            idempotencyKey?: string;
+        };
+        CardsUpdateRequest: {
+            /** @description Card id. */
+            id: string;
+            /** @description The revision of the record the caller last read. */
+            expectedRevision: number;
+            /** @description The member who holds the card. */
+            holderMemberId?: string;
+            /** @description Card brand; null clears it. */
+            brand?: string | null;
+            /** @description Label; null clears it. */
+            label?: string | null;
+            /** @description Idempotency key, 8-200 characters; required unless the Idempotency-Key header is sent. */
+            idempotencyKey?: string;
+        };
+        CardsArchiveRequest: {
+            /** @description Card id. */
+            id: string;
+            /** @description The revision of the record the caller last read. */
+            expectedRevision: number;
+            /** @description Idempotency key, 8-200 characters; required unless the Idempotency-Key header is sent. */
+            idempotencyKey?: string;
+        };
+        /** Transaction */
+        Transaction: {
+            /** @description Transaction id. */
+            id: string;
+            /** @description The money account. */
+            account_id: string;
+            /** @description The card used, or null. */
+            card_id: string | null;
+            /**
+             * Format: date
+             * @description Date the bank booked it.
+             */
+            booked_date: string;
+            /** @description Value date, when the bank gives one. */
+            value_date: string | null;
+            /** @description Signed minor units; negative is money out. */
+            amount_minor: string;
+            /** @description Currency of the amount (the account’s). */
+            currency: string;
+            /** @description Amount before conversion (card abroad, FX transfer), signed minor units. */
+            original_amount_minor: string | null;
+            /** @description Currency before conversion. */
+            original_currency: string | null;
+            /** @description Bank charges attached to the line, signed minor units. */
+            fees_minor: string | null;
+            /** @description Merchant or description exactly as the bank wrote it. */
+            description: string;
+            /** @description Cleaned merchant name. */
+            merchant: string;
+            /** @description Counterparty name, when the bank gives one. */
+            counterparty_name: string | null;
+            /** @description Counterparty IBAN or account, when the bank gives one. */
+            counterparty_iban: string | null;
+            /** @description The bank’s own reference (FITID, AcctSvcrRef, MT940 reference...). */
+            bank_reference: string | null;
+            /** @description unmatched, matched (has a receipt) or excluded. */
+            status: "unmatched" | "matched" | "excluded";
+            /** @description A note of the organization. */
+            note: string | null;
+            /** @description A category code suggested for its entry. */
+            category_hint: string | null;
+            /** @description manual (transactions.create) or import (a statement import). */
+            source: "manual" | "import";
+            /** @description The import that added it, or null. */
+            import_id: string | null;
+            /** @description The ledger entry it posted. */
+            entry_id: string | null;
+            /** @description The receipt matched to it (receipts issue), or null. */
+            receipt_id: string | null;
+            /** @description Revision: 1 at creation, +1 on every change; send it as expectedRevision. */
+            revision: number;
+            /**
+             * Format: date-time
+             * @description When it was added (ISO 8601, UTC).
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description Last change (ISO 8601, UTC).
+             */
+            updated_at: string;
+        };
+        TransactionsListResult: {
+            /** @description The page of transactions, newest booked date first, then by id. */
+            items: components["schemas"]["Transaction"][];
+            /** @description The page size used. */
+            limit: number;
+            /** @description The offset used. */
+            offset: number;
+            /** @description Offset of the next page, or null when this page is the last. */
+            nextOffset: number | null;
+        };
+        TransactionsListRequest: {
+            /**
+             * @description Page size, 1 to 100 (default 30).
+             * @default 30
+             */
+            limit?: number;
+            /**
+             * @description Number of records to skip (default 0).
+             * @default 0
+             */
+            offset?: number;
+            /** @description Only transactions of this account. */
+            accountId?: string;
+            /** @description Only transactions of this card. */
+            cardId?: string;
+            /**
+             * Format: date
+             * @description First booked date included.
+             */
+            from?: string;
+            /**
+             * Format: date
+             * @description Last booked date included.
+             */
+            to?: string;
+            /** @description Only transactions in this status: unmatched, matched or excluded. */
+            status?: "unmatched" | "matched" | "excluded";
+            /** @description Text to look for, up to 200 characters. */
+            search?: string;
+        };
+        TransactionsGetRequest: {
+            /** @description Transaction id. */
+            id: string;
+        };
+        TransactionsCreateRequest: {
+            /** @description The money account. */
+            accountId: string;
+            /** @description The card used (a card of the account). */
+            cardId?: string;
+            /**
+             * Format: date
+             * @description Date of the transaction.
+             */
+            bookedDate: string;
+            /**
+             * Format: date
+             * @description Value date, if different.
+             */
+            valueDate?: string;
+            /** @description Amount; negative is money out. Signed decimal string of minor units. */
+            amountMinor: string;
+            /** @description Amount before conversion, when paid in another currency. Signed decimal string of minor units. */
+            originalAmountMinor?: string;
+            /** @description Currency before conversion. Uppercase ISO 4217 code. */
+            originalCurrency?: string;
+            /** @description What it was, 1-500 characters. */
+            description: string;
+            /** @description Who was paid or paid, 1-200 characters. */
+            counterpartyName?: string;
+            /** @description Their IBAN or account, 1-50 characters. */
+            counterpartyIban?: string;
+            /** @description A note, 1-1000 characters. */
+            note?: string;
+            /** @description A category code suggested for its entry. */
+            categoryHint?: string;
+            /** @description Idempotency key, 8-200 characters; required unless the Idempotency-Key header is sent. */
+            idempotencyKey?: string;
+        };
+        TransactionsUpdateRequest: {
+            /** @description Transaction id. */
+            id: string;
+            /** @description The revision of the record the caller last read. */
+            expectedRevision: number;
+            /** @description A note, 1-1000 characters; null clears it. */
+            note?: string | null;
+            /** @description A category code suggested for its entry; null clears it. */
+            categoryHint?: string | null;
+            /** @description The card used (a card of the same account); null when no card was used. */
+            cardId?: string | null;
+            /** @description true excludes it from reconciliation; false brings it back. */
+            excluded?: boolean;
+            /** @description Idempotency key, 8-200 characters; required unless the Idempotency-Key header is sent. */
+            idempotencyKey?: string;
+        };
+        /** JobHandle */
+        JobHandle: {
+            /** @description The job and its current state. */
+            job: {
+                /** @description Job id; poll the matching status operation with it. */
+                id: string;
+                /** @description Current state: queued at first. */
+                state: "queued" | "running" | "succeeded" | "failed";
+            };
+        };
+        TransactionsImportsCreateRequest: {
+            /** @description The account the statement belongs to. */
+            accountId: string;
+            /** @description File name as on disk, e.g. statement.csv. */
+            fileName: string;
+            /** @description Media type as sent by the browser (text/csv, application/x-ofx, application/xml...); informative. */
+            mediaType: string;
+            /** @description The file, base64 (RFC 4648, padded, no line breaks); at most 20 MiB decoded. */
+            contentBase64: string;
+            /** @description CSV/TSV only: which column holds what; recognised from the header when omitted. */
+            mapping?: {
+                /** @description The booked date column. A header cell as written in the file, or a 0-based column index. */
+                date: string | number;
+                /** @description One signed amount column (or give debit and credit). A header cell as written in the file, or a 0-based column index. */
+                amount?: string | number;
+                /** @description Money out, as positive amounts. A header cell as written in the file, or a 0-based column index. */
+                debit?: string | number;
+                /** @description Money in, as positive amounts. A header cell as written in the file, or a 0-based column index. */
+                credit?: string | number;
+                /** @description The description or merchant column. A header cell as written in the file, or a 0-based column index. */
+                description: string | number;
+                /** @description Value date. A header cell as written in the file, or a 0-based column index. */
+                valueDate?: string | number;
+                /** @description The bank’s reference of the line (used first by the dedupe). A header cell as written in the file, or a 0-based column index. */
+                reference?: string | number;
+                /** @description Counterparty name. A header cell as written in the file, or a 0-based column index. */
+                counterpartyName?: string | number;
+                /** @description Counterparty IBAN. A header cell as written in the file, or a 0-based column index. */
+                counterpartyIban?: string | number;
+                /** @description Currency of the line. A header cell as written in the file, or a 0-based column index. */
+                currency?: string | number;
+                /** @description A column whose value marks a row as pending (not booked yet). A header cell as written in the file, or a 0-based column index. */
+                status?: string | number;
+                /** @description Date format such as dd.MM.yyyy, MM/dd/yyyy or yyyy-MM-dd; detected when omitted. */
+                dateFormat?: string;
+                /** @description Decimal separator; detected when omitted. */
+                decimalSeparator?: "," | ".";
+                /** @description invert flips every sign (card exports that show purchases as positive amounts). */
+                sign?: "as_is" | "invert";
+            };
+            /** @description A card of the account that made every line of the file that names no card. */
+            cardId?: string;
+            /** @description Days between booked dates within which a line without bank reference matches an existing one (default 1). */
+            dedupeWindowDays?: number;
+            /** @description Idempotency key, 8-200 characters; required unless the Idempotency-Key header is sent. */
+            idempotencyKey?: string;
+        };
+        /** StatementImport */
+        StatementImport: {
+            /** @description Import job id. */
+            id: string;
+            /** @description queued, running, succeeded or failed. */
+            state: "queued" | "running" | "succeeded" | "failed";
+            /** @description The account imported into. */
+            account_id: string;
+            /** @description The card named for the whole file, or null. */
+            card_id: string | null;
+            /** @description File name as sent. */
+            file_name: string;
+            /** @description Media type as sent. */
+            media_type: string;
+            /** @description Size of the file in bytes. */
+            file_size: number;
+            /** @description What the parser detected and used (format, encoding, separator, date format, decimal separator, CSV mapping), once known. */
+            detection: {
+                [key: string]: unknown;
+            } | null;
+            /** @description Counts; they grow while the job runs. */
+            counts: {
+                /** @description Lines read so far (every line: added, duplicate, rejected or pending); the progress. */
+                read: number;
+                /** @description Transactions added. */
+                added: number;
+                /** @description Lines already in the books (same bank reference, or amount, date and description). */
+                duplicates: number;
+                /** @description Lines that could not be read or do not belong to the account. */
+                rejected: number;
+                /** @description Lines the bank has not booked yet; not imported. */
+                pending: number;
+            };
+            /** @description Rejected lines with their reasons (the first 1000). */
+            rejected: {
+                /** @description Line (text formats) or entry number (XML formats), from 1. */
+                line: number;
+                /** @description Why the line was rejected. */
+                reason: string;
+            }[];
+            /** @description Why the job failed (nothing was added), or null. */
+            error: {
+                /** @description Why the file failed: empty_file, format_mismatch, malformed_file, unsafe_xml, ... */
+                code: string;
+                /** @description A readable explanation. */
+                message: string;
+            } | null;
+            /**
+             * Format: date-time
+             * @description When the import was requested.
+             */
+            created_at: string;
+            /** @description When a worker last started it, or null. */
+            started_at: string | null;
+            /** @description When it ended, or null. */
+            finished_at: string | null;
+        };
+        TransactionsImportsGetRequest: {
+            /** @description Import job id (transactions.imports.create). */
+            id: string;
+        };
+        /** Category */
+        Category: {
+            /** @description Category id. */
+            id: string;
+            /** @description Code in the chart (stable; used by exports). */
+            code: string;
+            /** @description Name shown to people. */
+            name: string;
+            /** @description income, expense, asset, liability or equity. */
+            kind: "income" | "expense" | "asset" | "liability" | "equity";
+            /** @description Tax rate suggested for its allocations (percent), or null. */
+            default_tax_rate: string | null;
+            /** @description false once deactivated: kept on old entries, not offered for new ones. */
+            active: boolean;
+            /** @description Revision: 1 at creation, +1 on every change; send it as expectedRevision. */
+            revision: number;
+            /**
+             * Format: date-time
+             * @description When the category was added (ISO 8601, UTC).
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description Last change (ISO 8601, UTC).
+             */
+            updated_at: string;
+        };
+        CategoriesListResult: {
+            /** @description The page of categories, by code. */
+            items: components["schemas"]["Category"][];
+            /** @description The page size used. */
+            limit: number;
+            /** @description The offset used. */
+            offset: number;
+            /** @description Offset of the next page, or null when this page is the last. */
+            nextOffset: number | null;
+        };
+        CategoriesListRequest: {
+            /**
+             * @description Page size, 1 to 100 (default 30).
+             * @default 30
+             */
+            limit?: number;
+            /**
+             * @description Number of records to skip (default 0).
+             * @default 0
+             */
+            offset?: number;
+            /** @description Also list deactivated categories. */
+            includeInactive?: boolean;
+        };
+        CategoriesSaveRequest: {
+            /** @description Category to change; omit to add one. */
+            id?: string;
+            /** @description The revision last read; required with id. */
+            expectedRevision?: number;
+            /** @description Code, 1-20 letters, digits, dot, dash or underscore (new categories only). */
+            code?: string;
+            /** @description Name, 1-100 characters. */
+            name?: string;
+            /** @description income, expense, asset, liability or equity. */
+            kind?: "income" | "expense" | "asset" | "liability" | "equity";
+            /** @description Tax rate suggested for its allocations, percent; null clears it. */
+            defaultTaxRate?: string | null;
+            /** @description false deactivates it (changes only). */
+            active?: boolean;
+            /** @description Idempotency key, 8-200 characters; required unless the Idempotency-Key header is sent. */
+            idempotencyKey?: string;
+        };
+        /** EntryAllocation */
+        EntryAllocation: {
+            /** @description Category of this line. */
+            category_id: string;
+            /** @description Code of the category in the chart. */
+            category_code: string;
+            /** @description Gross amount of the line (tax included), signed minor units. */
+            amount_minor: string;
+            /** @description Tax rate in percent, e.g. "13" or "8.875"; "0" when untaxed. */
+            tax_rate: string;
+            /** @description The tax inside amount_minor, signed minor units. */
+            tax_minor: string;
+        };
+        /** Entry */
+        Entry: {
+            /** @description Entry id. */
+            id: string;
+            /**
+             * Format: date
+             * @description Date of the entry.
+             */
+            date: string;
+            /** @description What it was. */
+            description: string;
+            /** @description Who was paid or paid us, when known. */
+            counterparty: string | null;
+            /** @description Amount, signed minor units (negative is money out); never changes. */
+            amount_minor: string;
+            /** @description Currency of the amount. */
+            currency: string;
+            /** @description One or more lines; their amounts always sum to amount_minor. */
+            allocations: components["schemas"]["EntryAllocation"][];
+            /** @description unreviewed or reviewed. */
+            review_status: "unreviewed" | "reviewed";
+            /** @description What posted the entry. */
+            source_type: "transaction" | "invoice" | "invoice_payment";
+            /** @description The transaction, invoice or payment that posted it. */
+            source_id: string;
+            /** @description Transactions linked to the entry. */
+            transaction_ids: string[];
+            /** @description Receipts linked to the entry (receipts issue). */
+            receipt_ids: string[];
+            /** @description Revision: 1 at creation, +1 on every change; send it as expectedRevision. */
+            revision: number;
+            /**
+             * Format: date-time
+             * @description When the entry was posted (ISO 8601, UTC).
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description Last change (ISO 8601, UTC).
+             */
+            updated_at: string;
+        };
+        EntriesListResult: {
+            /** @description The page of entries, newest date first, then by id. */
+            items: components["schemas"]["Entry"][];
+            /** @description The page size used. */
+            limit: number;
+            /** @description The offset used. */
+            offset: number;
+            /** @description Offset of the next page, or null when this page is the last. */
+            nextOffset: number | null;
+        };
+        EntriesListRequest: {
+            /**
+             * @description Page size, 1 to 100 (default 30).
+             * @default 30
+             */
+            limit?: number;
+            /**
+             * @description Number of records to skip (default 0).
+             * @default 0
+             */
+            offset?: number;
+            /**
+             * Format: date
+             * @description First date included.
+             */
+            from?: string;
+            /**
+             * Format: date
+             * @description Last date included.
+             */
+            to?: string;
+            /** @description Only entries with this review status: unreviewed or reviewed. */
+            status?: "unreviewed" | "reviewed";
+            /** @description Text to look for, up to 200 characters. */
+            search?: string;
+        };
+        EntriesGetRequest: {
+            /** @description Entry id. */
+            id: string;
+        };
+        EntriesUpdateRequest: {
+            /** @description Entry id. */
+            id: string;
+            /** @description The revision of the record the caller last read. */
+            expectedRevision: number;
+            /** @description 1-50 lines that sum exactly to the entry amount. */
+            allocations?: {
+                /** @description Category (categories.list). */
+                categoryId: string;
+                /** @description Gross amount of the line, tax included. Signed decimal string of minor units. */
+                amountMinor: string;
+                /** @description Tax rate in percent, 0-100, at most 4 fraction digits ("13", "8.875"). */
+                taxRate?: string;
+                /** @description Tax inside the amount; computed from taxRate when omitted. Signed decimal string of minor units. */
+                taxMinor?: string;
+            }[];
+            /** @description unreviewed or reviewed. */
+            reviewStatus?: "unreviewed" | "reviewed";
+            /** @description Idempotency key, 8-200 characters; required unless the Idempotency-Key header is sent. */
+            idempotencyKey?: string;
+        };
+        EntriesExportRequest: {
+            /**
+             * Format: date
+             * @description First date included.
+             */
+            from: string;
+            /**
+             * Format: date
+             * @description Last date included.
+             */
+            to: string;
+            /** @description Idempotency key, 8-200 characters; required unless the Idempotency-Key header is sent. */
+            idempotencyKey?: string;
+        };
+        /** EntriesExport */
+        EntriesExport: {
+            /** @description Export job id. */
+            id: string;
+            /** @description queued, running, succeeded or failed. */
+            state: "queued" | "running" | "succeeded" | "failed";
+            /**
+             * Format: date
+             * @description First date included.
+             */
+            from: string;
+            /**
+             * Format: date
+             * @description Last date included.
+             */
+            to: string;
+            /** @description Entries written (once succeeded). */
+            entries: number;
+            /** @description CSV rows written, one per allocation (once succeeded). */
+            rows: number;
+            /** @description Name of the CSV once written. */
+            file_name: string | null;
+            /** @description Size of the CSV in bytes (0 until written). */
+            file_size: number;
+            /** @description true when entries.exports.download returns the file. */
+            downloadable: boolean;
+            /**
+             * Format: date-time
+             * @description When the export was requested.
+             */
+            created_at: string;
+            /** @description When it ended, or null. */
+            finished_at: string | null;
+        };
+        EntriesExportsGetRequest: {
+            /** @description Export job id (entries.export). */
+            id: string;
+        };
+        EntriesExportsDownloadResult: {
+            /** @description entries-<from>-<to>.csv */
+            file_name: string;
+            /** @description text/csv */
+            media_type: string;
+            /** @description Size of the CSV in bytes. */
+            size_bytes: number;
+            /** @description The CSV (UTF-8), base64. */
+            content_base64: string;
+        };
+        EntriesExportsDownloadRequest: {
+            /** @description Export job id (entries.export). */
+            id: string;
+        };
+        /** AttentionItem */
+        AttentionItem: {
+            /** @description Transaction id (ID). */
+            id: string;
+            /** @description Cleaned merchant name. */
+            merchant: string;
+            /**
+             * Format: date
+             * @description Booked date.
+             */
+            date: string;
+            /** @description Currency of the amount. */
+            currency: string;
+            /** @description Amount, signed decimal string of minor units (negative is money out). */
+            amountMinor: string;
+            /** @description Last four digits of the card used. */
+            lastFour: string;
+        };
+        AttentionMineResult: {
+            /** @description The page of items, newest booked date first, then by id. */
+            items: components["schemas"]["AttentionItem"][];
+            /** @description Cursor of the next page, or null when no more items remain. */
+            nextCursor: string | null;
+            /** @description All such items (every page). */
+            total: number;
+            /** @description Last four digits of the member’s cards that have any such item, sorted. */
+            cards: string[];
+        };
+        AttentionMineRequest: {
+            /**
+             * @description Page size, 1 to 100 (default 30).
+             * @default 30
+             */
+            limit?: number;
+            /** @description Opaque cursor from a previous page's nextCursor. */
+            cursor?: string;
+        };
     };
     responses: {
         /**
@@ -4006,6 +5519,7 @@ export interface components {
          *     - `invalid_quantity`: A line quantity is zero or not a decimal with at most 9 integer and 4 fraction digits.
          *     - `invalid_tax_rate`: A tax rate is not a percentage from 0 to 100 with at most 4 fraction digits.
          *     - `amount_overflow`: A computed line or invoice amount would exceed 9007199254740991 minor units.
+         *     - `allocations_unbalanced`: An entry's allocations do not sum to its amount; `error.amount_minor` and `error.sum_minor` tell both.
          *     - `webhook_url_not_allowed`: The webhook URL is refused: it must be https on port 443 or 8443 to a public host (`http://localhost` only where the operator allows it), without user name or password; `error.reason` says which rule failed.
          *     - `unknown_event_type`: An `events` pattern names no event type of the catalog (or a group no type belongs to); `field` names it (`events.2`).
          *     - `installments_sum_mismatch`: Custom installments must sum exactly to the invoice's balance; `error.balance_minor` and `error.sum_minor` tell both.
@@ -4096,6 +5610,7 @@ export interface components {
          *     - `party_email_missing`: The party has no email address, so the invoice cannot be sent; add one to the party first.
          *     - `payment_exceeds_balance`: The payment is larger than the invoice's open balance; `error.balance_minor` tells the balance.
          *     - `payment_not_allowed`: Payments are recorded on sent invoices only; `error.state` tells the current status.
+         *     - `category_code_taken`: Another category of the organization already has this code.
          *     - `job_role_name_taken`: Another job role in the organization already has this name.
          *     - `payment_plan_exists`: The invoice already has an active or paused payment plan (`error.plan_id`); cancel it before creating another.
          *     - `replay_unavailable`: The first request with this idempotency key took effect, but its stored answer (which holds a secret) was sealed with a key this server no longer has (`ACCOUNTING_SECRET_KEY` changed). Read the record instead; for a webhook secret, rotate it to get a new one.
@@ -11436,6 +12951,2773 @@ export interface operations {
                      */
                     "application/json": {
                         data: components["schemas"]["AdminAuditLogListResult"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "accounts.list:get": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page size, 1 to 100 (default 30).
+                 * @example 30
+                 */
+                limit?: number;
+                /** @description Number of records to skip (default 0). */
+                offset?: number;
+                /** @description Also list archived accounts. */
+                includeArchived?: boolean;
+            };
+            header?: {
+                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
+                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the result is in `data`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "items": [
+                     *           {
+                     *             "id": "01920000-0000-7000-8000-000000000001",
+                     *             "name": "Northwind Traders",
+                     *             "kind": "checking",
+                     *             "currency": "text",
+                     *             "account_ref": "text",
+                     *             "opening_balance_minor": "text",
+                     *             "opening_date": "2026-09-22",
+                     *             "archived_at": "2026-09-22T14:30:00.000Z",
+                     *             "revision": 1,
+                     *             "created_at": "2026-09-22T14:30:00.000Z",
+                     *             "updated_at": "2026-09-22T14:30:00.000Z"
+                     *           }
+                     *         ],
+                     *         "limit": 1,
+                     *         "offset": 1,
+                     *         "nextOffset": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["AccountsListResult"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "accounts.list": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
+                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The operation input (an empty object when every parameter is optional). */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "limit": 30
+                 *     }
+                 */
+                "application/json": components["schemas"]["AccountsListRequest"];
+            };
+        };
+        responses: {
+            /** @description Success: the result is in `data`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "items": [
+                     *           {
+                     *             "id": "01920000-0000-7000-8000-000000000001",
+                     *             "name": "Northwind Traders",
+                     *             "kind": "checking",
+                     *             "currency": "text",
+                     *             "account_ref": "text",
+                     *             "opening_balance_minor": "text",
+                     *             "opening_date": "2026-09-22",
+                     *             "archived_at": "2026-09-22T14:30:00.000Z",
+                     *             "revision": 1,
+                     *             "created_at": "2026-09-22T14:30:00.000Z",
+                     *             "updated_at": "2026-09-22T14:30:00.000Z"
+                     *           }
+                     *         ],
+                     *         "limit": 1,
+                     *         "offset": 1,
+                     *         "nextOffset": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["AccountsListResult"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "accounts.get:get": {
+        parameters: {
+            query: {
+                /**
+                 * @description Account id.
+                 * @example 00000000-0000-0000-0000-000000000000
+                 */
+                id: string;
+            };
+            header?: {
+                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
+                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the result is in `data`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "01920000-0000-7000-8000-000000000001",
+                     *         "name": "Northwind Traders",
+                     *         "kind": "checking",
+                     *         "currency": "text",
+                     *         "account_ref": "text",
+                     *         "opening_balance_minor": "text",
+                     *         "opening_date": "2026-09-22",
+                     *         "archived_at": "2026-09-22T14:30:00.000Z",
+                     *         "revision": 1,
+                     *         "created_at": "2026-09-22T14:30:00.000Z",
+                     *         "updated_at": "2026-09-22T14:30:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["Account"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "accounts.get": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
+                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The operation input (an empty object when every parameter is optional). */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "00000000-0000-0000-0000-000000000000"
+                 *     }
+                 */
+                "application/json": components["schemas"]["AccountsGetRequest"];
+            };
+        };
+        responses: {
+            /** @description Success: the result is in `data`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "01920000-0000-7000-8000-000000000001",
+                     *         "name": "Northwind Traders",
+                     *         "kind": "checking",
+                     *         "currency": "text",
+                     *         "account_ref": "text",
+                     *         "opening_balance_minor": "text",
+                     *         "opening_date": "2026-09-22",
+                     *         "archived_at": "2026-09-22T14:30:00.000Z",
+                     *         "revision": 1,
+                     *         "created_at": "2026-09-22T14:30:00.000Z",
+                     *         "updated_at": "2026-09-22T14:30:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["Account"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "accounts.create": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
+                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
+                /** @description Idempotency key of a mutation (8-200 characters); required unless the body has `idempotencyKey`, and must equal it when both are sent. A retry with the same key and input returns the stored result and takes effect once. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKeyHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The operation input. `idempotencyKey` may be sent here or as the Idempotency-Key header. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Business checking",
+                 *       "kind": "checking",
+                 *       "currency": "CAD",
+                 *       "accountRef": "4821"
+                 *     }
+                 */
+                "application/json": components["schemas"]["AccountsCreateRequest"];
+            };
+        };
+        responses: {
+            /** @description Success: the result is in `data`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "01920000-0000-7000-8000-000000000001",
+                     *         "name": "Northwind Traders",
+                     *         "kind": "checking",
+                     *         "currency": "text",
+                     *         "account_ref": "text",
+                     *         "opening_balance_minor": "text",
+                     *         "opening_date": "2026-09-22",
+                     *         "archived_at": "2026-09-22T14:30:00.000Z",
+                     *         "revision": 1,
+                     *         "created_at": "2026-09-22T14:30:00.000Z",
+                     *         "updated_at": "2026-09-22T14:30:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["Account"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "accounts.update": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
+                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
+                /** @description Idempotency key of a mutation (8-200 characters); required unless the body has `idempotencyKey`, and must equal it when both are sent. A retry with the same key and input returns the stored result and takes effect once. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKeyHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The operation input. `idempotencyKey` may be sent here or as the Idempotency-Key header. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "00000000-0000-0000-0000-000000000000",
+                 *       "expectedRevision": 1,
+                 *       "name": "Operating account"
+                 *     }
+                 */
+                "application/json": components["schemas"]["AccountsUpdateRequest"];
+            };
+        };
+        responses: {
+            /** @description Success: the result is in `data`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "01920000-0000-7000-8000-000000000001",
+                     *         "name": "Northwind Traders",
+                     *         "kind": "checking",
+                     *         "currency": "text",
+                     *         "account_ref": "text",
+                     *         "opening_balance_minor": "text",
+                     *         "opening_date": "2026-09-22",
+                     *         "archived_at": "2026-09-22T14:30:00.000Z",
+                     *         "revision": 1,
+                     *         "created_at": "2026-09-22T14:30:00.000Z",
+                     *         "updated_at": "2026-09-22T14:30:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["Account"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "accounts.archive": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
+                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
+                /** @description Idempotency key of a mutation (8-200 characters); required unless the body has `idempotencyKey`, and must equal it when both are sent. A retry with the same key and input returns the stored result and takes effect once. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKeyHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The operation input. `idempotencyKey` may be sent here or as the Idempotency-Key header. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "00000000-0000-0000-0000-000000000000",
+                 *       "expectedRevision": 1
+                 *     }
+                 */
+                "application/json": components["schemas"]["AccountsArchiveRequest"];
+            };
+        };
+        responses: {
+            /** @description Success: the result is in `data`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "01920000-0000-7000-8000-000000000001",
+                     *         "name": "Northwind Traders",
+                     *         "kind": "checking",
+                     *         "currency": "text",
+                     *         "account_ref": "text",
+                     *         "opening_balance_minor": "text",
+                     *         "opening_date": "2026-09-22",
+                     *         "archived_at": "2026-09-22T14:30:00.000Z",
+                     *         "revision": 1,
+                     *         "created_at": "2026-09-22T14:30:00.000Z",
+                     *         "updated_at": "2026-09-22T14:30:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["Account"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "cards.list:get": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page size, 1 to 100 (default 30).
+                 * @example 30
+                 */
+                limit?: number;
+                /** @description Number of records to skip (default 0). */
+                offset?: number;
+                /** @description Only cards of this account. */
+                accountId?: string;
+                /** @description Only cards held by this member. */
+                holderMemberId?: string;
+                /** @description Also list archived cards. */
+                includeArchived?: boolean;
+            };
+            header?: {
+                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
+                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the result is in `data`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "items": [
+                     *           {
+                     *             "id": "01920000-0000-7000-8000-000000000001",
+                     *             "account_id": "01920000-0000-7000-8000-000000000001",
+                     *             "holder_member_id": "01920000-0000-7000-8000-000000000001",
+                     *             "last_four": "text",
+                     *             "brand": "text",
+                     *             "label": "text",
+                     *             "archived_at": "2026-09-22T14:30:00.000Z",
+                     *             "revision": 1,
+                     *             "created_at": "2026-09-22T14:30:00.000Z",
+                     *             "updated_at": "2026-09-22T14:30:00.000Z"
+                     *           }
+                     *         ],
+                     *         "limit": 1,
+                     *         "offset": 1,
+                     *         "nextOffset": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["CardsListResult"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "cards.list": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
+                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The operation input (an empty object when every parameter is optional). */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "limit": 30
+                 *     }
+                 */
+                "application/json": components["schemas"]["CardsListRequest"];
+            };
+        };
+        responses: {
+            /** @description Success: the result is in `data`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "items": [
+                     *           {
+                     *             "id": "01920000-0000-7000-8000-000000000001",
+                     *             "account_id": "01920000-0000-7000-8000-000000000001",
+                     *             "holder_member_id": "01920000-0000-7000-8000-000000000001",
+                     *             "last_four": "text",
+                     *             "brand": "text",
+                     *             "label": "text",
+                     *             "archived_at": "2026-09-22T14:30:00.000Z",
+                     *             "revision": 1,
+                     *             "created_at": "2026-09-22T14:30:00.000Z",
+                     *             "updated_at": "2026-09-22T14:30:00.000Z"
+                     *           }
+                     *         ],
+                     *         "limit": 1,
+                     *         "offset": 1,
+                     *         "nextOffset": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["CardsListResult"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "cards.get:get": {
+        parameters: {
+            query: {
+                /**
+                 * @description Card id.
+                 * @example 00000000-0000-0000-0000-000000000000
+                 */
+                id: string;
+            };
+            header?: {
+                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
+                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the result is in `data`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "01920000-0000-7000-8000-000000000001",
+                     *         "account_id": "01920000-0000-7000-8000-000000000001",
+                     *         "holder_member_id": "01920000-0000-7000-8000-000000000001",
+                     *         "last_four": "text",
+                     *         "brand": "text",
+                     *         "label": "text",
+                     *         "archived_at": "2026-09-22T14:30:00.000Z",
+                     *         "revision": 1,
+                     *         "created_at": "2026-09-22T14:30:00.000Z",
+                     *         "updated_at": "2026-09-22T14:30:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["Card"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "cards.get": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
+                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The operation input (an empty object when every parameter is optional). */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "00000000-0000-0000-0000-000000000000"
+                 *     }
+                 */
+                "application/json": components["schemas"]["CardsGetRequest"];
+            };
+        };
+        responses: {
+            /** @description Success: the result is in `data`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "01920000-0000-7000-8000-000000000001",
+                     *         "account_id": "01920000-0000-7000-8000-000000000001",
+                     *         "holder_member_id": "01920000-0000-7000-8000-000000000001",
+                     *         "last_four": "text",
+                     *         "brand": "text",
+                     *         "label": "text",
+                     *         "archived_at": "2026-09-22T14:30:00.000Z",
+                     *         "revision": 1,
+                     *         "created_at": "2026-09-22T14:30:00.000Z",
+                     *         "updated_at": "2026-09-22T14:30:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["Card"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "cards.create": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
+                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
+                /** @description Idempotency key of a mutation (8-200 characters); required unless the body has `idempotencyKey`, and must equal it when both are sent. A retry with the same key and input returns the stored result and takes effect once. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKeyHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The operation input. `idempotencyKey` may be sent here or as the Idempotency-Key header. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "accountId": "00000000-0000-0000-0000-000000000000",
+                 *       "holderMemberId": "00000000-0000-0000-0000-000000000000",
+                 *       "lastFour": "4242",
+                 *       "brand": "Visa",
+                 *       "label": "Travel card"
+                 *     }
+                 */
+                "application/json": components["schemas"]["CardsCreateRequest"];
+            };
+        };
+        responses: {
+            /** @description Success: the result is in `data`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "01920000-0000-7000-8000-000000000001",
+                     *         "account_id": "01920000-0000-7000-8000-000000000001",
+                     *         "holder_member_id": "01920000-0000-7000-8000-000000000001",
+                     *         "last_four": "text",
+                     *         "brand": "text",
+                     *         "label": "text",
+                     *         "archived_at": "2026-09-22T14:30:00.000Z",
+                     *         "revision": 1,
+                     *         "created_at": "2026-09-22T14:30:00.000Z",
+                     *         "updated_at": "2026-09-22T14:30:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["Card"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "cards.update": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
+                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
+                /** @description Idempotency key of a mutation (8-200 characters); required unless the body has `idempotencyKey`, and must equal it when both are sent. A retry with the same key and input returns the stored result and takes effect once. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKeyHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The operation input. `idempotencyKey` may be sent here or as the Idempotency-Key header. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "00000000-0000-0000-0000-000000000000",
+                 *       "expectedRevision": 1,
+                 *       "label": "Office supplies"
+                 *     }
+                 */
+                "application/json": components["schemas"]["CardsUpdateRequest"];
+            };
+        };
+        responses: {
+            /** @description Success: the result is in `data`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "01920000-0000-7000-8000-000000000001",
+                     *         "account_id": "01920000-0000-7000-8000-000000000001",
+                     *         "holder_member_id": "01920000-0000-7000-8000-000000000001",
+                     *         "last_four": "text",
+                     *         "brand": "text",
+                     *         "label": "text",
+                     *         "archived_at": "2026-09-22T14:30:00.000Z",
+                     *         "revision": 1,
+                     *         "created_at": "2026-09-22T14:30:00.000Z",
+                     *         "updated_at": "2026-09-22T14:30:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["Card"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "cards.archive": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
+                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
+                /** @description Idempotency key of a mutation (8-200 characters); required unless the body has `idempotencyKey`, and must equal it when both are sent. A retry with the same key and input returns the stored result and takes effect once. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKeyHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The operation input. `idempotencyKey` may be sent here or as the Idempotency-Key header. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "00000000-0000-0000-0000-000000000000",
+                 *       "expectedRevision": 1
+                 *     }
+                 */
+                "application/json": components["schemas"]["CardsArchiveRequest"];
+            };
+        };
+        responses: {
+            /** @description Success: the result is in `data`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "01920000-0000-7000-8000-000000000001",
+                     *         "account_id": "01920000-0000-7000-8000-000000000001",
+                     *         "holder_member_id": "01920000-0000-7000-8000-000000000001",
+                     *         "last_four": "text",
+                     *         "brand": "text",
+                     *         "label": "text",
+                     *         "archived_at": "2026-09-22T14:30:00.000Z",
+                     *         "revision": 1,
+                     *         "created_at": "2026-09-22T14:30:00.000Z",
+                     *         "updated_at": "2026-09-22T14:30:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["Card"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "transactions.list:get": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page size, 1 to 100 (default 30).
+                 * @example 30
+                 */
+                limit?: number;
+                /** @description Number of records to skip (default 0). */
+                offset?: number;
+                /** @description Only transactions of this account. */
+                accountId?: string;
+                /** @description Only transactions of this card. */
+                cardId?: string;
+                /**
+                 * @description First booked date included.
+                 * @example 2026-01-01
+                 */
+                from?: string;
+                /**
+                 * @description Last booked date included.
+                 * @example 2026-01-31
+                 */
+                to?: string;
+                /** @description Only transactions in this status: unmatched, matched or excluded. */
+                status?: "unmatched" | "matched" | "excluded";
+                /** @description Text to look for, up to 200 characters. */
+                search?: string;
+            };
+            header?: {
+                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
+                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the result is in `data`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "items": [
+                     *           {
+                     *             "id": "01920000-0000-7000-8000-000000000001",
+                     *             "account_id": "01920000-0000-7000-8000-000000000001",
+                     *             "card_id": "01920000-0000-7000-8000-000000000001",
+                     *             "booked_date": "2026-09-22",
+                     *             "value_date": "2026-09-22",
+                     *             "amount_minor": "text",
+                     *             "currency": "text",
+                     *             "original_amount_minor": "text",
+                     *             "original_currency": "text",
+                     *             "fees_minor": "text",
+                     *             "description": "Accounting webhooks",
+                     *             "merchant": "text",
+                     *             "counterparty_name": "text",
+                     *             "counterparty_iban": "text",
+                     *             "bank_reference": "text",
+                     *             "status": "unmatched",
+                     *             "note": "text",
+                     *             "category_hint": "text",
+                     *             "source": "manual",
+                     *             "import_id": "01920000-0000-7000-8000-000000000001",
+                     *             "entry_id": "01920000-0000-7000-8000-000000000001",
+                     *             "receipt_id": "01920000-0000-7000-8000-000000000001",
+                     *             "revision": 1,
+                     *             "created_at": "2026-09-22T14:30:00.000Z",
+                     *             "updated_at": "2026-09-22T14:30:00.000Z"
+                     *           }
+                     *         ],
+                     *         "limit": 1,
+                     *         "offset": 1,
+                     *         "nextOffset": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["TransactionsListResult"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "transactions.list": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
+                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The operation input (an empty object when every parameter is optional). */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "limit": 30,
+                 *       "from": "2026-01-01",
+                 *       "to": "2026-01-31"
+                 *     }
+                 */
+                "application/json": components["schemas"]["TransactionsListRequest"];
+            };
+        };
+        responses: {
+            /** @description Success: the result is in `data`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "items": [
+                     *           {
+                     *             "id": "01920000-0000-7000-8000-000000000001",
+                     *             "account_id": "01920000-0000-7000-8000-000000000001",
+                     *             "card_id": "01920000-0000-7000-8000-000000000001",
+                     *             "booked_date": "2026-09-22",
+                     *             "value_date": "2026-09-22",
+                     *             "amount_minor": "text",
+                     *             "currency": "text",
+                     *             "original_amount_minor": "text",
+                     *             "original_currency": "text",
+                     *             "fees_minor": "text",
+                     *             "description": "Accounting webhooks",
+                     *             "merchant": "text",
+                     *             "counterparty_name": "text",
+                     *             "counterparty_iban": "text",
+                     *             "bank_reference": "text",
+                     *             "status": "unmatched",
+                     *             "note": "text",
+                     *             "category_hint": "text",
+                     *             "source": "manual",
+                     *             "import_id": "01920000-0000-7000-8000-000000000001",
+                     *             "entry_id": "01920000-0000-7000-8000-000000000001",
+                     *             "receipt_id": "01920000-0000-7000-8000-000000000001",
+                     *             "revision": 1,
+                     *             "created_at": "2026-09-22T14:30:00.000Z",
+                     *             "updated_at": "2026-09-22T14:30:00.000Z"
+                     *           }
+                     *         ],
+                     *         "limit": 1,
+                     *         "offset": 1,
+                     *         "nextOffset": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["TransactionsListResult"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "transactions.get:get": {
+        parameters: {
+            query: {
+                /**
+                 * @description Transaction id.
+                 * @example 00000000-0000-0000-0000-000000000000
+                 */
+                id: string;
+            };
+            header?: {
+                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
+                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the result is in `data`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "01920000-0000-7000-8000-000000000001",
+                     *         "account_id": "01920000-0000-7000-8000-000000000001",
+                     *         "card_id": "01920000-0000-7000-8000-000000000001",
+                     *         "booked_date": "2026-09-22",
+                     *         "value_date": "2026-09-22",
+                     *         "amount_minor": "text",
+                     *         "currency": "text",
+                     *         "original_amount_minor": "text",
+                     *         "original_currency": "text",
+                     *         "fees_minor": "text",
+                     *         "description": "Accounting webhooks",
+                     *         "merchant": "text",
+                     *         "counterparty_name": "text",
+                     *         "counterparty_iban": "text",
+                     *         "bank_reference": "text",
+                     *         "status": "unmatched",
+                     *         "note": "text",
+                     *         "category_hint": "text",
+                     *         "source": "manual",
+                     *         "import_id": "01920000-0000-7000-8000-000000000001",
+                     *         "entry_id": "01920000-0000-7000-8000-000000000001",
+                     *         "receipt_id": "01920000-0000-7000-8000-000000000001",
+                     *         "revision": 1,
+                     *         "created_at": "2026-09-22T14:30:00.000Z",
+                     *         "updated_at": "2026-09-22T14:30:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["Transaction"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "transactions.get": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
+                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The operation input (an empty object when every parameter is optional). */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "00000000-0000-0000-0000-000000000000"
+                 *     }
+                 */
+                "application/json": components["schemas"]["TransactionsGetRequest"];
+            };
+        };
+        responses: {
+            /** @description Success: the result is in `data`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "01920000-0000-7000-8000-000000000001",
+                     *         "account_id": "01920000-0000-7000-8000-000000000001",
+                     *         "card_id": "01920000-0000-7000-8000-000000000001",
+                     *         "booked_date": "2026-09-22",
+                     *         "value_date": "2026-09-22",
+                     *         "amount_minor": "text",
+                     *         "currency": "text",
+                     *         "original_amount_minor": "text",
+                     *         "original_currency": "text",
+                     *         "fees_minor": "text",
+                     *         "description": "Accounting webhooks",
+                     *         "merchant": "text",
+                     *         "counterparty_name": "text",
+                     *         "counterparty_iban": "text",
+                     *         "bank_reference": "text",
+                     *         "status": "unmatched",
+                     *         "note": "text",
+                     *         "category_hint": "text",
+                     *         "source": "manual",
+                     *         "import_id": "01920000-0000-7000-8000-000000000001",
+                     *         "entry_id": "01920000-0000-7000-8000-000000000001",
+                     *         "receipt_id": "01920000-0000-7000-8000-000000000001",
+                     *         "revision": 1,
+                     *         "created_at": "2026-09-22T14:30:00.000Z",
+                     *         "updated_at": "2026-09-22T14:30:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["Transaction"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "transactions.create": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
+                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
+                /** @description Idempotency key of a mutation (8-200 characters); required unless the body has `idempotencyKey`, and must equal it when both are sent. A retry with the same key and input returns the stored result and takes effect once. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKeyHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The operation input. `idempotencyKey` may be sent here or as the Idempotency-Key header. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "accountId": "00000000-0000-0000-0000-000000000000",
+                 *       "bookedDate": "2026-01-15",
+                 *       "amountMinor": "-1250",
+                 *       "description": "Parking meter"
+                 *     }
+                 */
+                "application/json": components["schemas"]["TransactionsCreateRequest"];
+            };
+        };
+        responses: {
+            /** @description Success: the result is in `data`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "01920000-0000-7000-8000-000000000001",
+                     *         "account_id": "01920000-0000-7000-8000-000000000001",
+                     *         "card_id": "01920000-0000-7000-8000-000000000001",
+                     *         "booked_date": "2026-09-22",
+                     *         "value_date": "2026-09-22",
+                     *         "amount_minor": "text",
+                     *         "currency": "text",
+                     *         "original_amount_minor": "text",
+                     *         "original_currency": "text",
+                     *         "fees_minor": "text",
+                     *         "description": "Accounting webhooks",
+                     *         "merchant": "text",
+                     *         "counterparty_name": "text",
+                     *         "counterparty_iban": "text",
+                     *         "bank_reference": "text",
+                     *         "status": "unmatched",
+                     *         "note": "text",
+                     *         "category_hint": "text",
+                     *         "source": "manual",
+                     *         "import_id": "01920000-0000-7000-8000-000000000001",
+                     *         "entry_id": "01920000-0000-7000-8000-000000000001",
+                     *         "receipt_id": "01920000-0000-7000-8000-000000000001",
+                     *         "revision": 1,
+                     *         "created_at": "2026-09-22T14:30:00.000Z",
+                     *         "updated_at": "2026-09-22T14:30:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["Transaction"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "transactions.update": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
+                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
+                /** @description Idempotency key of a mutation (8-200 characters); required unless the body has `idempotencyKey`, and must equal it when both are sent. A retry with the same key and input returns the stored result and takes effect once. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKeyHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The operation input. `idempotencyKey` may be sent here or as the Idempotency-Key header. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "00000000-0000-0000-0000-000000000000",
+                 *       "expectedRevision": 1,
+                 *       "excluded": true
+                 *     }
+                 */
+                "application/json": components["schemas"]["TransactionsUpdateRequest"];
+            };
+        };
+        responses: {
+            /** @description Success: the result is in `data`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "01920000-0000-7000-8000-000000000001",
+                     *         "account_id": "01920000-0000-7000-8000-000000000001",
+                     *         "card_id": "01920000-0000-7000-8000-000000000001",
+                     *         "booked_date": "2026-09-22",
+                     *         "value_date": "2026-09-22",
+                     *         "amount_minor": "text",
+                     *         "currency": "text",
+                     *         "original_amount_minor": "text",
+                     *         "original_currency": "text",
+                     *         "fees_minor": "text",
+                     *         "description": "Accounting webhooks",
+                     *         "merchant": "text",
+                     *         "counterparty_name": "text",
+                     *         "counterparty_iban": "text",
+                     *         "bank_reference": "text",
+                     *         "status": "unmatched",
+                     *         "note": "text",
+                     *         "category_hint": "text",
+                     *         "source": "manual",
+                     *         "import_id": "01920000-0000-7000-8000-000000000001",
+                     *         "entry_id": "01920000-0000-7000-8000-000000000001",
+                     *         "receipt_id": "01920000-0000-7000-8000-000000000001",
+                     *         "revision": 1,
+                     *         "created_at": "2026-09-22T14:30:00.000Z",
+                     *         "updated_at": "2026-09-22T14:30:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["Transaction"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "transactions.imports.create": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
+                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
+                /** @description Idempotency key of a mutation (8-200 characters); required unless the body has `idempotencyKey`, and must equal it when both are sent. A retry with the same key and input returns the stored result and takes effect once. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKeyHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The operation input. `idempotencyKey` may be sent here or as the Idempotency-Key header. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "accountId": "00000000-0000-0000-0000-000000000000",
+                 *       "fileName": "statement.csv",
+                 *       "mediaType": "text/csv",
+                 *       "contentBase64": "RGF0ZSxEZXNjcmlwdGlvbixBbW91bnQKMjAyNi0wMS0xNSxDb2ZmZWUgU2hvcCwtNC41MAo="
+                 *     }
+                 */
+                "application/json": components["schemas"]["TransactionsImportsCreateRequest"];
+            };
+        };
+        responses: {
+            /** @description Success: the result is in `data`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "job": {
+                     *           "id": "01920000-0000-7000-8000-000000000001",
+                     *           "state": "queued"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["JobHandle"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "transactions.imports.get:get": {
+        parameters: {
+            query: {
+                /**
+                 * @description Import job id (transactions.imports.create).
+                 * @example 00000000-0000-0000-0000-000000000000
+                 */
+                id: string;
+            };
+            header?: {
+                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
+                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the result is in `data`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "01920000-0000-7000-8000-000000000001",
+                     *         "state": "queued",
+                     *         "account_id": "01920000-0000-7000-8000-000000000001",
+                     *         "card_id": "01920000-0000-7000-8000-000000000001",
+                     *         "file_name": "agreement.pdf",
+                     *         "media_type": "application/pdf",
+                     *         "file_size": 1,
+                     *         "detection": {},
+                     *         "counts": {
+                     *           "read": 1,
+                     *           "added": 1,
+                     *           "duplicates": 1,
+                     *           "rejected": 1,
+                     *           "pending": 1
+                     *         },
+                     *         "rejected": [
+                     *           {
+                     *             "line": 1,
+                     *             "reason": "text"
+                     *           }
+                     *         ],
+                     *         "error": {
+                     *           "code": "text",
+                     *           "message": "text"
+                     *         },
+                     *         "created_at": "2026-09-22T14:30:00.000Z",
+                     *         "started_at": "2026-09-22T14:30:00.000Z",
+                     *         "finished_at": "2026-09-22T14:30:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["StatementImport"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "transactions.imports.get": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
+                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The operation input (an empty object when every parameter is optional). */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "00000000-0000-0000-0000-000000000000"
+                 *     }
+                 */
+                "application/json": components["schemas"]["TransactionsImportsGetRequest"];
+            };
+        };
+        responses: {
+            /** @description Success: the result is in `data`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "01920000-0000-7000-8000-000000000001",
+                     *         "state": "queued",
+                     *         "account_id": "01920000-0000-7000-8000-000000000001",
+                     *         "card_id": "01920000-0000-7000-8000-000000000001",
+                     *         "file_name": "agreement.pdf",
+                     *         "media_type": "application/pdf",
+                     *         "file_size": 1,
+                     *         "detection": {},
+                     *         "counts": {
+                     *           "read": 1,
+                     *           "added": 1,
+                     *           "duplicates": 1,
+                     *           "rejected": 1,
+                     *           "pending": 1
+                     *         },
+                     *         "rejected": [
+                     *           {
+                     *             "line": 1,
+                     *             "reason": "text"
+                     *           }
+                     *         ],
+                     *         "error": {
+                     *           "code": "text",
+                     *           "message": "text"
+                     *         },
+                     *         "created_at": "2026-09-22T14:30:00.000Z",
+                     *         "started_at": "2026-09-22T14:30:00.000Z",
+                     *         "finished_at": "2026-09-22T14:30:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["StatementImport"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "categories.list:get": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page size, 1 to 100 (default 30).
+                 * @example 100
+                 */
+                limit?: number;
+                /** @description Number of records to skip (default 0). */
+                offset?: number;
+                /** @description Also list deactivated categories. */
+                includeInactive?: boolean;
+            };
+            header?: {
+                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
+                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the result is in `data`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "items": [
+                     *           {
+                     *             "id": "01920000-0000-7000-8000-000000000001",
+                     *             "code": "text",
+                     *             "name": "Northwind Traders",
+                     *             "kind": "income",
+                     *             "default_tax_rate": "text",
+                     *             "active": true,
+                     *             "revision": 1,
+                     *             "created_at": "2026-09-22T14:30:00.000Z",
+                     *             "updated_at": "2026-09-22T14:30:00.000Z"
+                     *           }
+                     *         ],
+                     *         "limit": 1,
+                     *         "offset": 1,
+                     *         "nextOffset": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["CategoriesListResult"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "categories.list": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
+                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The operation input (an empty object when every parameter is optional). */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "limit": 100
+                 *     }
+                 */
+                "application/json": components["schemas"]["CategoriesListRequest"];
+            };
+        };
+        responses: {
+            /** @description Success: the result is in `data`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "items": [
+                     *           {
+                     *             "id": "01920000-0000-7000-8000-000000000001",
+                     *             "code": "text",
+                     *             "name": "Northwind Traders",
+                     *             "kind": "income",
+                     *             "default_tax_rate": "text",
+                     *             "active": true,
+                     *             "revision": 1,
+                     *             "created_at": "2026-09-22T14:30:00.000Z",
+                     *             "updated_at": "2026-09-22T14:30:00.000Z"
+                     *           }
+                     *         ],
+                     *         "limit": 1,
+                     *         "offset": 1,
+                     *         "nextOffset": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["CategoriesListResult"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "categories.save": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
+                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
+                /** @description Idempotency key of a mutation (8-200 characters); required unless the body has `idempotencyKey`, and must equal it when both are sent. A retry with the same key and input returns the stored result and takes effect once. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKeyHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The operation input. `idempotencyKey` may be sent here or as the Idempotency-Key header. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "00000000-0000-0000-0000-000000000000",
+                 *       "expectedRevision": 1,
+                 *       "name": "Software"
+                 *     }
+                 */
+                "application/json": components["schemas"]["CategoriesSaveRequest"];
+            };
+        };
+        responses: {
+            /** @description Success: the result is in `data`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "01920000-0000-7000-8000-000000000001",
+                     *         "code": "text",
+                     *         "name": "Northwind Traders",
+                     *         "kind": "income",
+                     *         "default_tax_rate": "text",
+                     *         "active": true,
+                     *         "revision": 1,
+                     *         "created_at": "2026-09-22T14:30:00.000Z",
+                     *         "updated_at": "2026-09-22T14:30:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["Category"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "entries.list:get": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page size, 1 to 100 (default 30).
+                 * @example 30
+                 */
+                limit?: number;
+                /** @description Number of records to skip (default 0). */
+                offset?: number;
+                /**
+                 * @description First date included.
+                 * @example 2026-01-01
+                 */
+                from?: string;
+                /**
+                 * @description Last date included.
+                 * @example 2026-01-31
+                 */
+                to?: string;
+                /** @description Only entries with this review status: unreviewed or reviewed. */
+                status?: "unreviewed" | "reviewed";
+                /** @description Text to look for, up to 200 characters. */
+                search?: string;
+            };
+            header?: {
+                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
+                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the result is in `data`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "items": [
+                     *           {
+                     *             "id": "01920000-0000-7000-8000-000000000001",
+                     *             "date": "2026-09-22",
+                     *             "description": "Accounting webhooks",
+                     *             "counterparty": "text",
+                     *             "amount_minor": "text",
+                     *             "currency": "text",
+                     *             "allocations": [
+                     *               {
+                     *                 "category_id": "01920000-0000-7000-8000-000000000001",
+                     *                 "category_code": "text",
+                     *                 "amount_minor": "text",
+                     *                 "tax_rate": "text",
+                     *                 "tax_minor": "text"
+                     *               }
+                     *             ],
+                     *             "review_status": "unreviewed",
+                     *             "source_type": "transaction",
+                     *             "source_id": "01920000-0000-7000-8000-000000000001",
+                     *             "transaction_ids": [
+                     *               "01920000-0000-7000-8000-000000000001"
+                     *             ],
+                     *             "receipt_ids": [
+                     *               "01920000-0000-7000-8000-000000000001"
+                     *             ],
+                     *             "revision": 1,
+                     *             "created_at": "2026-09-22T14:30:00.000Z",
+                     *             "updated_at": "2026-09-22T14:30:00.000Z"
+                     *           }
+                     *         ],
+                     *         "limit": 1,
+                     *         "offset": 1,
+                     *         "nextOffset": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["EntriesListResult"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "entries.list": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
+                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The operation input (an empty object when every parameter is optional). */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "limit": 30,
+                 *       "from": "2026-01-01",
+                 *       "to": "2026-01-31"
+                 *     }
+                 */
+                "application/json": components["schemas"]["EntriesListRequest"];
+            };
+        };
+        responses: {
+            /** @description Success: the result is in `data`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "items": [
+                     *           {
+                     *             "id": "01920000-0000-7000-8000-000000000001",
+                     *             "date": "2026-09-22",
+                     *             "description": "Accounting webhooks",
+                     *             "counterparty": "text",
+                     *             "amount_minor": "text",
+                     *             "currency": "text",
+                     *             "allocations": [
+                     *               {
+                     *                 "category_id": "01920000-0000-7000-8000-000000000001",
+                     *                 "category_code": "text",
+                     *                 "amount_minor": "text",
+                     *                 "tax_rate": "text",
+                     *                 "tax_minor": "text"
+                     *               }
+                     *             ],
+                     *             "review_status": "unreviewed",
+                     *             "source_type": "transaction",
+                     *             "source_id": "01920000-0000-7000-8000-000000000001",
+                     *             "transaction_ids": [
+                     *               "01920000-0000-7000-8000-000000000001"
+                     *             ],
+                     *             "receipt_ids": [
+                     *               "01920000-0000-7000-8000-000000000001"
+                     *             ],
+                     *             "revision": 1,
+                     *             "created_at": "2026-09-22T14:30:00.000Z",
+                     *             "updated_at": "2026-09-22T14:30:00.000Z"
+                     *           }
+                     *         ],
+                     *         "limit": 1,
+                     *         "offset": 1,
+                     *         "nextOffset": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["EntriesListResult"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "entries.get:get": {
+        parameters: {
+            query: {
+                /**
+                 * @description Entry id.
+                 * @example 00000000-0000-0000-0000-000000000000
+                 */
+                id: string;
+            };
+            header?: {
+                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
+                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the result is in `data`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "01920000-0000-7000-8000-000000000001",
+                     *         "date": "2026-09-22",
+                     *         "description": "Accounting webhooks",
+                     *         "counterparty": "text",
+                     *         "amount_minor": "text",
+                     *         "currency": "text",
+                     *         "allocations": [
+                     *           {
+                     *             "category_id": "01920000-0000-7000-8000-000000000001",
+                     *             "category_code": "text",
+                     *             "amount_minor": "text",
+                     *             "tax_rate": "text",
+                     *             "tax_minor": "text"
+                     *           }
+                     *         ],
+                     *         "review_status": "unreviewed",
+                     *         "source_type": "transaction",
+                     *         "source_id": "01920000-0000-7000-8000-000000000001",
+                     *         "transaction_ids": [
+                     *           "01920000-0000-7000-8000-000000000001"
+                     *         ],
+                     *         "receipt_ids": [
+                     *           "01920000-0000-7000-8000-000000000001"
+                     *         ],
+                     *         "revision": 1,
+                     *         "created_at": "2026-09-22T14:30:00.000Z",
+                     *         "updated_at": "2026-09-22T14:30:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["Entry"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "entries.get": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
+                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The operation input (an empty object when every parameter is optional). */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "00000000-0000-0000-0000-000000000000"
+                 *     }
+                 */
+                "application/json": components["schemas"]["EntriesGetRequest"];
+            };
+        };
+        responses: {
+            /** @description Success: the result is in `data`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "01920000-0000-7000-8000-000000000001",
+                     *         "date": "2026-09-22",
+                     *         "description": "Accounting webhooks",
+                     *         "counterparty": "text",
+                     *         "amount_minor": "text",
+                     *         "currency": "text",
+                     *         "allocations": [
+                     *           {
+                     *             "category_id": "01920000-0000-7000-8000-000000000001",
+                     *             "category_code": "text",
+                     *             "amount_minor": "text",
+                     *             "tax_rate": "text",
+                     *             "tax_minor": "text"
+                     *           }
+                     *         ],
+                     *         "review_status": "unreviewed",
+                     *         "source_type": "transaction",
+                     *         "source_id": "01920000-0000-7000-8000-000000000001",
+                     *         "transaction_ids": [
+                     *           "01920000-0000-7000-8000-000000000001"
+                     *         ],
+                     *         "receipt_ids": [
+                     *           "01920000-0000-7000-8000-000000000001"
+                     *         ],
+                     *         "revision": 1,
+                     *         "created_at": "2026-09-22T14:30:00.000Z",
+                     *         "updated_at": "2026-09-22T14:30:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["Entry"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "entries.update": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
+                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
+                /** @description Idempotency key of a mutation (8-200 characters); required unless the body has `idempotencyKey`, and must equal it when both are sent. A retry with the same key and input returns the stored result and takes effect once. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKeyHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The operation input. `idempotencyKey` may be sent here or as the Idempotency-Key header. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "00000000-0000-0000-0000-000000000000",
+                 *       "expectedRevision": 1,
+                 *       "reviewStatus": "reviewed"
+                 *     }
+                 */
+                "application/json": components["schemas"]["EntriesUpdateRequest"];
+            };
+        };
+        responses: {
+            /** @description Success: the result is in `data`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "01920000-0000-7000-8000-000000000001",
+                     *         "date": "2026-09-22",
+                     *         "description": "Accounting webhooks",
+                     *         "counterparty": "text",
+                     *         "amount_minor": "text",
+                     *         "currency": "text",
+                     *         "allocations": [
+                     *           {
+                     *             "category_id": "01920000-0000-7000-8000-000000000001",
+                     *             "category_code": "text",
+                     *             "amount_minor": "text",
+                     *             "tax_rate": "text",
+                     *             "tax_minor": "text"
+                     *           }
+                     *         ],
+                     *         "review_status": "unreviewed",
+                     *         "source_type": "transaction",
+                     *         "source_id": "01920000-0000-7000-8000-000000000001",
+                     *         "transaction_ids": [
+                     *           "01920000-0000-7000-8000-000000000001"
+                     *         ],
+                     *         "receipt_ids": [
+                     *           "01920000-0000-7000-8000-000000000001"
+                     *         ],
+                     *         "revision": 1,
+                     *         "created_at": "2026-09-22T14:30:00.000Z",
+                     *         "updated_at": "2026-09-22T14:30:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["Entry"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "entries.export": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
+                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
+                /** @description Idempotency key of a mutation (8-200 characters); required unless the body has `idempotencyKey`, and must equal it when both are sent. A retry with the same key and input returns the stored result and takes effect once. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKeyHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The operation input. `idempotencyKey` may be sent here or as the Idempotency-Key header. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "from": "2026-01-01",
+                 *       "to": "2026-03-31"
+                 *     }
+                 */
+                "application/json": components["schemas"]["EntriesExportRequest"];
+            };
+        };
+        responses: {
+            /** @description Success: the result is in `data`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "job": {
+                     *           "id": "01920000-0000-7000-8000-000000000001",
+                     *           "state": "queued"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["JobHandle"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "entries.exports.get:get": {
+        parameters: {
+            query: {
+                /**
+                 * @description Export job id (entries.export).
+                 * @example 00000000-0000-0000-0000-000000000000
+                 */
+                id: string;
+            };
+            header?: {
+                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
+                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the result is in `data`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "01920000-0000-7000-8000-000000000001",
+                     *         "state": "queued",
+                     *         "from": "2026-09-22",
+                     *         "to": "2026-09-22",
+                     *         "entries": 1,
+                     *         "rows": 1,
+                     *         "file_name": "agreement.pdf",
+                     *         "file_size": 1,
+                     *         "downloadable": true,
+                     *         "created_at": "2026-09-22T14:30:00.000Z",
+                     *         "finished_at": "2026-09-22T14:30:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["EntriesExport"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "entries.exports.get": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
+                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The operation input (an empty object when every parameter is optional). */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "00000000-0000-0000-0000-000000000000"
+                 *     }
+                 */
+                "application/json": components["schemas"]["EntriesExportsGetRequest"];
+            };
+        };
+        responses: {
+            /** @description Success: the result is in `data`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "01920000-0000-7000-8000-000000000001",
+                     *         "state": "queued",
+                     *         "from": "2026-09-22",
+                     *         "to": "2026-09-22",
+                     *         "entries": 1,
+                     *         "rows": 1,
+                     *         "file_name": "agreement.pdf",
+                     *         "file_size": 1,
+                     *         "downloadable": true,
+                     *         "created_at": "2026-09-22T14:30:00.000Z",
+                     *         "finished_at": "2026-09-22T14:30:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["EntriesExport"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "entries.exports.download:get": {
+        parameters: {
+            query: {
+                /**
+                 * @description Export job id (entries.export).
+                 * @example 00000000-0000-0000-0000-000000000000
+                 */
+                id: string;
+            };
+            header?: {
+                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
+                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the result is in `data`; with `Accept: text/csv` or `application/octet-stream`, the file itself. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Only on the file form: `attachment; filename="..."; filename*=UTF-8''...`. */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "file_name": "agreement.pdf",
+                     *         "media_type": "application/pdf",
+                     *         "size_bytes": 1,
+                     *         "content_base64": "text"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["EntriesExportsDownloadResult"];
+                    };
+                    "text/csv": string;
+                    "application/octet-stream": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "entries.exports.download": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
+                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The operation input (an empty object when every parameter is optional). */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "00000000-0000-0000-0000-000000000000"
+                 *     }
+                 */
+                "application/json": components["schemas"]["EntriesExportsDownloadRequest"];
+            };
+        };
+        responses: {
+            /** @description Success: the result is in `data`; with `Accept: text/csv` or `application/octet-stream`, the file itself. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Only on the file form: `attachment; filename="..."; filename*=UTF-8''...`. */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "file_name": "agreement.pdf",
+                     *         "media_type": "application/pdf",
+                     *         "size_bytes": 1,
+                     *         "content_base64": "text"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["EntriesExportsDownloadResult"];
+                    };
+                    "text/csv": string;
+                    "application/octet-stream": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "attention.mine:get": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page size, 1 to 100 (default 30).
+                 * @example 30
+                 */
+                limit?: number;
+                /** @description Opaque cursor from a previous page's nextCursor. */
+                cursor?: string;
+            };
+            header?: {
+                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
+                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the result is in `data`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "items": [
+                     *           {
+                     *             "id": "text",
+                     *             "merchant": "text",
+                     *             "date": "2026-09-22",
+                     *             "currency": "text",
+                     *             "amountMinor": "text",
+                     *             "lastFour": "text"
+                     *           }
+                     *         ],
+                     *         "nextCursor": "eyJrIjpbIjIwMjYtMDktMjJUMTI6MDA6MDAuMDAwWiJdfQ",
+                     *         "total": 1,
+                     *         "cards": [
+                     *           "text"
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["AttentionMineResult"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "attention.mine": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
+                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The operation input (an empty object when every parameter is optional). */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "limit": 30
+                 *     }
+                 */
+                "application/json": components["schemas"]["AttentionMineRequest"];
+            };
+        };
+        responses: {
+            /** @description Success: the result is in `data`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "items": [
+                     *           {
+                     *             "id": "text",
+                     *             "merchant": "text",
+                     *             "date": "2026-09-22",
+                     *             "currency": "text",
+                     *             "amountMinor": "text",
+                     *             "lastFour": "text"
+                     *           }
+                     *         ],
+                     *         "nextCursor": "eyJrIjpbIjIwMjYtMDktMjJUMTI6MDA6MDAuMDAwWiJdfQ",
+                     *         "total": 1,
+                     *         "cards": [
+                     *           "text"
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["AttentionMineResult"];
                     };
                 };
             };

@@ -154,6 +154,16 @@ export const ERROR_CODES = {
     status: 409,
     description: 'Payments are recorded on sent invoices only; `error.state` tells the current status.',
   },
+  // books
+  allocations_unbalanced: {
+    status: 400,
+    description:
+      "An entry's allocations do not sum to its amount; `error.amount_minor` and `error.sum_minor` tell both.",
+  },
+  category_code_taken: {
+    status: 409,
+    description: 'Another category of the organization already has this code.',
+  },
   // contractors (roles, templates)
   job_role_name_taken: {
     status: 409,

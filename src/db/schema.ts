@@ -1,3 +1,4 @@
+import type { BooksTables } from './tables/books.ts';
 import type { ContractorTables } from './tables/contractors.ts';
 import type { CoreTables } from './tables/core.ts';
 import type { InvitationTables } from './tables/invitations.ts';
@@ -12,4 +13,5 @@ export interface Database
     InvitationTables,
     WebhookTables,
     InvoicingTables,
-    ScheduleTables {}
+    ScheduleTables,
+    BooksTables {}

@@ -1,4 +1,5 @@
 import type { EventDefinition } from './definition.ts';
+import { booksEvents } from './types/books.ts';
 import { contractorEvents } from './types/contractors.ts';
 import { invoicingEvents } from './types/invoicing.ts';
 import { partyEvents } from './types/parties.ts';
@@ -10,6 +11,7 @@ export const EVENT_TYPES: readonly EventDefinition[] = [
   ...webhookEvents,
   ...partyEvents,
   ...invoicingEvents,
+  ...booksEvents,
 ];
 
 const byType = new Map(EVENT_TYPES.map((definition) => [definition.type, definition]));

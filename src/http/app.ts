@@ -9,7 +9,7 @@ import Fastify, {
 import { AppError, errorBody } from '../contract/errors.ts';
 import { API_VERSION } from '../contract/version.ts';
 import { newId } from '../lib/ids.ts';
-import { findOperation } from '../operations/catalog.ts';
+import { findOperation, OPERATIONS } from '../operations/catalog.ts';
 import { toAppError } from '../operations/error-mapping.ts';
 import type { Services } from '../services.ts';
 import { checkApiVersion } from './api-version.ts';
@@ -20,8 +20,14 @@ import { registerOpsRoutes } from './ops-routes.ts';
 /** Extra route groups (OpenAPI, docs, MCP, portal pages) plug in here without touching the pipeline. */
 export type HttpPlugin = (app: FastifyInstance, services: Services) => Promise<void> | void;
 
-/** The largest body any operation accepts; each operation checks its own, smaller limit. */
-export const GLOBAL_BODY_LIMIT = 16 * 1024 * 1024;
+/**
+ * The largest body any operation accepts (statement imports take the base64 of a 20 MiB file);
+ * each operation checks its own, smaller limit after routing.
+ */
+export const GLOBAL_BODY_LIMIT = Math.max(
+  16 * 1024 * 1024,
+  ...OPERATIONS.map((operation) => operation.maxBodyBytes ?? 0),
+);
 
 export function sendError(reply: FastifyReply, requestId: string, error: AppError): FastifyReply {
   if (error.retryAfterSeconds !== undefined) reply.header('Retry-After', String(error.retryAfterSeconds));

@@ -1,3 +1,4 @@
+import { booksJobs } from './books-jobs.ts';
 import { eventPurgeJob, idempotencyPurgeJob, mailDispatchJob, mailPurgeJob } from './core-jobs.ts';
 import { invoicingJobs } from './invoicing-jobs.ts';
 import type { Job } from './runner.ts';
@@ -11,4 +12,5 @@ export const JOBS: readonly Job[] = [
   eventPurgeJob,
   ...webhookJobs,
   ...invoicingJobs,
+  ...booksJobs,
 ];

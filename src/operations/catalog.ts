@@ -1,10 +1,16 @@
 import { adminOperations } from './admin/index.ts';
+import { accountOperations } from './accounts/index.ts';
+import { attentionOperations } from './attention/index.ts';
+import { cardOperations } from './cards/index.ts';
+import { categoryOperations } from './categories/index.ts';
 import { contractorOpsOperations } from './contractor-ops/index.ts';
 import { contractorOperations, invitationOperations, templateOperations } from './contractors/index.ts';
 import type { AnyOperation } from './define.ts';
+import { entryOperations } from './entries/index.ts';
 import { invoiceOperations, scheduleOperations } from './invoices/index.ts';
 import { matchingOperations } from './matching/index.ts';
 import { partyOperations } from './parties/index.ts';
+import { transactionOperations } from './transactions/index.ts';
 import { webhookOperations } from './webhooks/index.ts';
 
 /**
@@ -23,6 +29,12 @@ export const OPERATIONS: readonly AnyOperation[] = [
   ...scheduleOperations,
   ...matchingOperations,
   ...adminOperations,
+  ...accountOperations,
+  ...cardOperations,
+  ...transactionOperations,
+  ...categoryOperations,
+  ...entryOperations,
+  ...attentionOperations,
 ];
 
 const byName = new Map(OPERATIONS.map((operation) => [operation.name, operation]));

@@ -4,7 +4,7 @@
  * once, so `serve` delivers within milliseconds of the commit instead of at the next poll.
  * Other processes still find the work by polling: a nudge is an optimisation, never the only way.
  */
-export type WakeupTopic = 'events';
+export type WakeupTopic = 'events' | 'books';
 
 export class Wakeups {
   readonly #listeners = new Map<WakeupTopic, Set<() => void>>();

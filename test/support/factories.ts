@@ -194,6 +194,45 @@ export const RECORD_FACTORIES: Record<string, RecordFactory> = {
       payCadence: 'biweekly',
     }),
   'contractors.templates': (app, caller) => makeWithExample(app, caller, 'contractors.templates.createDraft'),
+  // Books: a card needs an account and a holder (the caller); an entry is posted by a transaction.
+  cards: async (app, caller) => {
+    const account = await makeWithExample(app, caller, 'accounts.create');
+    return makeWithExample(app, caller, 'cards.create', {
+      accountId: account.id,
+      holderMemberId: caller.memberId,
+    });
+  },
+  entries: async (app, caller) => {
+    const account = await makeWithExample(app, caller, 'accounts.create');
+    const res = await call(
+      app.baseUrl,
+      'transactions.create',
+      { ...exampleOf(requireOperation('transactions.create')), accountId: account.id },
+      { token: caller.token },
+    );
+    const entryId = (res.data as { entry_id?: unknown } | undefined)?.entry_id;
+    if (typeof entryId !== 'string') throw new Error(`no entry to return: ${JSON.stringify(res.body)}`);
+    const entry = await call(app.baseUrl, 'entries.get', { id: entryId }, { token: caller.token });
+    return { id: entryId, revision: (entry.data as { revision?: number } | undefined)?.revision };
+  },
+  // Run at once, so its file exists (entries.exports.download answers 404 before).
+  'entries.exports': async (app, caller) => {
+    const job = await makeWithExample(app, caller, 'entries.export');
+    await app.runJobs();
+    return job;
+  },
+  'transactions.imports': async (app, caller) => {
+    const account = await makeWithExample(app, caller, 'accounts.create');
+    return makeWithExample(app, caller, 'transactions.imports.create', { accountId: account.id });
+  },
+  /** A category of the default chart (the chart is seeded on first read). */
+  categories: async (app, caller) => {
+    const res = await call(app.baseUrl, 'categories.list', { limit: 1 }, { token: caller.token });
+    const first = (res.data as { items?: Array<{ id?: unknown; revision?: unknown }> } | undefined)
+      ?.items?.[0];
+    if (typeof first?.id !== 'string') throw new Error(`no category to return: ${JSON.stringify(res.body)}`);
+    return { id: first.id, revision: typeof first.revision === 'number' ? first.revision : undefined };
+  },
 };
 
 function requireOperation(name: string): AnyOperation {
@@ -227,6 +266,7 @@ export const ID_FIELD_RESOURCES: Record<string, string> = {
   partyId: 'parties',
   jobRoleId: 'contractorOps.roles',
   invoiceId: 'invoices',
+  accountId: 'accounts',
 };
 
 /**

@@ -7,6 +7,7 @@ import * as invoicing from './0005-invoicing.ts';
 import * as schedules from './0006-schedules.ts';
 import * as eventRetention from './0007-event-retention.ts';
 import * as mailRetention from './0008-mail-retention.ts';
+import * as books from './0009-books.ts';
 import * as operations from './0010-operations.ts';
 import * as admin from './0011-admin.ts';
 import type { ColumnTypes } from './column-types.ts';
@@ -28,6 +29,7 @@ export const MIGRATIONS: Record<string, AppMigration> = {
   '0006-schedules': schedules,
   '0007-event-retention': eventRetention,
   '0008-mail-retention': mailRetention,
+  '0009-books': books,
   '0010-operations': operations,
   '0011-admin': admin,
 };

@@ -1,3 +1,4 @@
+import { postPaymentEntry } from '../../books/invoice-posting.ts';
 import { AppError, notFound, revisionConflict } from '../../contract/errors.ts';
 import { MAX_SAFE } from '../../contract/formats.ts';
 import { newId } from '../../lib/ids.ts';
@@ -117,6 +118,19 @@ export async function recordPayment(
     updatedAt: now,
     payments: [...current.payments, payment],
   };
+  await postPaymentEntry(
+    unit.db,
+    unit.organizationId,
+    {
+      id: payment.id,
+      invoiceNumber: invoice.number,
+      paidOn: payment.paidOn,
+      partyName: current.billingSnapshot?.party.name ?? null,
+      currency: invoice.currency,
+      amountMinor: payment.amountMinor,
+    },
+    now,
+  );
   await unit.audit({
     recordType: 'invoice',
     recordId: invoiceId,

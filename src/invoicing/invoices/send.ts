@@ -1,3 +1,4 @@
+import { postInvoiceEntry } from '../../books/invoice-posting.ts';
 import { AppError, notFound, revisionConflict } from '../../contract/errors.ts';
 import { dbJson } from '../../db/values.ts';
 import { invoiceSent } from '../../mail/templates/index.ts';
@@ -82,6 +83,21 @@ export async function sendInvoice(
     beforeRevision: current.revision,
     afterRevision: invoice.revision,
   });
+  await postInvoiceEntry(
+    unit.db,
+    unit.organizationId,
+    {
+      id: invoiceId,
+      number,
+      issueDate: invoice.issueDate,
+      partyName: snapshot.party.name,
+      currency: invoice.currency,
+      subtotalMinor: invoice.subtotalMinor,
+      taxMinor: invoice.taxMinor,
+      totalMinor: invoice.totalMinor,
+    },
+    now,
+  );
   const subject = { type: 'invoice', id: invoiceId };
   await unit.emit({ type: 'invoice.sent', subject, data: invoiceEventData(invoice) });
   if (status === 'paid') await unit.emit({ type: 'invoice.paid', subject, data: invoiceEventData(invoice) });

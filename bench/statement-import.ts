@@ -1,0 +1,114 @@
+// Statement import benchmark, run by hand (results go to docs/benchmarks.md):
+//
+//   node --import tsx bench/statement-import.ts <sqlite|postgres> [--lines 100000]
+//
+// The real service on a fresh database: a 100,000-line CSV and a 100,000-entry CAMT.053 are sent
+// through transactions.imports.create (HTTP, base64), then the import job runs in this process as a
+// worker would (parse, dedupe, insert in batches with entries and allocations). Prints lines/s of
+// the job (claim to success) and the peak RSS sampled every 20 ms while it runs; then imports the
+// same CSV again (every line a duplicate) to time the dedupe alone.
+import { parseArgs } from 'node:util';
+import { pino } from 'pino';
+import { addMember, createApiKey, createOrganization } from '../src/admin/organizations.ts';
+import { runStatementImports } from '../src/books/import-job.ts';
+import { loadConfig } from '../src/config.ts';
+import { ALL_SCOPES } from '../src/contract/access.ts';
+import type { DialectName } from '../src/db/database.ts';
+import { buildServer } from '../src/server.ts';
+import { createServices } from '../src/services.ts';
+import { generatedCamt, generatedCsv } from '../test/books/fixtures.ts';
+import { createTestDatabase } from '../test/support/databases.ts';
+
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: { lines: { type: 'string', default: '100000' } },
+});
+const dialect = (positionals[0] ?? 'sqlite') as DialectName;
+const lines = Number(values.lines);
+
+const database = await createTestDatabase(dialect);
+const config = loadConfig({ LOG_LEVEL: 'silent', ACCOUNTING_RATE_LIMIT: '100000/1m' });
+const services = await createServices(config, { db: database.db, logger: pino({ level: 'silent' }) });
+const server = await buildServer(services);
+const baseUrl = await server.listen({ port: 0, host: '127.0.0.1' });
+const { kysely } = services.db;
+const organization = await createOrganization(kysely, services.clock, { name: 'Bench' });
+const member = await addMember(kysely, services.clock, {
+  organizationId: organization.id,
+  email: 'bench@example.com',
+  role: 'admin',
+});
+const key = await createApiKey(kysely, services.clock, {
+  organizationId: organization.id,
+  memberId: member.id,
+  scopes: ALL_SCOPES,
+});
+
+async function post(operation: string, body: Record<string, unknown>): Promise<Record<string, unknown>> {
+  const res = await fetch(`${baseUrl}/api/v1/accounting/${operation}`, {
+    method: 'POST',
+    headers: {
+      authorization: `Bearer ${key.token}`,
+      'content-type': 'application/json',
+      'idempotency-key': `bench-${operation}-${Math.random()}`,
+    },
+    body: JSON.stringify(body),
+  });
+  const json = (await res.json()) as { data?: Record<string, unknown> };
+  if (res.status !== 200 || !json.data)
+    throw new Error(`${operation}: ${res.status} ${JSON.stringify(json)}`);
+  return json.data;
+}
+
+async function run(name: string, fileName: string, bytes: Buffer, accountId: string) {
+  await post('transactions.imports.create', {
+    accountId,
+    fileName,
+    mediaType: 'application/octet-stream',
+    contentBase64: bytes.toString('base64'),
+  });
+  global.gc?.();
+  let peak = process.memoryUsage().rss;
+  const sampler = setInterval(() => {
+    peak = Math.max(peak, process.memoryUsage().rss);
+  }, 20);
+  const started = performance.now();
+  while ((await runStatementImports(services)) > 0);
+  const seconds = (performance.now() - started) / 1000;
+  clearInterval(sampler);
+  const job = await kysely
+    .selectFrom('books_jobs')
+    .select(['state', 'progress', 'error_message'])
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .executeTakeFirstOrThrow();
+  const counts = typeof job.progress === 'string' ? JSON.parse(job.progress) : job.progress;
+  console.log(
+    JSON.stringify({
+      dialect,
+      name,
+      fileMiB: Number((bytes.length / 1048576).toFixed(1)),
+      state: job.state,
+      counts,
+      seconds: Number(seconds.toFixed(1)),
+      linesPerSecond: Math.round(lines / seconds),
+      peakRssMiB: Math.round(peak / 1048576),
+    }),
+  );
+}
+
+try {
+  const csvAccount = String(
+    (await post('accounts.create', { name: 'CSV', kind: 'checking', currency: 'EUR' })).id,
+  );
+  const csvBytes = generatedCsv(lines);
+  await run('csv', 'bench.csv', csvBytes, csvAccount);
+  await run('csv again (all duplicates)', 'bench.csv', csvBytes, csvAccount);
+  const camtAccount = String(
+    (await post('accounts.create', { name: 'CAMT', kind: 'checking', currency: 'EUR' })).id,
+  );
+  await run('camt053', 'bench.xml', generatedCamt(lines), camtAccount);
+} finally {
+  await server.close();
+  await database.drop();
+}

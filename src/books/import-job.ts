@@ -1,0 +1,274 @@
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
+import { asJson } from '../db/values.ts';
+import type { UnitRuntime } from '../unit/unit-of-work.ts';
+import { withUnit } from '../unit/with-unit.ts';
+import { Deduper } from './dedupe.ts';
+import {
+  type ClaimedJob,
+  claimJob,
+  emptyCounts,
+  finishJob,
+  type ImportCounts,
+  MAX_REJECTED_KEPT,
+  type RejectedLine,
+  readJobFile,
+  reportProgress,
+} from './jobs-queue.ts';
+import { parseStatement } from './statements/index.ts';
+import { type CsvColumnMapping, StatementFileError, type StatementLine } from './statements/types.ts';
+import { deleteImported, insertTransactions, type NewTransaction } from './transactions.ts';
+
+/** Largest amount stored (18 digits of minor units, as everywhere in the service). */
+const MAX_MINOR = 999_999_999_999_999_999n;
+
+export const IMPORT_JOB = 'transactions.import';
+/** Lines per batch: one dedupe query pair and one insert (under both databases' parameter limits). */
+export const IMPORT_BATCH = 500;
+/** A job whose worker died this many times is failed instead of tried again (a poison file). */
+export const MAX_ATTEMPTS = 3;
+/** Uploaded files are kept this long after the job ends, then purged (the job record stays). */
+export const IMPORT_FILE_RETENTION_MS = 7 * 86_400_000;
+
+export interface ImportParams {
+  cardId: string | null;
+  mapping: CsvColumnMapping | null;
+  dedupeWindowDays: number;
+}
+
+const workerId = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
+
+/** Runs at most one claimable import; returns 1 when it ran one, 0 when idle. */
+export async function runStatementImports(services: UnitRuntime): Promise<number> {
+  const job = await claimJob(services.db, 'statement_import', workerId, services.clock.now());
+  if (!job) return 0;
+  await runImport(services, job);
+  return 1;
+}
+
+interface AccountInfo {
+  id: string;
+  kind: string;
+  currency: string;
+  account_ref: string | null;
+}
+
+/** Digits and letters only, uppercase. */
+const normalizeRef = (ref: string) => ref.replace(/[^0-9A-Za-z]/g, '').toUpperCase();
+
+/** A line names another account when both sides are known and disagree. */
+function belongsElsewhere(account: AccountInfo, lineRef: string | null): boolean {
+  if (!account.account_ref || !lineRef) return false;
+  const mine = normalizeRef(account.account_ref);
+  const theirs = normalizeRef(lineRef);
+  if (mine.length === 4) return !theirs.endsWith(mine);
+  return mine !== theirs && !mine.endsWith(theirs) && !theirs.endsWith(mine);
+}
+
+async function runImport(services: UnitRuntime, job: ClaimedJob): Promise<void> {
+  const db = services.db.kysely;
+  const row = await db
+    .selectFrom('books_jobs')
+    .selectAll()
+    .where('id', '=', job.id)
+    .executeTakeFirstOrThrow();
+  const account = await db
+    .selectFrom('books_accounts')
+    .select(['id', 'kind', 'currency', 'account_ref'])
+    .where('id', '=', row.account_id ?? '')
+    .executeTakeFirstOrThrow();
+  const params = asJson<ImportParams>(row.params);
+  const cards = await db
+    .selectFrom('books_cards')
+    .select(['id', 'last_four'])
+    .where('account_id', '=', account.id)
+    .where('archived_at', 'is', null)
+    .orderBy('created_at')
+    .execute();
+  const cardByLastFour = new Map<string, string>();
+  for (const card of cards)
+    if (!cardByLastFour.has(card.last_four)) cardByLastFour.set(card.last_four, card.id);
+
+  // A restarted job (its worker died) first removes what the earlier attempt added.
+  if (job.attempts > 1) await deleteImported(db, job.id);
+
+  const counts: ImportCounts = emptyCounts();
+  const rejected: RejectedLine[] = [];
+  const reject = (line: number, reason: string) => {
+    counts.rejected += 1;
+    if (rejected.length < MAX_REJECTED_KEPT) rejected.push({ line, reason });
+  };
+  const deduper = new Deduper(db, account.id, job.id, params.dedupeWindowDays);
+  let detection: unknown;
+  let batch: StatementLine[] = [];
+
+  const flush = async (): Promise<boolean> => {
+    const lines = batch;
+    batch = [];
+    const duplicate = await deduper.duplicates(lines);
+    const fresh: NewTransaction[] = [];
+    lines.forEach((line, index) => {
+      if (duplicate[index]) {
+        counts.duplicates += 1;
+        return;
+      }
+      fresh.push(
+        toNewTransaction(
+          line,
+          account.id,
+          job.id,
+          line.cardLastFour ? (cardByLastFour.get(line.cardLastFour) ?? null) : params.cardId,
+        ),
+      );
+    });
+    const now = services.clock.now();
+    const progress = { counts: { ...counts, added: counts.added + fresh.length }, rejected, detection };
+    // The lease is checked and extended in the transaction that inserts: a worker that lost its
+    // job (stalled past the lease) adds nothing after the new owner cleared the earlier attempt.
+    const owned = await db.transaction().execute(async (trx) => {
+      if (!(await reportProgress(trx, job, workerId, now, progress))) return false;
+      await insertTransactions(trx, job.organizationId, fresh, now.toISOString());
+      return true;
+    });
+    if (owned) counts.added += fresh.length;
+    return owned;
+  };
+
+  try {
+    if (job.attempts > MAX_ATTEMPTS) {
+      throw new StatementFileError(
+        'malformed_file',
+        `The import stopped its worker ${MAX_ATTEMPTS} times; it is not tried again.`,
+      );
+    }
+    const bytes = await readJobFile(db, job.id);
+    if (!bytes) throw new StatementFileError('empty_file', 'The file is no longer stored.');
+    const parse = parseStatement({
+      bytes,
+      fileName: row.file_name ?? '',
+      mediaType: row.media_type ?? '',
+      ...(params.mapping ? { mapping: params.mapping } : {}),
+      accountCurrency: account.currency,
+      accountKind: account.kind as 'checking',
+    });
+    detection = parse.detection;
+    for await (const item of parse.items) {
+      counts.read += 1;
+      if (item.kind === 'rejected') {
+        reject(item.lineNumber, item.reason);
+        continue;
+      }
+      const line = item.line;
+      const problem = lineProblem(line, account);
+      if (problem) {
+        reject(line.lineNumber, problem);
+        continue;
+      }
+      if (line.pending) {
+        counts.pending += 1;
+        continue;
+      }
+      batch.push(line);
+      if (batch.length >= IMPORT_BATCH && !(await flush())) return; // lease lost: another worker has it
+    }
+    if (batch.length > 0 && !(await flush())) return;
+    detection = parse.detection;
+    await finish(services, job, account.id, { state: 'succeeded', counts, rejected, detection });
+  } catch (error) {
+    const fileError =
+      error instanceof StatementFileError
+        ? { code: error.code, message: error.message }
+        : error instanceof RangeError && /string length|buffer/i.test(error.message)
+          ? { code: 'malformed_file', message: 'The file could not be read.' }
+          : undefined;
+    if (!fileError) services.logger.error({ err: error, job: IMPORT_JOB, importId: job.id }, 'import failed');
+    // All or nothing: what earlier batches added goes again.
+    await deleteImported(db, job.id);
+    await finish(services, job, account.id, {
+      state: 'failed',
+      counts: { ...counts, added: 0 },
+      rejected,
+      detection,
+      error: fileError ?? { code: 'internal_error', message: 'The import stopped on an unexpected error.' },
+    });
+  }
+}
+
+function lineProblem(line: StatementLine, account: AccountInfo): string | undefined {
+  if (line.amountMinor > MAX_MINOR || line.amountMinor < -MAX_MINOR) return 'The amount is out of range.';
+  if (line.currency !== account.currency) {
+    return `The line is in ${line.currency}, the account in ${account.currency}.`;
+  }
+  if (belongsElsewhere(account, line.accountRef)) return `The line belongs to account ${line.accountRef}.`;
+  return undefined;
+}
+
+function toNewTransaction(
+  line: StatementLine,
+  accountId: string,
+  importId: string,
+  cardId: string | null,
+): NewTransaction {
+  return {
+    accountId,
+    cardId,
+    bookedDate: line.bookedDate,
+    valueDate: line.valueDate,
+    amountMinor: line.amountMinor,
+    currency: line.currency,
+    originalAmountMinor: line.originalAmountMinor,
+    originalCurrency: line.originalCurrency,
+    feesMinor: line.feesMinor,
+    description: line.description,
+    counterpartyName: line.counterpartyName,
+    counterpartyIban: line.counterpartyIban,
+    bankReference: line.bankReference,
+    note: null,
+    categoryHint: null,
+    source: 'import',
+    importId,
+    lineNumber: line.lineNumber,
+  };
+}
+
+/** The job's end and its event commit together (as the system actor). */
+async function finish(
+  services: UnitRuntime,
+  job: ClaimedJob,
+  accountId: string,
+  outcome: {
+    state: 'succeeded' | 'failed';
+    counts: ImportCounts;
+    rejected: RejectedLine[];
+    detection: unknown;
+    error?: { code: string; message: string };
+  },
+): Promise<void> {
+  await withUnit(
+    services,
+    { organizationId: job.organizationId, actor: { type: 'job', job: IMPORT_JOB }, operation: IMPORT_JOB },
+    async (unit) => {
+      const trx = unit.db;
+      const now = services.clock.now();
+      const finished = await finishJob(trx, job, workerId, {
+        ...outcome,
+        now: now.toISOString(),
+        purgeAfter: new Date(now.getTime() + IMPORT_FILE_RETENTION_MS).toISOString(),
+      });
+      if (!finished) return;
+      await unit.emit({
+        type: outcome.state === 'succeeded' ? 'transactions.import.completed' : 'transactions.import.failed',
+        subject: { type: 'statement_import', id: job.id },
+        data: {
+          accountId,
+          read: outcome.counts.read,
+          added: outcome.counts.added,
+          duplicates: outcome.counts.duplicates,
+          rejected: outcome.counts.rejected,
+          pending: outcome.counts.pending,
+          ...(outcome.error ? { errorCode: outcome.error.code, errorMessage: outcome.error.message } : {}),
+        },
+      });
+    },
+  );
+}

@@ -1,0 +1,284 @@
+import { type Kysely, sql } from 'kysely';
+import type { Db } from '../db/database.ts';
+import type { Database } from '../db/schema.ts';
+import { dbJson } from '../db/values.ts';
+import { newId } from '../lib/ids.ts';
+
+/**
+ * The books job queue (statement imports and entry exports): the only module that writes
+ * `books_jobs`. A job is claimed with a lease (`locked_until`, `locked_by`); a worker that dies
+ * lets the lease lapse and another claims the job again. PostgreSQL: the candidate is picked
+ * `FOR UPDATE SKIP LOCKED`; SQLite: the claim is one BEGIN IMMEDIATE transaction. Imports of one
+ * account never run side by side (the dedupe compares with what earlier imports added): an import
+ * is claimable only while no other import of its account holds a live lease, checked under a lock
+ * of the account row on PostgreSQL.
+ */
+
+export type BooksJobKind = 'statement_import' | 'entries_export';
+export type BooksJobState = 'queued' | 'running' | 'succeeded' | 'failed';
+
+export interface ImportCounts {
+  read: number;
+  added: number;
+  duplicates: number;
+  rejected: number;
+  pending: number;
+}
+
+export interface RejectedLine {
+  line: number;
+  reason: string;
+}
+
+/** At most this many rejected lines are kept with their reasons (the count is always exact). */
+export const MAX_REJECTED_KEPT = 1000;
+export const LEASE_MS = 60_000;
+
+export function emptyCounts(): ImportCounts {
+  return { read: 0, added: 0, duplicates: 0, rejected: 0, pending: 0 };
+}
+
+export interface NewJob {
+  organizationId: string;
+  kind: BooksJobKind;
+  accountId: string | null;
+  params: Record<string, unknown>;
+  fileName: string | null;
+  mediaType: string | null;
+  fileBytes: Buffer | null;
+  createdBy: string;
+  now: string;
+}
+
+/** Enqueues a job with the caller's transaction (it exists exactly when the request committed). */
+export async function enqueueJob(
+  db: Kysely<Database>,
+  job: NewJob,
+): Promise<{ id: string; state: BooksJobState }> {
+  const id = newId();
+  await db
+    .insertInto('books_jobs')
+    .values({
+      id,
+      organization_id: job.organizationId,
+      kind: job.kind,
+      state: 'queued',
+      account_id: job.accountId,
+      params: dbJson(job.params),
+      file_name: job.fileName,
+      media_type: job.mediaType,
+      file_size: job.fileBytes?.length ?? 0,
+      progress: dbJson(emptyCounts()),
+      rejected: dbJson([]),
+      detection: null,
+      error_code: null,
+      error_message: null,
+      attempts: 0,
+      locked_until: null,
+      locked_by: null,
+      created_by: job.createdBy,
+      created_at: job.now,
+      started_at: null,
+      finished_at: null,
+      purge_after: null,
+    })
+    .execute();
+  if (job.fileBytes) {
+    await db
+      .insertInto('books_job_files')
+      .values({ job_id: id, organization_id: job.organizationId, bytes: job.fileBytes })
+      .execute();
+  }
+  return { id, state: 'queued' };
+}
+
+export interface ClaimedJob {
+  id: string;
+  organizationId: string;
+  kind: BooksJobKind;
+  accountId: string | null;
+  attempts: number;
+}
+
+function claimable(db: Kysely<Database>, kind: BooksJobKind, nowIso: string) {
+  return db
+    .selectFrom('books_jobs as j')
+    .where('j.kind', '=', kind)
+    .where((eb) =>
+      eb.or([
+        eb('j.state', '=', 'queued'),
+        eb.and([eb('j.state', '=', 'running'), eb('j.locked_until', '<', nowIso)]),
+      ]),
+    );
+}
+
+/** Claims the oldest claimable job of `kind`, or returns undefined. */
+export async function claimJob(
+  db: Db,
+  kind: BooksJobKind,
+  workerId: string,
+  now: Date,
+  leaseMs = LEASE_MS,
+): Promise<ClaimedJob | undefined> {
+  const nowIso = now.toISOString();
+  // A plain read first: an idle worker never opens a write transaction.
+  const any = await claimable(db.kysely, kind, nowIso).select('j.id').limit(1).executeTakeFirst();
+  if (!any) return undefined;
+  const postgres = db.dialect === 'postgres';
+  return db.kysely.transaction().execute(async (trx) => {
+    let candidates = claimable(trx, kind, nowIso)
+      .select(['j.id', 'j.organization_id', 'j.account_id', 'j.attempts'])
+      .orderBy('j.created_at')
+      .orderBy('j.id')
+      .limit(20);
+    if (postgres) candidates = candidates.forUpdate().skipLocked();
+    for (const job of await candidates.execute()) {
+      if (kind === 'statement_import' && job.account_id !== null) {
+        if (postgres) {
+          // Waits for a concurrent claim of the same account to commit, then sees its lease.
+          await sql`select id from books_accounts where id = ${job.account_id} for update`.execute(trx);
+        }
+        const busy = await trx
+          .selectFrom('books_jobs')
+          .select('id')
+          .where('kind', '=', kind)
+          .where('account_id', '=', job.account_id)
+          .where('state', '=', 'running')
+          .where('locked_until', '>=', nowIso)
+          .where('id', '!=', job.id)
+          .limit(1)
+          .executeTakeFirst();
+        if (busy) continue;
+      }
+      const updated = await trx
+        .updateTable('books_jobs')
+        .set({
+          state: 'running',
+          attempts: job.attempts + 1,
+          locked_by: workerId,
+          locked_until: new Date(now.getTime() + leaseMs).toISOString(),
+          started_at: nowIso,
+        })
+        .where('id', '=', job.id)
+        .where('attempts', '=', job.attempts)
+        .executeTakeFirst();
+      if (updated.numUpdatedRows === 0n) continue;
+      return {
+        id: job.id,
+        organizationId: job.organization_id,
+        kind,
+        accountId: job.account_id,
+        attempts: job.attempts + 1,
+      };
+    }
+    return undefined;
+  });
+}
+
+/**
+ * Records progress and extends the lease. Returns false when the lease was lost (another worker
+ * took the job over after this one stalled): the caller stops at once.
+ */
+export async function reportProgress(
+  db: Kysely<Database>,
+  job: ClaimedJob,
+  workerId: string,
+  now: Date,
+  progress: { counts: ImportCounts; rejected: readonly RejectedLine[]; detection?: unknown },
+  leaseMs = LEASE_MS,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('books_jobs')
+    .set({
+      progress: dbJson(progress.counts),
+      rejected: dbJson(progress.rejected),
+      ...(progress.detection !== undefined ? { detection: dbJson(progress.detection) } : {}),
+      locked_until: new Date(now.getTime() + leaseMs).toISOString(),
+    })
+    .where('id', '=', job.id)
+    .where('state', '=', 'running')
+    .where('locked_by', '=', workerId)
+    .where('attempts', '=', job.attempts)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+/** Ends a job; the caller's transaction also holds what the job produced and its event. */
+export async function finishJob(
+  db: Kysely<Database>,
+  job: ClaimedJob,
+  workerId: string,
+  outcome: {
+    state: 'succeeded' | 'failed';
+    now: string;
+    purgeAfter: string;
+    counts?: ImportCounts;
+    rejected?: readonly RejectedLine[];
+    detection?: unknown;
+    error?: { code: string; message: string };
+    /** Exports: the file written. Imports keep their upload until `purgeAfter`. */
+    output?: { fileName: string; mediaType: string; bytes: Buffer };
+  },
+): Promise<boolean> {
+  const result = await db
+    .updateTable('books_jobs')
+    .set({
+      state: outcome.state,
+      finished_at: outcome.now,
+      purge_after: outcome.purgeAfter,
+      locked_until: null,
+      locked_by: null,
+      error_code: outcome.error?.code ?? null,
+      error_message: outcome.error?.message ?? null,
+      ...(outcome.counts ? { progress: dbJson(outcome.counts) } : {}),
+      ...(outcome.rejected ? { rejected: dbJson(outcome.rejected) } : {}),
+      ...(outcome.detection !== undefined ? { detection: dbJson(outcome.detection) } : {}),
+      ...(outcome.output
+        ? {
+            file_name: outcome.output.fileName,
+            media_type: outcome.output.mediaType,
+            file_size: outcome.output.bytes.length,
+          }
+        : {}),
+    })
+    .where('id', '=', job.id)
+    .where('state', '=', 'running')
+    .where('locked_by', '=', workerId)
+    .where('attempts', '=', job.attempts)
+    .executeTakeFirst();
+  if (result.numUpdatedRows === 0n) return false;
+  if (outcome.output) {
+    await db
+      .insertInto('books_job_files')
+      .values({ job_id: job.id, organization_id: job.organizationId, bytes: outcome.output.bytes })
+      .execute();
+  }
+  return true;
+}
+
+/** The stored file of a job (the statement of an import, the CSV of an export), if still kept. */
+export async function readJobFile(db: Kysely<Database>, jobId: string): Promise<Buffer | undefined> {
+  const row = await db
+    .selectFrom('books_job_files')
+    .select('bytes')
+    .where('job_id', '=', jobId)
+    .executeTakeFirst();
+  return row ? Buffer.from(row.bytes) : undefined;
+}
+
+/** Drops stored files of finished jobs whose retention ended (the job record stays). */
+export async function purgeJobFiles(db: Kysely<Database>, now: string): Promise<number> {
+  const result = await db
+    .deleteFrom('books_job_files')
+    .where(
+      'job_id',
+      'in',
+      db
+        .selectFrom('books_jobs')
+        .select('id')
+        .where('state', 'in', ['succeeded', 'failed'])
+        .where('purge_after', '<', now),
+    )
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

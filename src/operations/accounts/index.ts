@@ -1,0 +1,14 @@
+import type { AnyOperation } from '../define.ts';
+import { archiveAccount } from './archive.ts';
+import { createAccount } from './create.ts';
+import { getAccount } from './get.ts';
+import { listAccounts } from './list.ts';
+import { updateAccount } from './update.ts';
+
+export const accountOperations: readonly AnyOperation[] = [
+  listAccounts,
+  getAccount,
+  createAccount,
+  updateAccount,
+  archiveAccount,
+];

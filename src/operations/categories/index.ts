@@ -1,0 +1,5 @@
+import type { AnyOperation } from '../define.ts';
+import { listCategories } from './list.ts';
+import { saveCategory } from './save.ts';
+
+export const categoryOperations: readonly AnyOperation[] = [listCategories, saveCategory];

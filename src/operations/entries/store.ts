@@ -1,0 +1,74 @@
+import type { Kysely, Selectable } from 'kysely';
+import { notFound } from '../../contract/errors.ts';
+import type { Database } from '../../db/schema.ts';
+import type { LedgerEntriesTable } from '../../db/tables/books.ts';
+import { asIso, asMinor } from '../../db/values.ts';
+import type { Entry } from './schema.ts';
+
+export type EntryRow = Selectable<LedgerEntriesTable>;
+
+/** Entries with their allocations and linked transactions, in the order of `rows`. */
+export async function toEntries(db: Kysely<Database>, rows: readonly EntryRow[]): Promise<Entry[]> {
+  if (rows.length === 0) return [];
+  const ids = rows.map((row) => row.id);
+  const allocations = await db
+    .selectFrom('ledger_allocations as a')
+    .innerJoin('books_categories as c', 'c.id', 'a.category_id')
+    .select(['a.entry_id', 'a.category_id', 'c.code', 'a.amount_minor', 'a.tax_rate', 'a.tax_minor'])
+    .where('a.entry_id', 'in', ids)
+    .orderBy('a.entry_id')
+    .orderBy('a.position')
+    .execute();
+  const transactions = await db
+    .selectFrom('bank_transactions')
+    .select(['id', 'entry_id', 'receipt_id'])
+    .where('entry_id', 'in', ids)
+    .orderBy('id')
+    .execute();
+  return rows.map((row) => ({
+    id: row.id,
+    date: row.entry_date,
+    description: row.description,
+    counterparty: row.counterparty,
+    amount_minor: asMinor(row.amount_minor).toString(),
+    currency: row.currency,
+    allocations: allocations
+      .filter((a) => a.entry_id === row.id)
+      .map((a) => ({
+        category_id: a.category_id,
+        category_code: a.code,
+        amount_minor: asMinor(a.amount_minor).toString(),
+        tax_rate: a.tax_rate,
+        tax_minor: asMinor(a.tax_minor).toString(),
+      })),
+    review_status: row.review_status as Entry['review_status'],
+    source_type: row.source_type as Entry['source_type'],
+    source_id: row.source_id,
+    transaction_ids: transactions.filter((t) => t.entry_id === row.id).map((t) => t.id),
+    receipt_ids: transactions.flatMap((t) => (t.entry_id === row.id && t.receipt_id ? [t.receipt_id] : [])),
+    revision: row.revision,
+    created_at: asIso(row.created_at),
+    updated_at: asIso(row.updated_at),
+  }));
+}
+
+export async function requireEntry(
+  db: Kysely<Database>,
+  organizationId: string,
+  id: string,
+): Promise<EntryRow> {
+  const row = await db
+    .selectFrom('ledger_entries')
+    .selectAll()
+    .where('organization_id', '=', organizationId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+  if (!row) throw notFound('Entry', 'id');
+  return row;
+}
+
+export async function loadEntry(db: Kysely<Database>, organizationId: string, id: string): Promise<Entry> {
+  const [entry] = await toEntries(db, [await requireEntry(db, organizationId, id)]);
+  if (!entry) throw notFound('Entry', 'id');
+  return entry;
+}

@@ -1,0 +1,16 @@
+import type { AnyOperation } from '../define.ts';
+import { createTransaction } from './create.ts';
+import { getTransaction } from './get.ts';
+import { createImport } from './imports-create.ts';
+import { getImport } from './imports-get.ts';
+import { listTransactions } from './list.ts';
+import { updateTransaction } from './update.ts';
+
+export const transactionOperations: readonly AnyOperation[] = [
+  listTransactions,
+  getTransaction,
+  createTransaction,
+  updateTransaction,
+  createImport,
+  getImport,
+];
