@@ -3,9 +3,10 @@ import { AppError } from '../../contract/errors.ts';
 import { Email, Id, IdempotencyKey, Revision } from '../../contract/formats.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { revokeOpenInvitationOf } from '../../invitations/revocation.ts';
+import { loadForChange } from '../../unit/revision.ts';
 import { defineOperation } from '../define.ts';
 import { Contractor, toContractor } from './schema.ts';
-import { applyChange, loadForChange, reloadContractor } from './store.ts';
+import { applyChange, reloadContractor, requireContractor } from './store.ts';
 
 export const updateContractorEmail = defineOperation({
   name: 'contractors.email.update',
@@ -31,7 +32,7 @@ export const updateContractorEmail = defineOperation({
     idempotencyKey: 'contractor-email-0001',
   },
   async run({ ctx, input }) {
-    const row = await loadForChange(ctx, input.id, input.expectedRevision);
+    const row = await loadForChange(requireContractor(ctx, input.id), input.expectedRevision);
     if (input.email === row.email) return toContractor(await reloadContractor(ctx, row.id));
     const normalized = input.email.toLowerCase();
     const other = await ctx.db

@@ -67,16 +67,11 @@ export function formatHours(hundredths: bigint): string {
 
 export type ContractorRow = Selectable<ContractorsTable>;
 
-/**
- * Loads the contractor a mutation is about to change: 404 when it is not in the caller's
- * organization, 409 when `expectedRevision` is stale. Checked before any other rule, so a caller
- * working from an old copy always learns that first.
- */
-export async function loadForChange(
-  ctx: OperationContext,
+/** The contractor of the caller's organization or a 404 naming `field`. */
+export async function requireContractor(
+  ctx: Pick<OperationContext, 'db' | 'organizationId'>,
   id: string,
-  expectedRevision: number,
-  idField = 'id',
+  field = 'id',
 ): Promise<ContractorRow> {
   const row = await ctx.db
     .selectFrom('contractors')
@@ -84,8 +79,7 @@ export async function loadForChange(
     .where('organization_id', '=', ctx.organizationId)
     .where('id', '=', id)
     .executeTakeFirst();
-  if (!row) throw notFound('Contractor', idField);
-  if (row.revision !== expectedRevision) throw revisionConflict(row.revision);
+  if (!row) throw notFound('Contractor', field);
   return row;
 }
 
