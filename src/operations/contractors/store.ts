@@ -1,6 +1,7 @@
 import { type Kysely, type RawBuilder, type Selectable, sql, type Updateable } from 'kysely';
 import { Type } from 'typebox';
-import { notFound, revisionConflict } from '../../contract/errors.ts';
+import { AppError, notFound, revisionConflict } from '../../contract/errors.ts';
+import { isUniqueViolation } from '../../db/errors.ts';
 import type { Database } from '../../db/schema.ts';
 import type { ContractorsTable, TemplateKind } from '../../db/tables/contractors.ts';
 import { sha256Hex } from '../../lib/canonical-json.ts';
@@ -81,6 +82,39 @@ export async function requireContractor(
     .executeTakeFirst();
   if (!row) throw notFound('Contractor', field);
   return row;
+}
+
+/**
+ * The contractor e-mail rule of contractors.create and contractors.email.update: 409 `email_taken`
+ * when another contractor of the organization (other than `exceptId`) has `normalized`, checked
+ * before `write`; a unique violation in `write` (a concurrent create or change took the address
+ * after the check) is the same 409.
+ */
+export async function withUniqueEmail<T>(
+  ctx: Pick<OperationContext, 'db' | 'organizationId'>,
+  normalized: string,
+  exceptId: string | null,
+  write: () => Promise<T>,
+): Promise<T> {
+  let taken = ctx.db
+    .selectFrom('contractors')
+    .select('id')
+    .where('organization_id', '=', ctx.organizationId)
+    .where('email_normalized', '=', normalized);
+  if (exceptId !== null) taken = taken.where('id', '!=', exceptId);
+  if (await taken.executeTakeFirst()) throw emailTaken();
+  try {
+    return await write();
+  } catch (error) {
+    if (isUniqueViolation(error)) throw emailTaken();
+    throw error;
+  }
+}
+
+function emailTaken(): AppError {
+  return new AppError('email_taken', 'Another contractor in this organization has this email.', {
+    field: 'email',
+  });
 }
 
 /**
