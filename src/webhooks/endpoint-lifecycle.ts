@@ -1,6 +1,7 @@
 import { dbBool } from '../db/values.ts';
+import { loadForChange } from '../unit/revision.ts';
 import type { UnitOfWork } from '../unit/unit-of-work.ts';
-import { changeEndpoint, type EndpointRow, loadForChange } from './endpoints.ts';
+import { allowStatus, changeEndpoint, type EndpointRow, requireEndpoint } from './endpoints.ts';
 
 /**
  * Turns a disabled endpoint back on (contract: "administrator turns it on in the dashboard").
@@ -12,7 +13,11 @@ export async function enableEndpoint(
   unit: UnitOfWork,
   input: { id: string; expectedRevision: number },
 ): Promise<EndpointRow> {
-  const row = await loadForChange(unit, input.id, input.expectedRevision, ['disabled'], 'enabled');
+  const row = await loadForChange(
+    requireEndpoint(unit.db, unit.organizationId, input.id),
+    input.expectedRevision,
+    allowStatus(['disabled'], 'enabled'),
+  );
   const updated = await changeEndpoint(unit, row, {
     status: 'active',
     active: dbBool(true),

@@ -32,26 +32,17 @@ export async function requireEndpoint(
 }
 
 /**
- * Loads an endpoint about to change: 404 when absent, 409 `revision_conflict` when the caller's
- * revision is stale (checked before the state, so a stale caller reloads first), 409
- * `invalid_state` when `allowed` does not include its status.
+ * The state rule of an endpoint change, checked after the revision (see `loadForChange` in
+ * `unit/revision.ts`): 409 `invalid_state` when `allowed` does not include its status.
  */
-export async function loadForChange(
-  unit: Pick<UnitOfWork, 'db' | 'organizationId'>,
-  id: string,
-  expectedRevision: number,
-  allowed: readonly string[],
-  action: string,
-): Promise<EndpointRow> {
-  const row = await requireEndpoint(unit.db, unit.organizationId, id);
-  if (row.revision !== expectedRevision) throw revisionConflict(row.revision);
-  if (!allowed.includes(row.status)) {
+export function allowStatus(allowed: readonly string[], action: string): (row: EndpointRow) => void {
+  return (row) => {
+    if (allowed.includes(row.status)) return;
     const article = /^[aeiou]/.test(row.status) ? 'An' : 'A';
     throw new AppError('invalid_state', `${article} ${row.status} endpoint cannot be ${action}.`, {
       details: { state: row.status },
     });
-  }
-  return row;
+  };
 }
 
 /**

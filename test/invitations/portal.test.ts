@@ -5,6 +5,7 @@ import { API_VERSION } from '../../src/contract/version.ts';
 import { asJson } from '../../src/db/values.ts';
 import { MINUTE } from '../../src/lib/clock.ts';
 import { type Caller, createCaller, type TestApp } from '../support/app.ts';
+import { auditRows } from '../support/audit.ts';
 import { DIALECTS } from '../support/databases.ts';
 import { call } from '../support/http.ts';
 import {
@@ -89,12 +90,7 @@ for (const dialect of DIALECTS) {
 
       const { kysely } = app.services.db;
       const requestId = accepted.headers.get('x-request-id') ?? '';
-      const audit = await kysely
-        .selectFrom('audit_log')
-        .selectAll()
-        .where('request_id', '=', requestId)
-        .orderBy('record_type')
-        .execute();
+      const audit = await auditRows(app, { requestId }, { orderBy: ['record_type'] });
       assert.deepEqual(
         audit.map((a) => [
           a.record_type,

@@ -6,6 +6,7 @@ import { OPERATIONS } from '../../src/operations/catalog.ts';
 import { mcpToolName } from '../../src/operations/define.ts';
 import { confirmReceiptConsolidation } from '../../src/operations/matching/receipt-consolidation-confirm.ts';
 import { type Caller, createCaller, startTestApp, type TestApp } from '../support/app.ts';
+import { auditRows } from '../support/audit.ts';
 import { DIALECTS } from '../support/databases.ts';
 import { call } from '../support/http.ts';
 
@@ -56,11 +57,7 @@ for (const dialect of DIALECTS) {
         assert.equal(garbage.status, 403);
         assert.equal(garbage.error.code, 'dashboard_only');
       }
-      const audit = await app.services.db.kysely
-        .selectFrom('audit_log')
-        .select('id')
-        .where('organization_id', '=', admin.organizationId)
-        .execute();
+      const audit = await auditRows(app, { organizationId: admin.organizationId }, { columns: ['id'] });
       assert.equal(audit.length, 0);
     });
   });

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { findOperation } from '../../src/operations/catalog.ts';
 import type { Caller, TestApp } from '../support/app.ts';
+import { auditRows as readAudit } from '../support/audit.ts';
 import { addCaller } from '../support/factories.ts';
 import { type Connection, callTool, connect, type Json, type Transport, toolKey } from './helpers.ts';
 
@@ -19,12 +20,7 @@ export interface SuiteContext {
 }
 
 async function auditRows(app: TestApp, recordId: string, operation: string): Promise<number> {
-  const rows = await app.services.db.kysely
-    .selectFrom('audit_log')
-    .select('id')
-    .where('record_id', '=', recordId)
-    .where('operation', '=', operation)
-    .execute();
+  const rows = await readAudit(app, { recordId, operation }, { columns: ['id'] });
   return rows.length;
 }
 

@@ -7,6 +7,7 @@ import { findOperation, OPERATIONS } from '../../src/operations/catalog.ts';
 import type { Principal } from '../../src/operations/context.ts';
 import { isRead, mcpToolName } from '../../src/operations/define.ts';
 import { type Caller, createCaller, startTestApp, type TestApp } from '../support/app.ts';
+import { auditRows } from '../support/audit.ts';
 import { DIALECTS } from '../support/databases.ts';
 import { addCaller } from '../support/factories.ts';
 import { type Connection, callTool, connect, type Json, type Transport, toolKey } from './helpers.ts';
@@ -19,12 +20,7 @@ function expectedTools(caller: Caller, scopes: readonly string[]): string[] {
 }
 
 async function auditCount(app: TestApp, recordId: string, operation: string): Promise<number> {
-  const rows = await app.services.db.kysely
-    .selectFrom('audit_log')
-    .select('id')
-    .where('record_id', '=', recordId)
-    .where('operation', '=', operation)
-    .execute();
+  const rows = await auditRows(app, { recordId, operation }, { columns: ['id'] });
   return rows.length;
 }
 

@@ -3,6 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { addMember, createApiKey, createOrganization } from '../../src/admin/organizations.ts';
 import { ACCOUNTING_SCOPES } from '../../src/contract/access.ts';
 import { systemClock } from '../../src/lib/clock.ts';
+import { auditRows } from '../support/audit.ts';
 import { createTestDatabase, DIALECTS, type TestDatabase } from '../support/databases.ts';
 import { contractorInput } from '../support/factories.ts';
 import { type ApiResponse, call, freshKey } from '../support/http.ts';
@@ -101,12 +102,11 @@ for (const dialect of DIALECTS) {
             [409, 'revision_conflict', 2],
           );
         }
-        const audit = await database.db.kysely
-          .selectFrom('audit_log')
-          .select(['before_revision', 'after_revision'])
-          .where('record_id', '=', id)
-          .where('operation', '=', 'contractors.update')
-          .execute();
+        const audit = await auditRows(
+          database.db.kysely,
+          { recordId: id, operation: 'contractors.update' },
+          { columns: ['before_revision', 'after_revision'] },
+        );
         assert.deepEqual(audit, [{ before_revision: 1, after_revision: 2 }]);
       }
     });

@@ -5,6 +5,7 @@ import { after, before, describe, it } from 'node:test';
 import { exportJWK, generateKeyPair, type JWK, SignJWT } from 'jose';
 import { addMember, setMemberStatus } from '../../src/admin/organizations.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
+import { auditRows } from '../support/audit.ts';
 import { DIALECTS } from '../support/databases.ts';
 import { assertError } from '../support/expect.ts';
 import { contractorInput, newOrganization, unique } from '../support/factories.ts';
@@ -94,11 +95,11 @@ for (const dialect of DIALECTS) {
         token: await token(),
       });
       assert.equal(created.status, 200, JSON.stringify(created.body));
-      const audit = await app.services.db.kysely
-        .selectFrom('audit_log')
-        .select(['organization_id', 'credential_id'])
-        .where('record_id', '=', String(created.data.id))
-        .executeTakeFirstOrThrow();
+      const [audit] = await auditRows(
+        app,
+        { recordId: String(created.data.id) },
+        { columns: ['organization_id', 'credential_id'] },
+      );
       assert.deepEqual(audit, { organization_id: organizationId, credential_id: `oauth:${subject}` });
 
       const readOnly = await token({ scope: 'accounting:read' });

@@ -5,6 +5,7 @@ import { MAX_SAFE } from '../../src/contract/formats.ts';
 import { findOperation, OPERATIONS } from '../../src/operations/catalog.ts';
 import type { AnyOperation } from '../../src/operations/define.ts';
 import { type Caller, startTestApp, type TestApp } from '../support/app.ts';
+import { auditRows } from '../support/audit.ts';
 import { DIALECTS } from '../support/databases.ts';
 import { assertError } from '../support/expect.ts';
 import {
@@ -182,13 +183,11 @@ for (const dialect of DIALECTS) {
         assertError(res, 409, 'revision_conflict', 'race');
         assert.equal(res.error.current_revision, 2);
       }
-      const audit = await app.services.db.kysely
-        .selectFrom('audit_log')
-        .select(['before_revision', 'after_revision'])
-        .where('organization_id', '=', caller.organizationId)
-        .where('record_id', '=', id)
-        .where('operation', '=', 'contractors.update')
-        .execute();
+      const audit = await auditRows(
+        app,
+        { organizationId: caller.organizationId, recordId: id, operation: 'contractors.update' },
+        { columns: ['before_revision', 'after_revision'] },
+      );
       assert.deepEqual(audit, [{ before_revision: 1, after_revision: 2 }]);
       const current = await call(app.baseUrl, 'contractors.get', { id }, { token: caller.token });
       assert.equal(current.data.display_name, ok[0]?.data.display_name);

@@ -7,6 +7,7 @@ import { enableWebhookEndpoint } from '../../src/operations/webhooks/endpoints-e
 import { rotateEndpointSecret } from '../../src/operations/webhooks/endpoints-rotate-secret.ts';
 import { TEST_EVENT_MESSAGE } from '../../src/operations/webhooks/endpoints-test.ts';
 import { type Caller, createCaller, startTestApp, type TestApp } from '../support/app.ts';
+import { auditRows } from '../support/audit.ts';
 import { DIALECTS } from '../support/databases.ts';
 import { assertError } from '../support/expect.ts';
 import { call } from '../support/http.ts';
@@ -92,12 +93,7 @@ for (const dialect of DIALECTS) {
       assert.equal(get.data.disabled_at, null);
       const [enabled] = await eventsOf(app, caller.organizationId, 'webhook.endpoint.enabled');
       assert.deepEqual(asJson(enabled?.data), { url: endpoint.url });
-      const audit = await app.services.db.kysely
-        .selectFrom('audit_log')
-        .selectAll()
-        .where('record_id', '=', endpoint.id)
-        .where('actor_id', '=', 'job:admin-cli')
-        .execute();
+      const audit = await auditRows(app, { recordId: endpoint.id, actorId: 'job:admin-cli' });
       assert.equal(audit.length, 1);
       // An active endpoint cannot be enabled again; unknown ids and other organizations are refused.
       await assert.rejects(runWebhookEnable(app.services, options), /active endpoint cannot be enabled/);

@@ -1,4 +1,5 @@
-import { AppError, revisionConflict } from '../../contract/errors.ts';
+import { AppError } from '../../contract/errors.ts';
+import { loadForChange } from '../../unit/revision.ts';
 import type { UnitOfWork } from '../../unit/unit-of-work.ts';
 import { scheduleEventData } from './events.ts';
 import { markReachedInstallments } from './plan-context.ts';
@@ -22,17 +23,6 @@ export function invalidState(row: ScheduleRow, action: string): AppError {
   return new AppError('invalid_state', `A ${row.status} schedule cannot be ${action}.`, {
     details: { state: row.status },
   });
-}
-
-/** Loads the schedule and checks the caller's revision before anything else (contract: 409 on mismatch). */
-export async function loadForChange(
-  unit: UnitOfWork,
-  id: string,
-  expectedRevision: number,
-): Promise<ScheduleRow> {
-  const row = await requireSchedule(unit.db, unit.organizationId, id);
-  if (row.revision !== expectedRevision) throw revisionConflict(row.revision);
-  return row;
 }
 
 /**
@@ -65,7 +55,7 @@ export async function pauseSchedule(
   id: string,
   expectedRevision: number,
 ): Promise<ScheduleRow> {
-  const row = await loadForChange(unit, id, expectedRevision);
+  const row = await loadForChange(requireSchedule(unit.db, unit.organizationId, id), expectedRevision);
   if (row.status !== 'active') throw invalidState(row, 'paused');
   const now = unit.clock.now();
   const after = await updateSchedule(
@@ -88,7 +78,7 @@ export async function resumeSchedule(
   id: string,
   expectedRevision: number,
 ): Promise<ScheduleRow> {
-  const row = await loadForChange(unit, id, expectedRevision);
+  const row = await loadForChange(requireSchedule(unit.db, unit.organizationId, id), expectedRevision);
   if (row.status !== 'paused') throw invalidState(row, 'resumed');
   const now = unit.clock.now();
   const today = scheduleToday(row, now);
@@ -128,7 +118,7 @@ export async function cancelSchedule(
   id: string,
   expectedRevision: number,
 ): Promise<ScheduleRow> {
-  const row = await loadForChange(unit, id, expectedRevision);
+  const row = await loadForChange(requireSchedule(unit.db, unit.organizationId, id), expectedRevision);
   if (row.status !== 'active' && row.status !== 'paused') throw invalidState(row, 'cancelled');
   // Payments that reached installments while the plan was live stay recorded in the frozen plan.
   if (row.kind === 'payment_plan') await markReachedInstallments(unit, row.id);

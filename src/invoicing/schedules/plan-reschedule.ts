@@ -1,13 +1,14 @@
 import { AppError } from '../../contract/errors.ts';
 import { asMinor, dbJson } from '../../db/values.ts';
+import { loadForChange } from '../../unit/revision.ts';
 import type { UnitOfWork } from '../../unit/unit-of-work.ts';
 import { MAX_INSTALLMENTS, MIN_INSTALLMENTS } from '../installments.ts';
-import { invalidState, loadForChange, recordChange } from './lifecycle.ts';
+import { invalidState, recordChange } from './lifecycle.ts';
 import { markReachedInstallments } from './plan-context.ts';
 import { buildInstallments, type InstallmentsInput, planCadence } from './plan-input.ts';
 import { insertInstallments } from './plans.ts';
 import type { InstallmentRow, ScheduleRow } from './records.ts';
-import { scheduleToday, updateSchedule } from './repository.ts';
+import { requireSchedule, scheduleToday, updateSchedule } from './repository.ts';
 
 export interface RescheduleInput extends InstallmentsInput {
   id: string;
@@ -23,7 +24,10 @@ export interface RescheduleInput extends InstallmentsInput {
  * their due-soon and overdue notices are their own (`invoicing_notices` is keyed by installment).
  */
 export async function reschedulePaymentPlan(unit: UnitOfWork, input: RescheduleInput): Promise<ScheduleRow> {
-  const row = await loadForChange(unit, input.id, input.expectedRevision);
+  const row = await loadForChange(
+    requireSchedule(unit.db, unit.organizationId, input.id),
+    input.expectedRevision,
+  );
   if (row.kind !== 'payment_plan' || row.invoice_id === null) {
     throw new AppError(
       'invalid_input',

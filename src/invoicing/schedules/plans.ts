@@ -10,6 +10,7 @@ import { recordChange } from './lifecycle.ts';
 import { buildInstallments, type PaymentPlanInput, planCadence } from './plan-input.ts';
 import type { ScheduleRow } from './records.ts';
 import { checkTimeZone } from './recurring.ts';
+import { newScheduleRow } from './repository.ts';
 
 /**
  * Splits a sent invoice's balance into installments. Each installment n is paid once the invoice's
@@ -47,11 +48,8 @@ export async function createPaymentPlan(unit: UnitOfWork, input: PaymentPlanInpu
   const first = installments[0];
   if (first === undefined) throw new Error('a plan has at least two installments');
   const cadence = planCadence(input, first.dueDate);
-  const row = {
-    id: newId(),
-    organization_id: unit.organizationId,
+  const row = newScheduleRow(unit.organizationId, now, {
     kind: 'payment_plan',
-    status: 'active',
     name: input.name ?? `Payment plan for invoice ${invoice.number ?? invoice.id}`,
     party_id: invoice.partyId,
     currency: invoice.currency,
@@ -63,16 +61,8 @@ export async function createPaymentPlan(unit: UnitOfWork, input: PaymentPlanInpu
     invoice_id: invoice.id,
     time_zone: timeZone,
     next_run_date: null,
-    last_run_date: null,
-    occurrences_created: 0,
     active_since: today,
-    paused_at: null,
-    cancelled_at: null,
-    completed_at: null,
-    revision: 1,
-    created_at: now.toISOString(),
-    updated_at: now.toISOString(),
-  };
+  });
   try {
     await unit.db.insertInto('invoice_schedules').values(row).execute();
   } catch (error) {

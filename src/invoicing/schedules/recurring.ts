@@ -1,6 +1,5 @@
 import { AppError, notFound } from '../../contract/errors.ts';
 import { asBool, dbBool, dbJson } from '../../db/values.ts';
-import { newId } from '../../lib/ids.ts';
 import type { UnitOfWork } from '../../unit/unit-of-work.ts';
 import { type Schedule, type ScheduleEnd, validateSchedule } from '../cadence.ts';
 import { isValidTimeZone, localDateIn } from '../calendar.ts';
@@ -8,7 +7,7 @@ import { domain } from '../invoices/errors.ts';
 import { computeDraftLines, loadOrganization, loadParty } from '../invoices/index.ts';
 import { recordChange } from './lifecycle.ts';
 import type { ScheduleRow, StoredTemplate } from './records.ts';
-import { updateSchedule } from './repository.ts';
+import { newScheduleRow, updateSchedule } from './repository.ts';
 import { nextRunFrom } from './timing.ts';
 import {
   type CadenceInput,
@@ -77,11 +76,8 @@ export async function createRecurringSchedule(unit: UnitOfWork, input: Recurring
   const today = localDateIn(timeZone, now);
   const first = nextRunFrom(schedule, today, { issuedCount: 0, lastRunDate: null });
   if (first === null) throw invalid('end', 'The schedule ends before its first invoice date.');
-  const row = {
-    id: newId(),
-    organization_id: unit.organizationId,
+  const row = newScheduleRow(unit.organizationId, now, {
     kind: 'recurring',
-    status: 'active',
     name: input.name ?? `Recurring invoice for ${party.name}`.slice(0, 200),
     party_id: party.id,
     currency: input.currency,
@@ -93,16 +89,8 @@ export async function createRecurringSchedule(unit: UnitOfWork, input: Recurring
     invoice_id: null,
     time_zone: timeZone,
     next_run_date: first.date,
-    last_run_date: null,
-    occurrences_created: 0,
     active_since: today,
-    paused_at: null,
-    cancelled_at: null,
-    completed_at: null,
-    revision: 1,
-    created_at: now.toISOString(),
-    updated_at: now.toISOString(),
-  };
+  });
   await unit.db.insertInto('invoice_schedules').values(row).execute();
   await recordChange(unit, null, row, 'invoice.schedule.created');
   return row;

@@ -1,8 +1,9 @@
-import type { Kysely, Updateable } from 'kysely';
+import type { Insertable, Kysely, Updateable } from 'kysely';
 import { notFound, revisionConflict } from '../../contract/errors.ts';
 import type { Database } from '../../db/schema.ts';
 import type { InvoiceSchedulesTable } from '../../db/tables/schedules.ts';
 import { asIso, asJson, asMinor } from '../../db/values.ts';
+import { newId } from '../../lib/ids.ts';
 import type { Schedule, ScheduleEnd } from '../cadence.ts';
 import { type IsoDate, localDateIn } from '../calendar.ts';
 import {
@@ -37,6 +38,44 @@ export async function requireSchedule(
   const row = await findSchedule(db, organizationId, id);
   if (!row) throw notFound('Schedule', field);
   return row;
+}
+
+/** The columns a new schedule's creator chooses; `newScheduleRow` fills in the rest. */
+export type NewScheduleFields = Required<
+  Pick<
+    Insertable<InvoiceSchedulesTable>,
+    | 'kind'
+    | 'name'
+    | 'party_id'
+    | 'currency'
+    | 'template'
+    | 'cadence'
+    | 'start_date'
+    | 'end_condition'
+    | 'auto_send'
+    | 'invoice_id'
+    | 'time_zone'
+    | 'next_run_date'
+    | 'active_since'
+  >
+>;
+
+/** Every column of a new, active schedule at revision 1 (recurring schedule or payment plan). */
+export function newScheduleRow(organizationId: string, now: Date, fields: NewScheduleFields) {
+  return {
+    id: newId(),
+    organization_id: organizationId,
+    status: 'active',
+    ...fields,
+    last_run_date: null,
+    occurrences_created: 0,
+    paused_at: null,
+    cancelled_at: null,
+    completed_at: null,
+    revision: 1,
+    created_at: now.toISOString(),
+    updated_at: now.toISOString(),
+  };
 }
 
 /** The cadence/start/end of a recurring schedule as the pure cadence functions want it. */

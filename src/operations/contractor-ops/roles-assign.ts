@@ -2,8 +2,9 @@ import { Type } from 'typebox';
 import { AppError, notFound } from '../../contract/errors.ts';
 import { Id, IdempotencyKey, Revision } from '../../contract/formats.ts';
 import { asBool } from '../../db/values.ts';
+import { loadForChange } from '../../unit/revision.ts';
 import { Contractor, toContractor } from '../contractors/schema.ts';
-import { applyChange, loadForChange, reloadContractor } from '../contractors/store.ts';
+import { applyChange, reloadContractor, requireContractor } from '../contractors/store.ts';
 import { defineOperation } from '../define.ts';
 
 export const assignJobRole = defineOperation({
@@ -32,7 +33,10 @@ export const assignJobRole = defineOperation({
     idempotencyKey: 'role-assign-0001',
   },
   async run({ ctx, input }) {
-    const row = await loadForChange(ctx, input.contractorId, input.expectedRevision, 'contractorId');
+    const row = await loadForChange(
+      requireContractor(ctx, input.contractorId, 'contractorId'),
+      input.expectedRevision,
+    );
     if (input.jobRoleId !== null) {
       const role = await ctx.db
         .selectFrom('job_roles')

@@ -1,11 +1,11 @@
 import { Type } from 'typebox';
 import { AppError, notFound } from '../../contract/errors.ts';
 import { Country, Email, Id, IdempotencyKey } from '../../contract/formats.ts';
-import { isUniqueViolation } from '../../db/errors.ts';
 import { asBool, dbBool } from '../../db/values.ts';
 import { newId } from '../../lib/ids.ts';
 import { defineOperation } from '../define.ts';
 import { Contractor, toContractor } from './schema.ts';
+import { withUniqueEmail } from './store.ts';
 
 export const createContractor = defineOperation({
   name: 'contractors.create',
@@ -73,20 +73,9 @@ export const createContractor = defineOperation({
       created_at: now,
       updated_at: now,
     };
-    const existing = await ctx.db
-      .selectFrom('contractors')
-      .select('id')
-      .where('organization_id', '=', ctx.organizationId)
-      .where('email_normalized', '=', row.email_normalized)
-      .executeTakeFirst();
-    if (existing) throw emailTaken();
-    try {
-      await ctx.db.insertInto('contractors').values(row).execute();
-    } catch (error) {
-      // Two requests racing past the check above: the unique index decides.
-      if (isUniqueViolation(error)) throw emailTaken();
-      throw error;
-    }
+    await withUniqueEmail(ctx, row.email_normalized, null, () =>
+      ctx.db.insertInto('contractors').values(row).execute(),
+    );
     await ctx.audit({ recordType: 'contractor', recordId: row.id, beforeRevision: null, afterRevision: 1 });
     const contractor = toContractor(row);
     await ctx.emit({
@@ -102,9 +91,3 @@ export const createContractor = defineOperation({
     return contractor;
   },
 });
-
-function emailTaken(): AppError {
-  return new AppError('email_taken', 'Another contractor in this organization has this email.', {
-    field: 'email',
-  });
-}

@@ -1,11 +1,10 @@
 import { Type } from 'typebox';
-import { AppError } from '../../contract/errors.ts';
 import { Email, Id, IdempotencyKey, Revision } from '../../contract/formats.ts';
-import { isUniqueViolation } from '../../db/errors.ts';
 import { revokeOpenInvitationOf } from '../../invitations/revocation.ts';
+import { loadForChange } from '../../unit/revision.ts';
 import { defineOperation } from '../define.ts';
 import { Contractor, toContractor } from './schema.ts';
-import { applyChange, loadForChange, reloadContractor } from './store.ts';
+import { applyChange, reloadContractor, requireContractor, withUniqueEmail } from './store.ts';
 
 export const updateContractorEmail = defineOperation({
   name: 'contractors.email.update',
@@ -31,24 +30,12 @@ export const updateContractorEmail = defineOperation({
     idempotencyKey: 'contractor-email-0001',
   },
   async run({ ctx, input }) {
-    const row = await loadForChange(ctx, input.id, input.expectedRevision);
+    const row = await loadForChange(requireContractor(ctx, input.id), input.expectedRevision);
     if (input.email === row.email) return toContractor(await reloadContractor(ctx, row.id));
     const normalized = input.email.toLowerCase();
-    const other = await ctx.db
-      .selectFrom('contractors')
-      .select('id')
-      .where('organization_id', '=', ctx.organizationId)
-      .where('email_normalized', '=', normalized)
-      .where('id', '!=', row.id)
-      .executeTakeFirst();
-    if (other) throw emailTaken();
-    try {
-      await applyChange(ctx, row, { email: input.email, email_normalized: normalized });
-    } catch (error) {
-      // A concurrent create or change took the address after the check above.
-      if (isUniqueViolation(error)) throw emailTaken();
-      throw error;
-    }
+    await withUniqueEmail(ctx, normalized, row.id, () =>
+      applyChange(ctx, row, { email: input.email, email_normalized: normalized }),
+    );
     await revokeOpenInvitationOf(ctx, row.id);
     await ctx.emit({
       type: 'contractor.email_changed',
@@ -58,9 +45,3 @@ export const updateContractorEmail = defineOperation({
     return toContractor(await reloadContractor(ctx, row.id));
   },
 });
-
-function emailTaken(): AppError {
-  return new AppError('email_taken', 'Another contractor in this organization has this email.', {
-    field: 'email',
-  });
-}

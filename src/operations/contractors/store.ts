@@ -1,6 +1,7 @@
 import { type Kysely, type RawBuilder, type Selectable, sql, type Updateable } from 'kysely';
 import { Type } from 'typebox';
-import { notFound, revisionConflict } from '../../contract/errors.ts';
+import { AppError, notFound, revisionConflict } from '../../contract/errors.ts';
+import { isUniqueViolation } from '../../db/errors.ts';
 import type { Database } from '../../db/schema.ts';
 import type { ContractorsTable, TemplateKind } from '../../db/tables/contractors.ts';
 import { sha256Hex } from '../../lib/canonical-json.ts';
@@ -80,16 +81,11 @@ export function formatHours(hundredths: bigint): string {
 
 export type ContractorRow = Selectable<ContractorsTable>;
 
-/**
- * Loads the contractor a mutation is about to change: 404 when it is not in the caller's
- * organization, 409 when `expectedRevision` is stale. Checked before any other rule, so a caller
- * working from an old copy always learns that first.
- */
-export async function loadForChange(
-  ctx: OperationContext,
+/** The contractor of the caller's organization or a 404 naming `field`. */
+export async function requireContractor(
+  ctx: Pick<OperationContext, 'db' | 'organizationId'>,
   id: string,
-  expectedRevision: number,
-  idField = 'id',
+  field = 'id',
 ): Promise<ContractorRow> {
   const row = await ctx.db
     .selectFrom('contractors')
@@ -97,9 +93,41 @@ export async function loadForChange(
     .where('organization_id', '=', ctx.organizationId)
     .where('id', '=', id)
     .executeTakeFirst();
-  if (!row) throw notFound('Contractor', idField);
-  if (row.revision !== expectedRevision) throw revisionConflict(row.revision);
+  if (!row) throw notFound('Contractor', field);
   return row;
+}
+
+/**
+ * The contractor e-mail rule of contractors.create and contractors.email.update: 409 `email_taken`
+ * when another contractor of the organization (other than `exceptId`) has `normalized`, checked
+ * before `write`; a unique violation in `write` (a concurrent create or change took the address
+ * after the check) is the same 409.
+ */
+export async function withUniqueEmail<T>(
+  ctx: Pick<OperationContext, 'db' | 'organizationId'>,
+  normalized: string,
+  exceptId: string | null,
+  write: () => Promise<T>,
+): Promise<T> {
+  let taken = ctx.db
+    .selectFrom('contractors')
+    .select('id')
+    .where('organization_id', '=', ctx.organizationId)
+    .where('email_normalized', '=', normalized);
+  if (exceptId !== null) taken = taken.where('id', '!=', exceptId);
+  if (await taken.executeTakeFirst()) throw emailTaken();
+  try {
+    return await write();
+  } catch (error) {
+    if (isUniqueViolation(error)) throw emailTaken();
+    throw error;
+  }
+}
+
+function emailTaken(): AppError {
+  return new AppError('email_taken', 'Another contractor in this organization has this email.', {
+    field: 'email',
+  });
 }
 
 /**

@@ -1,9 +1,10 @@
 import { Type } from 'typebox';
 import { Id, IdempotencyKey, Revision } from '../../contract/formats.ts';
 import { dbBool } from '../../db/values.ts';
+import { loadForChange } from '../../unit/revision.ts';
 import { defineOperation } from '../define.ts';
 import { ContractorWithTaxProfile, toContractorWithTaxProfile } from './schema.ts';
-import { applyChange, loadForChange, reloadContractor } from './store.ts';
+import { applyChange, reloadContractor, requireContractor } from './store.ts';
 
 export const reviewTaxProfile = defineOperation({
   name: 'contractors.taxProfile.review',
@@ -38,7 +39,7 @@ export const reviewTaxProfile = defineOperation({
     idempotencyKey: 'tax-review-0001',
   },
   async run({ ctx, input }) {
-    const row = await loadForChange(ctx, input.id, input.expectedRevision);
+    const row = await loadForChange(requireContractor(ctx, input.id), input.expectedRevision);
     await applyChange(ctx, row, {
       tax_residency: input.residency,
       tax_services_in_canada: dbBool(input.servicesInCanada),

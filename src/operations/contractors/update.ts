@@ -2,9 +2,10 @@ import { Type } from 'typebox';
 import { AppError } from '../../contract/errors.ts';
 import { Country, Id, IdempotencyKey, Revision } from '../../contract/formats.ts';
 import { asBool, dbBool } from '../../db/values.ts';
+import { loadForChange } from '../../unit/revision.ts';
 import { defineOperation } from '../define.ts';
 import { Contractor, toContractor } from './schema.ts';
-import { applyChange, formatHours, loadForChange, reloadContractor, unpaidSummary } from './store.ts';
+import { applyChange, formatHours, reloadContractor, requireContractor, unpaidSummary } from './store.ts';
 
 export const updateContractor = defineOperation({
   name: 'contractors.update',
@@ -57,7 +58,7 @@ export const updateContractor = defineOperation({
     idempotencyKey: 'contractor-update-0001',
   },
   async run({ ctx, input }) {
-    const row = await loadForChange(ctx, input.id, input.expectedRevision);
+    const row = await loadForChange(requireContractor(ctx, input.id), input.expectedRevision);
     const changes: { displayName?: string; legalName?: string; country?: string | null; active?: boolean } =
       {};
     if (input.displayName !== undefined && input.displayName !== row.display_name)

@@ -3,11 +3,12 @@ import { AppError } from '../../contract/errors.ts';
 import { Id, IdempotencyKey, Revision } from '../../contract/formats.ts';
 import { asJson } from '../../db/values.ts';
 import type { ScheduleEnd } from '../../invoicing/cadence.ts';
-import { invalidState, loadForChange, recordChange } from '../../invoicing/schedules/lifecycle.ts';
+import { invalidState, recordChange } from '../../invoicing/schedules/lifecycle.ts';
 import { InvoiceSchedule, type StoredTemplate } from '../../invoicing/schedules/records.ts';
 import { updateRecurringSchedule } from '../../invoicing/schedules/recurring.ts';
-import { scheduleRecord, updateSchedule } from '../../invoicing/schedules/repository.ts';
+import { requireSchedule, scheduleRecord, updateSchedule } from '../../invoicing/schedules/repository.ts';
 import type { StoredCadence } from '../../invoicing/schedules/wire.ts';
+import { loadForChange } from '../../unit/revision.ts';
 import { defineOperation } from '../define.ts';
 import { recurringFields as f, PLACEHOLDER_ID } from './schema.ts';
 
@@ -47,7 +48,7 @@ export const updateScheduleOperation = defineOperation({
     const { id, expectedRevision, idempotencyKey: _key, ...patch } = input;
     const given = Object.keys(patch);
     if (given.length === 0) throw new AppError('invalid_input', 'Give at least one field to change.');
-    const row = await loadForChange(ctx, id, expectedRevision);
+    const row = await loadForChange(requireSchedule(ctx.db, ctx.organizationId, id), expectedRevision);
     if (row.status !== 'active' && row.status !== 'paused') throw invalidState(row, 'changed');
     let after = row;
     if (row.kind === 'payment_plan') {

@@ -1,8 +1,9 @@
 import { Type } from 'typebox';
 import { Id, IdempotencyKey, Revision } from '../../contract/formats.ts';
 import { dbBool } from '../../db/values.ts';
+import { loadForChange } from '../../unit/revision.ts';
 import { cancelPendingDeliveries } from '../../webhooks/delivery/queue.ts';
-import { changeEndpoint, loadForChange } from '../../webhooks/endpoints.ts';
+import { allowStatus, changeEndpoint, requireEndpoint } from '../../webhooks/endpoints.ts';
 import { defineOperation } from '../define.ts';
 import { toEndpoint, WebhookEndpoint } from './schema.ts';
 
@@ -25,11 +26,9 @@ export const archiveEndpoint = defineOperation({
   example: { id: '01920000-0000-7000-8000-000000000001', expectedRevision: 1 },
   async run({ ctx, input }) {
     const row = await loadForChange(
-      ctx,
-      input.id,
+      requireEndpoint(ctx.db, ctx.organizationId, input.id),
       input.expectedRevision,
-      ['active', 'disabled'],
-      'archived',
+      allowStatus(['active', 'disabled'], 'archived'),
     );
     const now = ctx.clock.now().toISOString();
     const updated = await changeEndpoint(ctx, row, {

@@ -1,7 +1,8 @@
 import { Type } from 'typebox';
 import { Id, IdempotencyKey, Revision } from '../../contract/formats.ts';
+import { loadForChange } from '../../unit/revision.ts';
 import { generateSecret, loadSealingKeys, sealSecret, secretHint } from '../../webhooks/endpoint-secrets.ts';
-import { changeEndpoint, loadForChange } from '../../webhooks/endpoints.ts';
+import { allowStatus, changeEndpoint, requireEndpoint } from '../../webhooks/endpoints.ts';
 import { defineOperation } from '../define.ts';
 import { EndpointWithSecret, toEndpoint } from './schema.ts';
 
@@ -30,11 +31,9 @@ export const rotateEndpointSecret = defineOperation({
   },
   async run({ ctx, input }) {
     const row = await loadForChange(
-      ctx,
-      input.id,
+      requireEndpoint(ctx.db, ctx.organizationId, input.id),
       input.expectedRevision,
-      ['active', 'disabled'],
-      'given a new secret',
+      allowStatus(['active', 'disabled'], 'given a new secret'),
     );
     const secret = generateSecret();
     const keys = await loadSealingKeys(ctx.db, ctx.services.config.webhooks.secretKey);

@@ -1,7 +1,8 @@
 import { Type } from 'typebox';
 import { Id, IdempotencyKey, Revision } from '../../contract/formats.ts';
 import { asJson, dbJson } from '../../db/values.ts';
-import { changeEndpoint, loadForChange } from '../../webhooks/endpoints.ts';
+import { loadForChange } from '../../unit/revision.ts';
+import { allowStatus, changeEndpoint, requireEndpoint } from '../../webhooks/endpoints.ts';
 import { defineOperation } from '../define.ts';
 import {
   checkPatterns,
@@ -41,7 +42,11 @@ export const updateEndpoint = defineOperation({
     // Input checks first: a bad request is refused the same way whatever the record's state.
     const url = input.url === undefined ? undefined : checkUrl(ctx.services, input.url);
     if (input.events !== undefined) checkPatterns(input.events);
-    const row = await loadForChange(ctx, input.id, input.expectedRevision, ['active', 'disabled'], 'changed');
+    const row = await loadForChange(
+      requireEndpoint(ctx.db, ctx.organizationId, input.id),
+      input.expectedRevision,
+      allowStatus(['active', 'disabled'], 'changed'),
+    );
     const currentEvents = asJson<string[]>(row.events);
     const next = {
       url: url ?? row.url,

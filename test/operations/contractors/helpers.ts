@@ -3,6 +3,7 @@ import type { DialectName } from '../../../src/db/database.ts';
 import { asJson } from '../../../src/db/values.ts';
 import { newId } from '../../../src/lib/ids.ts';
 import { type Caller, createCaller, startTestApp, type TestApp } from '../../support/app.ts';
+import { auditRows } from '../../support/audit.ts';
 import { type ApiResponse, call } from '../../support/http.ts';
 
 let sequence = 0;
@@ -111,13 +112,7 @@ export async function eventsFor(app: TestApp, subjectId: string, type?: string) 
 }
 
 export async function auditFor(app: TestApp, recordId: string) {
-  const rows = await app.services.db.kysely
-    .selectFrom('audit_log')
-    .selectAll()
-    .where('record_id', '=', recordId)
-    .orderBy('created_at')
-    .orderBy('id')
-    .execute();
+  const rows = await auditRows(app, { recordId }, { orderBy: ['created_at', 'id'] });
   return rows.map((row) => ({
     operation: row.operation,
     before: row.before_revision,

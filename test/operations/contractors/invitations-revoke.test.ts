@@ -13,6 +13,7 @@ import {
   startInvitationApp,
 } from '../../invitations/helpers.ts';
 import { type Caller, createCaller, type TestApp } from '../../support/app.ts';
+import { auditRows } from '../../support/audit.ts';
 import { DIALECTS } from '../../support/databases.ts';
 import { assertError } from '../../support/expect.ts';
 import { call } from '../../support/http.ts';
@@ -69,11 +70,7 @@ for (const dialect of DIALECTS) {
       assert.equal(linkRes.error.latest_status, 'revoked');
 
       const { kysely } = app.services.db;
-      const audit = await kysely
-        .selectFrom('audit_log')
-        .selectAll()
-        .where('request_id', '=', res.headers.get('x-request-id') ?? '')
-        .execute();
+      const audit = await auditRows(app, { requestId: res.headers.get('x-request-id') ?? '' });
       assert.deepEqual(
         audit.map((a) => [a.record_type, a.record_id, a.before_revision, a.after_revision]),
         [['invitation', invitation.id, 1, 2]],

@@ -14,6 +14,7 @@ import {
   startInvitationApp,
 } from '../../invitations/helpers.ts';
 import { type Caller, createCaller, type TestApp } from '../../support/app.ts';
+import { auditRows } from '../../support/audit.ts';
 import { DIALECTS } from '../../support/databases.ts';
 import { assertError } from '../../support/expect.ts';
 import { call } from '../../support/http.ts';
@@ -74,12 +75,11 @@ for (const dialect of DIALECTS) {
       assert.match(row.token_hash, /^[0-9a-f]{64}$/);
       assert.equal(row.created_by, admin.memberId);
 
-      const audit = await kysely
-        .selectFrom('audit_log')
-        .selectAll()
-        .where('request_id', '=', res.headers.get('x-request-id') ?? '')
-        .orderBy('record_type')
-        .execute();
+      const audit = await auditRows(
+        app,
+        { requestId: res.headers.get('x-request-id') ?? '' },
+        { orderBy: ['record_type'] },
+      );
       assert.deepEqual(
         audit.map((a) => [a.record_type, a.before_revision, a.after_revision, a.actor_type, a.actor_id]),
         [

@@ -4,6 +4,7 @@ import { sendScheduledDrafts } from '../../../src/invoicing/invoices/index.ts';
 import { HOUR } from '../../../src/lib/clock.ts';
 import { createInvoice, createParty, eventsOf, type Json } from '../../invoicing/ops-support.ts';
 import { type Caller, createCaller, startTestApp, type TestApp } from '../../support/app.ts';
+import { auditRows } from '../../support/audit.ts';
 import { DIALECTS } from '../../support/databases.ts';
 import { call } from '../../support/http.ts';
 
@@ -45,12 +46,11 @@ for (const dialect of DIALECTS) {
       assert.equal(sent.number, 'INV-000001');
       assert.equal((await get(stuck.id)).status, 'draft');
       assert.equal((await get(manual.id)).status, 'draft');
-      const audit = await app.services.db.kysely
-        .selectFrom('audit_log')
-        .select(['actor_type', 'actor_id'])
-        .where('record_id', '=', String(draft.id))
-        .where('after_revision', '=', 2)
-        .executeTakeFirstOrThrow();
+      const [audit] = await auditRows(
+        app,
+        { recordId: String(draft.id), afterRevision: 2 },
+        { columns: ['actor_type', 'actor_id'] },
+      );
       assert.deepEqual(audit, { actor_type: 'system', actor_id: 'job:invoices.send_scheduled' });
       const types = (await eventsOf(app, String(draft.id))).map((e) => e.type);
       assert.deepEqual(types, ['invoice.created', 'invoice.sent']);

@@ -15,6 +15,7 @@ import {
   transition,
 } from '../../invoicing/schedules-support.ts';
 import { type Caller, createCaller, startTestApp, type TestApp } from '../../support/app.ts';
+import { auditRows as readAudit } from '../../support/audit.ts';
 import { DIALECTS } from '../../support/databases.ts';
 import { assertError } from '../../support/expect.ts';
 import { call, freshKey } from '../../support/http.ts';
@@ -65,12 +66,11 @@ for (const dialect of DIALECTS) {
         .orderBy('sequence')
         .execute();
     const auditRows = async (planId: unknown) =>
-      app.services.db.kysely
-        .selectFrom('audit_log')
-        .select(['operation', 'before_revision', 'after_revision'])
-        .where('record_id', '=', String(planId))
-        .where('operation', '=', 'invoices.paymentPlans.reschedule')
-        .execute();
+      readAudit(
+        app,
+        { recordId: String(planId), operation: 'invoices.paymentPlans.reschedule' },
+        { columns: ['operation', 'before_revision', 'after_revision'] },
+      );
 
     it('keeps the paid installment; a partial payment counts toward the first new one; the last pays the invoice', async () => {
       app.clock.set('2026-03-01T12:00:00Z');

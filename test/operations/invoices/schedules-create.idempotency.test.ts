@@ -3,6 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { createParty, type Json } from '../../invoicing/ops-support.ts';
 import { createSchedule, sentInvoice, TEMPLATE_LINES } from '../../invoicing/schedules-support.ts';
 import { type Caller, createCaller, startTestApp, type TestApp } from '../../support/app.ts';
+import { auditRows } from '../../support/audit.ts';
 import { DIALECTS } from '../../support/databases.ts';
 import { assertError } from '../../support/expect.ts';
 import { call, freshKey } from '../../support/http.ts';
@@ -100,13 +101,11 @@ for (const dialect of DIALECTS) {
         const fresh = await op(name, { ...input, idempotencyKey: freshKey() });
         assertError(fresh, 409, 'revision_conflict', name);
       }
-      const audit = await app.services.db.kysely
-        .selectFrom('audit_log')
-        .select('operation')
-        .where('record_id', '=', String(made.id))
-        .orderBy('created_at')
-        .orderBy('id')
-        .execute();
+      const audit = await auditRows(
+        app,
+        { recordId: String(made.id) },
+        { columns: ['operation'], orderBy: ['created_at', 'id'] },
+      );
       assert.deepEqual(
         audit.map((a) => a.operation),
         [

@@ -5,6 +5,7 @@ import { findOperation } from '../../../src/operations/catalog.ts';
 import { mcpToolName } from '../../../src/operations/define.ts';
 import { createParty, eventsOf, type Json } from '../../invoicing/ops-support.ts';
 import { type Caller, createCaller, startTestApp, type TestApp } from '../../support/app.ts';
+import { auditRows } from '../../support/audit.ts';
 import { DIALECTS } from '../../support/databases.ts';
 import { assertError } from '../../support/expect.ts';
 import { call, freshKey } from '../../support/http.ts';
@@ -72,11 +73,11 @@ for (const dialect of DIALECTS) {
         ['invoice.schedule.created'],
       );
       assert.equal(events[0]?.data.nextRunDate, '2026-01-31');
-      const audit = await app.services.db.kysely
-        .selectFrom('audit_log')
-        .select(['operation', 'after_revision'])
-        .where('record_id', '=', String(schedule.id))
-        .execute();
+      const audit = await auditRows(
+        app,
+        { recordId: String(schedule.id) },
+        { columns: ['operation', 'after_revision'] },
+      );
       assert.deepEqual(audit, [{ operation: 'invoices.schedules.create', after_revision: 1 }]);
     });
 

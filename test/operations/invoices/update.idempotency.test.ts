@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createInvoice, createParty, type Json, LINE } from '../../invoicing/ops-support.ts';
 import { type Caller, createCaller, startTestApp, type TestApp } from '../../support/app.ts';
+import { auditRows } from '../../support/audit.ts';
 import { DIALECTS } from '../../support/databases.ts';
 import { assertError } from '../../support/expect.ts';
 import { call, freshKey } from '../../support/http.ts';
@@ -113,11 +114,7 @@ for (const dialect of DIALECTS) {
       const got = await call(app.baseUrl, 'parties.get', { id: target.id }, { token: admin.token });
       assert.equal(got.data.name, 'After');
       assert.equal(got.data.revision, 2);
-      const audit = await app.services.db.kysely
-        .selectFrom('audit_log')
-        .select('after_revision')
-        .where('record_id', '=', String(target.id))
-        .execute();
+      const audit = await auditRows(app, { recordId: String(target.id) }, { columns: ['after_revision'] });
       assert.deepEqual(audit.map((a) => a.after_revision).sort(), [1, 2]);
     });
   });

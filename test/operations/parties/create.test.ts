@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createParty, eventsOf, type Json } from '../../invoicing/ops-support.ts';
 import { type Caller, createCaller, startTestApp, type TestApp } from '../../support/app.ts';
+import { auditRows } from '../../support/audit.ts';
 import { DIALECTS } from '../../support/databases.ts';
 import { call } from '../../support/http.ts';
 
@@ -116,12 +117,11 @@ for (const dialect of DIALECTS) {
       assert.equal(stale.status, 409);
       assert.equal(stale.error.code, 'revision_conflict');
       assert.equal(stale.error.current_revision, 2);
-      const audit = await app.services.db.kysely
-        .selectFrom('audit_log')
-        .select(['before_revision', 'after_revision'])
-        .where('record_id', '=', String(party.id))
-        .orderBy('after_revision')
-        .execute();
+      const audit = await auditRows(
+        app,
+        { recordId: String(party.id) },
+        { columns: ['before_revision', 'after_revision'], orderBy: ['after_revision'] },
+      );
       assert.deepEqual(
         audit.map((a) => [a.before_revision, a.after_revision]),
         [

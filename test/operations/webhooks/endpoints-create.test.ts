@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { asJson } from '../../../src/db/values.ts';
 import { type Caller, createCaller, startTestApp, type TestApp } from '../../support/app.ts';
+import { auditRows } from '../../support/audit.ts';
 import { DIALECTS } from '../../support/databases.ts';
 import { assertError } from '../../support/expect.ts';
 import { call } from '../../support/http.ts';
@@ -60,11 +61,7 @@ for (const dialect of DIALECTS) {
         },
       );
       assert.equal(endpoint.created_at, app.clock.now().toISOString());
-      const audit = await app.services.db.kysely
-        .selectFrom('audit_log')
-        .selectAll()
-        .where('record_id', '=', endpoint.id)
-        .execute();
+      const audit = await auditRows(app, { recordId: endpoint.id });
       assert.equal(audit.length, 1);
       const [event] = await eventsOf(app, admin.organizationId, 'webhook.endpoint.created');
       assert.equal(event?.subject_id, endpoint.id);
