@@ -1,5 +1,5 @@
-import { adminOperations } from './admin/index.ts';
 import { accountOperations } from './accounts/index.ts';
+import { adminOperations } from './admin/index.ts';
 import { attentionOperations } from './attention/index.ts';
 import { cardOperations } from './cards/index.ts';
 import { categoryOperations } from './categories/index.ts';

@@ -1,4 +1,5 @@
 import type { Caller, TestApp } from '../../support/app.ts';
+import { auditRows as readAudit } from '../../support/audit.ts';
 import { type ApiResponse, type CallOptions, call } from '../../support/http.ts';
 
 /** Calls an operation as `caller`; mutations get a fresh idempotency key unless one is given. */
@@ -14,12 +15,5 @@ export function op(
 
 /** The organization's audit rows for one record, oldest first, as stored. */
 export function auditRows(app: TestApp, organizationId: string, recordId: string) {
-  return app.services.db.kysely
-    .selectFrom('audit_log')
-    .selectAll()
-    .where('organization_id', '=', organizationId)
-    .where('record_id', '=', recordId)
-    .orderBy('created_at')
-    .orderBy('id')
-    .execute();
+  return readAudit(app, { organizationId, recordId }, { orderBy: ['created_at', 'id'] });
 }
