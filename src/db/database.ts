@@ -21,6 +21,11 @@ export interface DatabaseConfig {
   /** SQLite file name inside dataDir (tests give each run its own). */
   sqliteFile?: string;
   poolSize?: number;
+  /**
+   * PostgreSQL ends a session left idle inside a transaction this long (rolling it back), so a
+   * stalled process cannot hold row locks, and with them a taken-over idempotency key, for ever.
+   */
+  idleInTransactionTimeoutMs?: number;
 }
 
 export interface Db {
@@ -69,6 +74,9 @@ export function openDatabase(config: DatabaseConfig): Db {
       connectionString: config.databaseUrl,
       max: config.poolSize ?? 10,
       connectionTimeoutMillis: 5000,
+      ...(config.idleInTransactionTimeoutMs === undefined
+        ? {}
+        : { idle_in_transaction_session_timeout: config.idleInTransactionTimeoutMs }),
     });
     // An idle client that errors (server restart) must not crash the process.
     pool.on('error', () => {});

@@ -7,6 +7,7 @@ import * as invoicing from './0005-invoicing.ts';
 import * as schedules from './0006-schedules.ts';
 import * as eventRetention from './0007-event-retention.ts';
 import * as mailRetention from './0008-mail-retention.ts';
+import * as idempotencyFencing from './0012-idempotency-fencing.ts';
 import type { ColumnTypes } from './column-types.ts';
 
 export interface AppMigration {
@@ -26,4 +27,5 @@ export const MIGRATIONS: Record<string, AppMigration> = {
   '0006-schedules': schedules,
   '0007-event-retention': eventRetention,
   '0008-mail-retention': mailRetention,
+  '0012-idempotency-fencing': idempotencyFencing,
 };

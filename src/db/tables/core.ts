@@ -1,3 +1,4 @@
+import type { ColumnType } from 'kysely';
 import type { Json, Timestamp } from './types.ts';
 
 export interface OrganizationsTable {
@@ -43,6 +44,8 @@ export interface IdempotencyKeysTable {
   /** 'running' while the first request executes, then 'completed'. */
   state: string;
   locked_until: Timestamp;
+  /** The fencing token of the current claim (migration 0012); completion and release require it. */
+  claim_token: ColumnType<string | null, string | null | undefined, string | null>;
   response_status: number | null;
   response_body: Json | null;
   created_at: Timestamp;
