@@ -11,6 +11,7 @@ import {
 } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema.ts';
+import { cachingSqliteDatabase } from './statement-cache.ts';
 
 export type DialectName = 'sqlite' | 'postgres';
 
@@ -96,7 +97,9 @@ export function openDatabase(config: DatabaseConfig): Db {
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('synchronous = NORMAL');
-  const kysely = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: sqlite }) });
+  const kysely = new Kysely<Database>({
+    dialect: new ImmediateSqliteDialect({ database: cachingSqliteDatabase(sqlite) }),
+  });
   return {
     kysely,
     dialect: 'sqlite',
