@@ -1,9 +1,9 @@
+import { sendScheduledDrafts } from '../invoicing/invoices/index.ts';
 import { remindInvoiceDeadlines } from '../invoicing/schedules/deadlines.ts';
 import { NOTICE_JOB, noticeUpcomingRuns } from '../invoicing/schedules/notices.ts';
 import { remindInstallments } from '../invoicing/schedules/plan-reminders.ts';
 import { PLANS_JOB, sweepPlans } from '../invoicing/schedules/plan-sweep.ts';
 import { RUN_JOB, runDueSchedules } from '../invoicing/schedules/run.ts';
-import { sendScheduledDrafts } from '../invoicing/service/index.ts';
 import type { Job } from './runner.ts';
 
 /**

@@ -41,7 +41,7 @@ const invoiceDeadlineData = object({
   dueDate: DateValue,
 });
 
-/** Exactly invoiceEventData (src/invoicing/service/model.ts) plus the refusal's code. */
+/** Exactly invoiceEventData (src/invoicing/invoices/model.ts) plus the refusal's code. */
 const scheduledSendFailedData = object({
   number: Type.Union([Type.String(), Type.Null()], { description: 'Null: a draft has no number.' }),
   status: Type.String({ description: 'Still draft.' }),

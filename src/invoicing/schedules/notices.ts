@@ -6,15 +6,15 @@ import {
 } from '../../mail/templates/index.ts';
 import type { UnitOfWork } from '../../unit/unit-of-work.ts';
 import { addDays, localDateIn } from '../calendar.ts';
+import { loadOrganization, loadParty } from '../invoices/index.ts';
+import { claimNotice, staffEmails } from '../invoices/notices.ts';
 import { formatMoneyForDisplay, parseCurrency } from '../money.ts';
-import { loadOrganization, loadParty } from '../service/index.ts';
-import { claimNotice, staffEmails } from '../service/notices.ts';
 import { scheduleEventData } from './events.ts';
 import { type ScheduleRow, type StoredTemplate, templateTotal } from './records.ts';
 import { findSchedule } from './repository.ts';
 import { inNoticeWindow } from './timing.ts';
 import type { InvoicingRuntime } from './work.ts';
-import { activeZones, eachItem } from './work.ts';
+import { eachItem, sweepZones } from './work.ts';
 
 export const NOTICE_JOB = 'invoices.schedules.notify';
 
@@ -48,10 +48,8 @@ export async function mailRunProblem(
 export async function noticeUpcomingRuns(services: InvoicingRuntime, limit = 50): Promise<number> {
   const noticeDays = services.config.schedules.noticeDays;
   if (noticeDays === 0) return 0;
-  const now = services.clock.now();
-  let handled = 0;
-  for (const zone of await activeZones(services, 'recurring')) {
-    const today = localDateIn(zone, now);
+  return sweepZones(services, 'recurring', async (zone, today) => {
+    let handled = 0;
     const rows = await services.db.kysely
       .selectFrom('invoice_schedules as s')
       .select(['s.id', 's.organization_id'])
@@ -82,8 +80,8 @@ export async function noticeUpcomingRuns(services: InvoicingRuntime, limit = 50)
         (unit) => noticeOne(unit, row.id, noticeDays),
       );
     }
-  }
-  return handled;
+    return handled;
+  });
 }
 
 async function noticeOne(unit: UnitOfWork, id: string, noticeDays: number): Promise<number> {

@@ -7,7 +7,7 @@ import {
   splitEqual,
   validateCustom,
 } from '../installments.ts';
-import { domain } from '../service/errors.ts';
+import { domain } from '../invoices/errors.ts';
 import type { StoredCadence } from './wire.ts';
 
 /** How installments are asked for, at creation and on a reschedule: exactly one of the two. */

@@ -1,13 +1,13 @@
 import type { UnitOfWork } from '../../unit/unit-of-work.ts';
 import { addDays, compareDates, localDateIn } from '../calendar.ts';
+import { loadOrganization, loadParty } from '../invoices/index.ts';
+import { claimNotice } from '../invoices/notices.ts';
 import { formatMoneyForDisplay, parseCurrency } from '../money.ts';
-import { loadOrganization, loadParty } from '../service/index.ts';
-import { claimNotice } from '../service/notices.ts';
 import { installmentDueSoon } from './mail.ts';
 import { installmentData, isPaid, loadContext, stillDue } from './plan-context.ts';
 import { PLANS_JOB } from './plan-sweep.ts';
 import type { InvoicingRuntime } from './work.ts';
-import { activeZones, eachItem } from './work.ts';
+import { eachItem, sweepZones } from './work.ts';
 
 /**
  * Installment deadlines of ACTIVE plans only (paused plans send nothing), in the plan's zone:
@@ -16,11 +16,9 @@ import { activeZones, eachItem } from './work.ts';
  * that fell due while the plan was paused gets no overdue notice after the resume.
  */
 export async function remindInstallments(services: InvoicingRuntime, limit = 50): Promise<number> {
-  const now = services.clock.now();
   const dueSoonDays = services.config.schedules.dueSoonDays;
-  let handled = 0;
-  for (const zone of await activeZones(services, 'payment_plan')) {
-    const today = localDateIn(zone, now);
+  return sweepZones(services, 'payment_plan', async (zone, today) => {
+    let handled = 0;
     const open = (kind: string) =>
       services.db.kysely
         .selectFrom('payment_plan_installments as i')
@@ -66,8 +64,8 @@ export async function remindInstallments(services: InvoicingRuntime, limit = 50)
         (unit) => installmentNotice(unit, row.id, 'installment.overdue', dueSoonDays),
       );
     }
-  }
-  return handled;
+    return handled;
+  });
 }
 
 async function lockInstallment(unit: UnitOfWork, id: string): Promise<boolean> {

@@ -5,7 +5,7 @@ import { newId } from '../../lib/ids.ts';
 import type { UnitOfWork } from '../../unit/unit-of-work.ts';
 import { localDateIn } from '../calendar.ts';
 import type { Installment } from '../installments.ts';
-import { loadInvoice, loadOrganization } from '../service/index.ts';
+import { loadInvoice, loadOrganization } from '../invoices/index.ts';
 import { recordChange } from './lifecycle.ts';
 import { buildInstallments, type PaymentPlanInput, planCadence } from './plan-input.ts';
 import type { ScheduleRow } from './records.ts';

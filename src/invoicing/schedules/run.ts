@@ -4,16 +4,16 @@ import { newId } from '../../lib/ids.ts';
 import type { UnitOfWork } from '../../unit/unit-of-work.ts';
 import { withUnit } from '../../unit/with-unit.ts';
 import type { Occurrence } from '../cadence.ts';
-import { compareDates, localDateIn } from '../calendar.ts';
+import { compareDates } from '../calendar.ts';
 import { InvoicingError } from '../errors.ts';
-import { createDraftInvoice, sendInvoice } from '../service/index.ts';
+import { createDraftInvoice, sendInvoice } from '../invoices/index.ts';
 import { scheduleEventData } from './events.ts';
 import { mailRunProblem } from './notices.ts';
 import type { ScheduleRow, StoredTemplate } from './records.ts';
 import { domainSchedule, findSchedule, scheduleToday, tryUpdateSchedule } from './repository.ts';
 import { dueRunAction, nextRunAfter } from './timing.ts';
 import type { InvoicingRuntime } from './work.ts';
-import { activeZones } from './work.ts';
+import { sweepZones } from './work.ts';
 
 export const RUN_JOB = 'invoices.schedules.run';
 
@@ -28,10 +28,8 @@ type Attempt = 'full' | 'draft' | 'none';
  * number of slots handled (the job runs again at once while there is work).
  */
 export async function runDueSchedules(services: InvoicingRuntime, limit = 50): Promise<number> {
-  const now = services.clock.now();
-  let handled = 0;
-  for (const zone of await activeZones(services, 'recurring')) {
-    const today = localDateIn(zone, now);
+  return sweepZones(services, 'recurring', async (zone, today) => {
+    let handled = 0;
     const due = await services.db.kysely
       .selectFrom('invoice_schedules')
       .select(['id', 'organization_id'])
@@ -51,8 +49,8 @@ export async function runDueSchedules(services: InvoicingRuntime, limit = 50): P
         services.logger.error({ err: error, job: RUN_JOB, scheduleId: row.id }, 'recurring run failed');
       }
     }
-  }
-  return handled;
+    return handled;
+  });
 }
 
 /**

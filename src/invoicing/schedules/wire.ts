@@ -63,7 +63,7 @@ export const EndInput = Type.Object(
 export type EndInput = Static<typeof EndInput>;
 
 const QUANTITY = '^(0|[1-9][0-9]{0,8})(\\.[0-9]{1,4})?$';
-// Same bounds as invoice lines (src/invoicing/service/drafts.ts): at most 9007199254740991.
+// Same bounds as invoice lines (src/invoicing/invoices/drafts.ts): at most 9007199254740991.
 const MINOR = '^(0|[1-9][0-9]{0,15})$';
 const TAX_RATE = '^(0|[1-9][0-9]{0,2})(\\.[0-9]{1,4})?$';
 

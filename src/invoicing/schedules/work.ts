@@ -1,5 +1,6 @@
 import type { UnitOfWork, UnitRuntime } from '../../unit/unit-of-work.ts';
 import { withUnit } from '../../unit/with-unit.ts';
+import { localDateIn } from '../calendar.ts';
 
 /** Settings of the schedule jobs (ACCOUNTING_SCHEDULE_*, ACCOUNTING_DUE_SOON_DAYS in src/config.ts). */
 export interface ScheduleSettings {
@@ -34,8 +35,23 @@ export async function eachItem(
   }
 }
 
+/**
+ * The per-time-zone sweep of the schedule jobs: calls `sweep` once per zone of active schedules of
+ * `kind`, with that zone's today (from one reading of the clock); returns the items handled.
+ */
+export async function sweepZones(
+  services: InvoicingRuntime,
+  kind: 'recurring' | 'payment_plan',
+  sweep: (zone: string, today: string) => Promise<number>,
+): Promise<number> {
+  const now = services.clock.now();
+  let handled = 0;
+  for (const zone of await activeZones(services, kind)) handled += await sweep(zone, localDateIn(zone, now));
+  return handled;
+}
+
 /** Distinct zones of active schedules of a kind, so "today" is computed once per zone. */
-export async function activeZones(
+async function activeZones(
   services: InvoicingRuntime,
   kind: 'recurring' | 'payment_plan',
 ): Promise<string[]> {

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { Id, IdempotencyKey } from '../../contract/formats.ts';
-import { createDraftInvoice, organizationToday } from '../../invoicing/service/index.ts';
+import { createDraftInvoice, organizationToday } from '../../invoicing/invoices/index.ts';
 import { defineOperation } from '../define.ts';
 import {
   Currency,

@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import { notFound } from '../../contract/errors.ts';
 import { Id } from '../../contract/formats.ts';
-import { loadInvoice, organizationToday } from '../../invoicing/service/index.ts';
+import { loadInvoice, organizationToday } from '../../invoicing/invoices/index.ts';
 import { defineOperation } from '../define.ts';
 import { Invoice, toInvoiceRecord } from './schema.ts';
 

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { Type } from 'typebox';
 import { Id, Limit, Offset } from '../../contract/formats.ts';
-import { organizationToday, selectInvoices, toInvoice } from '../../invoicing/service/index.ts';
+import { organizationToday, selectInvoices, toInvoice } from '../../invoicing/invoices/index.ts';
 import { defineOperation } from '../define.ts';
 import { OffsetPage, offsetPage } from '../pagination.ts';
 import { likePattern } from '../parties/list.ts';

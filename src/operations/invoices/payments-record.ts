@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { DateString, Id, IdempotencyKey, Revision } from '../../contract/formats.ts';
-import { organizationToday, recordPayment } from '../../invoicing/service/index.ts';
+import { organizationToday, recordPayment } from '../../invoicing/invoices/index.ts';
 import { defineOperation } from '../define.ts';
 import { Invoice, PaymentMethod, PaymentRecord, toInvoiceRecord, toPaymentRecord } from './schema.ts';
 

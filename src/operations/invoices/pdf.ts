@@ -1,7 +1,11 @@
 import { Type } from 'typebox';
 import { AppError, notFound } from '../../contract/errors.ts';
 import { Id } from '../../contract/formats.ts';
-import { currentBillingSnapshot, loadInvoice, renderInvoiceDocument } from '../../invoicing/service/index.ts';
+import {
+  currentBillingSnapshot,
+  loadInvoice,
+  renderInvoiceDocument,
+} from '../../invoicing/invoices/index.ts';
 import { defineOperation } from '../define.ts';
 
 export const invoicePdf = defineOperation({

@@ -2,9 +2,9 @@ import { type Static, Type } from 'typebox';
 import { DateString, Id, Timestamp } from '../../contract/formats.ts';
 import type { IsoDate } from '../../invoicing/calendar.ts';
 import type { InstallmentLimits } from '../../invoicing/installments.ts';
+import type { Invoice as InvoiceModel } from '../../invoicing/invoices/index.ts';
+import { MAX_LINES, PAYMENT_METHODS } from '../../invoicing/invoices/index.ts';
 import { CadenceInput, EndInput, TemplateLines } from '../../invoicing/schedules/wire.ts';
-import type { Invoice as InvoiceModel } from '../../invoicing/service/index.ts';
-import { MAX_LINES, PAYMENT_METHODS } from '../../invoicing/service/index.ts';
 import { isOverdue } from '../../invoicing/status.ts';
 
 const Minor = (description: string) => Type.String({ pattern: '^(0|[1-9][0-9]*)$', description });

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { Id, IdempotencyKey, Revision } from '../../contract/formats.ts';
-import { organizationToday, voidInvoice } from '../../invoicing/service/index.ts';
+import { organizationToday, voidInvoice } from '../../invoicing/invoices/index.ts';
 import { defineOperation } from '../define.ts';
 import { Invoice, toInvoiceRecord } from './schema.ts';
 

@@ -2,8 +2,8 @@ import { Type } from 'typebox';
 import { Email, IdempotencyKey } from '../../contract/formats.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { dbJson } from '../../db/values.ts';
+import { toParty } from '../../invoicing/invoices/index.ts';
 import { isSupportedCurrency } from '../../invoicing/money.ts';
-import { toParty } from '../../invoicing/service/index.ts';
 import { newId } from '../../lib/ids.ts';
 import { defineOperation } from '../define.ts';
 import {

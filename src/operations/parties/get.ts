@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import { notFound } from '../../contract/errors.ts';
 import { Id } from '../../contract/formats.ts';
-import { loadParty } from '../../invoicing/service/index.ts';
+import { loadParty } from '../../invoicing/invoices/index.ts';
 import { defineOperation } from '../define.ts';
 import { Party, toPartyRecord } from './schema.ts';
 

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { Type } from 'typebox';
 import { Limit, Offset } from '../../contract/formats.ts';
-import { toParty } from '../../invoicing/service/index.ts';
+import { toParty } from '../../invoicing/invoices/index.ts';
 import { defineOperation } from '../define.ts';
 import { OffsetPage, offsetPage } from '../pagination.ts';
 import { Party, toPartyRecord } from './schema.ts';

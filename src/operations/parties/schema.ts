@@ -1,7 +1,7 @@
 import { type Static, Type } from 'typebox';
 import { AppError } from '../../contract/errors.ts';
 import { Country, Id, Timestamp } from '../../contract/formats.ts';
-import type { Party as PartyModel } from '../../invoicing/service/index.ts';
+import type { Party as PartyModel } from '../../invoicing/invoices/index.ts';
 
 /** The party (a customer invoiced) as returned on the wire, snake_case. */
 export const Party = Type.Object(

@@ -3,8 +3,8 @@ import { notFound, revisionConflict } from '../../contract/errors.ts';
 import { Email, Id, IdempotencyKey, Revision } from '../../contract/formats.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { dbJson } from '../../db/values.ts';
+import { loadParty } from '../../invoicing/invoices/index.ts';
 import { isSupportedCurrency } from '../../invoicing/money.ts';
-import { loadParty } from '../../invoicing/service/index.ts';
 import { defineOperation } from '../define.ts';
 import {
   AddressLines,

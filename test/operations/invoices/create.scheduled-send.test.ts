@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { sendScheduledDrafts } from '../../../src/invoicing/service/index.ts';
+import { sendScheduledDrafts } from '../../../src/invoicing/invoices/index.ts';
 import { HOUR } from '../../../src/lib/clock.ts';
 import { createInvoice, createParty, eventsOf, type Json } from '../../invoicing/ops-support.ts';
 import { type Caller, createCaller, startTestApp, type TestApp } from '../../support/app.ts';

@@ -5,7 +5,7 @@ import type { UnitOfWork } from '../../unit/unit-of-work.ts';
 import { formatMoneyForDisplay, parseCurrency } from '../money.ts';
 import { statusAfterSend } from '../status.ts';
 import { currentBillingSnapshot, renderInvoiceDocument } from './document.ts';
-import { conflictFor } from './drafts.ts';
+import { updateInvoiceIf } from './drafts.ts';
 import { domain, invalidState } from './errors.ts';
 import { type Invoice, invoiceEventData } from './model.ts';
 import { nextInvoiceNumber } from './numbering.ts';
@@ -42,24 +42,20 @@ export async function sendInvoice(
   }
   const number = await nextInvoiceNumber(unit);
   const now = unit.clock.now().toISOString();
-  const updated = await unit.db
-    .updateTable('invoices')
-    .set({
+  // Lost a race with another change: the thrown error rolls the number back as well.
+  await updateInvoiceIf(
+    unit,
+    invoiceId,
+    { revision: current.revision, status: 'draft' },
+    {
       number,
       status,
       billing_snapshot: dbJson(snapshot),
       sent_at: now,
       paid_at: status === 'paid' ? now : null,
-      revision: current.revision + 1,
       updated_at: now,
-    })
-    .where('id', '=', invoiceId)
-    .where('organization_id', '=', unit.organizationId)
-    .where('revision', '=', current.revision)
-    .where('status', '=', 'draft')
-    .executeTakeFirst();
-  // Lost a race with another change: the thrown error rolls the number back as well.
-  if (updated.numUpdatedRows === 0n) throw await conflictFor(unit, invoiceId);
+    },
+  );
   const invoice: Invoice = {
     ...current,
     number,

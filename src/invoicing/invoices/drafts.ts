@@ -1,5 +1,7 @@
+import type { Updateable } from 'kysely';
 import { AppError, notFound, revisionConflict } from '../../contract/errors.ts';
 import { MAX_SAFE } from '../../contract/formats.ts';
+import type { InvoicesTable } from '../../db/tables/invoicing.ts';
 import { newId } from '../../lib/ids.ts';
 import type { UnitOfWork } from '../../unit/unit-of-work.ts';
 import { addDays, compareDates, type IsoDate, parseIsoDate } from '../calendar.ts';
@@ -236,9 +238,11 @@ export async function updateDraftInvoice(
     throw invalid('paymentTermsDays', 'Give dueDate or paymentTermsDays, not both.');
   }
   const dates = resolveDates(issueDate, dueDate, terms, scheduledSendDate);
-  const updated = await unit.db
-    .updateTable('invoices')
-    .set({
+  await updateInvoiceIf(
+    unit,
+    invoiceId,
+    { revision: current.revision, status: 'draft' },
+    {
       party_id: patch.partyId ?? current.partyId,
       currency,
       issue_date: dates.issueDate,
@@ -250,15 +254,9 @@ export async function updateDraftInvoice(
       total_minor: computed.totalMinor.toString(),
       balance_minor: computed.totalMinor.toString(),
       notes: patch.notes === undefined ? current.notes : patch.notes,
-      revision: current.revision + 1,
       updated_at: unit.clock.now().toISOString(),
-    })
-    .where('id', '=', invoiceId)
-    .where('organization_id', '=', unit.organizationId)
-    .where('revision', '=', current.revision)
-    .where('status', '=', 'draft')
-    .executeTakeFirst();
-  if (updated.numUpdatedRows === 0n) throw await conflictFor(unit, invoiceId);
+    },
+  );
   await clearSendRefusal(unit, invoiceId);
   if (patch.lines !== undefined) {
     await unit.db
@@ -293,6 +291,27 @@ function lineInputOf(line: Invoice['lines'][number]): DraftLineInput {
 }
 
 /** After a lost compare-and-set: 409 with the revision the caller should reload. */
+/**
+ * The invoice compare-and-set: applies `changes` (and revision + 1) only while the invoice is
+ * still at the revision and state the caller read; otherwise throws the conflict the caller sees.
+ */
+export async function updateInvoiceIf(
+  unit: UnitOfWork,
+  invoiceId: string,
+  expected: { revision: number; status: string },
+  changes: Updateable<InvoicesTable>,
+): Promise<void> {
+  const updated = await unit.db
+    .updateTable('invoices')
+    .set({ ...changes, revision: expected.revision + 1 })
+    .where('id', '=', invoiceId)
+    .where('organization_id', '=', unit.organizationId)
+    .where('revision', '=', expected.revision)
+    .where('status', '=', expected.status)
+    .executeTakeFirst();
+  if (updated.numUpdatedRows === 0n) throw await conflictFor(unit, invoiceId);
+}
+
 export async function conflictFor(unit: UnitOfWork, invoiceId: string): Promise<AppError> {
   const row = await loadInvoice(unit.db, unit.organizationId, invoiceId);
   return row ? revisionConflict(row.revision) : notFound('Invoice', 'id');

@@ -1,7 +1,7 @@
 import { notFound, revisionConflict } from '../../contract/errors.ts';
 import type { UnitOfWork } from '../../unit/unit-of-work.ts';
 import { statusAfterVoid } from '../status.ts';
-import { conflictFor } from './drafts.ts';
+import { updateInvoiceIf } from './drafts.ts';
 import { invalidState } from './errors.ts';
 import { type Invoice, invoiceEventData } from './model.ts';
 import { loadInvoice } from './queries.ts';
@@ -33,21 +33,17 @@ export async function voidInvoice(
   }
   const status = statusAfterVoid(current);
   const now = unit.clock.now().toISOString();
-  const updated = await unit.db
-    .updateTable('invoices')
-    .set({
+  await updateInvoiceIf(
+    unit,
+    invoiceId,
+    { revision: current.revision, status: current.status },
+    {
       status,
       voided_at: now,
       void_reason: options.reason ?? null,
-      revision: current.revision + 1,
       updated_at: now,
-    })
-    .where('id', '=', invoiceId)
-    .where('organization_id', '=', unit.organizationId)
-    .where('revision', '=', current.revision)
-    .where('status', '=', current.status)
-    .executeTakeFirst();
-  if (updated.numUpdatedRows === 0n) throw await conflictFor(unit, invoiceId);
+    },
+  );
   const invoice: Invoice = {
     ...current,
     status,

@@ -4,7 +4,7 @@ import { newId } from '../../lib/ids.ts';
 import type { UnitOfWork } from '../../unit/unit-of-work.ts';
 import { compareDates, daysBetween, type IsoDate, parseIsoDate } from '../calendar.ts';
 import { applyPayment, balanceOf } from '../status.ts';
-import { conflictFor } from './drafts.ts';
+import { updateInvoiceIf } from './drafts.ts';
 import { domain } from './errors.ts';
 import { type Invoice, type InvoicePayment, invoiceEventData, type PaymentMethod } from './model.ts';
 import { loadInvoice, organizationToday } from './queries.ts';
@@ -74,22 +74,18 @@ export async function recordPayment(
   }
   const outcome = domain(() => applyPayment(current, input.amountMinor));
   const now = unit.clock.now().toISOString();
-  const updated = await unit.db
-    .updateTable('invoices')
-    .set({
+  await updateInvoiceIf(
+    unit,
+    invoiceId,
+    { revision: current.revision, status: 'sent' },
+    {
       status: outcome.status,
       amount_paid_minor: outcome.amountPaidMinor.toString(),
       balance_minor: outcome.balanceMinor.toString(),
       paid_at: outcome.becamePaid ? now : null,
-      revision: current.revision + 1,
       updated_at: now,
-    })
-    .where('id', '=', invoiceId)
-    .where('organization_id', '=', unit.organizationId)
-    .where('revision', '=', current.revision)
-    .where('status', '=', 'sent')
-    .executeTakeFirst();
-  if (updated.numUpdatedRows === 0n) throw await conflictFor(unit, invoiceId);
+    },
+  );
   const payment: InvoicePayment = {
     id: newId(),
     amountMinor: input.amountMinor,
