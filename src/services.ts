@@ -46,7 +46,15 @@ export function createLogger(config: Config): Logger {
 }
 
 export async function createServices(config: Config, overrides: ServiceOverrides = {}): Promise<Services> {
-  const db = overrides.db ?? openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const db =
+    overrides.db ??
+    openDatabase({
+      databaseUrl: config.databaseUrl,
+      dataDir: config.dataDir,
+      // A transaction idle longer than an idempotency lock belongs to a stalled holder whose key
+      // may be taken over (decision 175); at least 5 s, so a busy machine's pauses are not cut.
+      idleInTransactionTimeoutMs: Math.max(config.idempotencyLockMs, 5000),
+    });
   const clock = overrides.clock ?? systemClock;
   const logger = overrides.logger ?? createLogger(config);
   const transport = overrides.mailTransport ?? (await smtpTransportFromConfig(config));

@@ -26,6 +26,12 @@ function bearerToken(authorization: string | undefined): string {
   return match[1];
 }
 
+/** The key's member as the join found it (null fields: no such member in the key's organization). */
+interface MemberState {
+  role: string | null;
+  status: string | null;
+}
+
 interface Membership {
   organizationId: string;
   memberId: string;
@@ -34,9 +40,9 @@ interface Membership {
 /** Credential -> organization header match -> active membership, in that order (401, then 403). */
 export async function authenticate(services: Services, input: CredentialInput): Promise<Principal> {
   const token = bearerToken(input.authorization);
-  const credential = looksLikeApiKey(token)
+  const { credential, member: knownMember } = looksLikeApiKey(token)
     ? await fromApiKey(services, token)
-    : await verifyOAuthToken(services, token, input.organizationHeader);
+    : { credential: await verifyOAuthToken(services, token, input.organizationHeader), member: undefined };
 
   if (
     input.organizationHeader !== undefined &&
@@ -47,13 +53,17 @@ export async function authenticate(services: Services, input: CredentialInput): 
       "X-Accounting-Organization does not match the credential's organization.",
     );
   }
-  const member = await services.db.kysely
-    .selectFrom('members')
-    .select(['role', 'status'])
-    .where('id', '=', credential.memberId)
-    .where('organization_id', '=', credential.organizationId)
-    .executeTakeFirst();
-  if (member?.status !== 'active' || !isRole(member.role)) {
+  // An API key's member came with the key (one joined statement); an OAuth subject's is read here.
+  // Never cached: a suspended member or a revoked key stops the very next request, on every process.
+  const member =
+    knownMember ??
+    (await services.db.kysely
+      .selectFrom('members')
+      .select(['role', 'status'])
+      .where('id', '=', credential.memberId)
+      .where('organization_id', '=', credential.organizationId)
+      .executeTakeFirst());
+  if (member?.status !== 'active' || member.role === null || !isRole(member.role)) {
     throw new AppError(
       'membership_inactive',
       'The member behind this credential is not active in the organization.',
@@ -65,13 +75,27 @@ export async function authenticate(services: Services, input: CredentialInput): 
 async function fromApiKey(
   services: Services,
   token: string,
-): Promise<Membership & Omit<Principal, 'role' | keyof Membership>> {
+): Promise<{ credential: Membership & Omit<Principal, 'role' | keyof Membership>; member: MemberState }> {
   const parsed = parseApiKey(token);
   const row = parsed
     ? await services.db.kysely
-        .selectFrom('api_keys')
-        .selectAll()
-        .where('lookup_id', '=', parsed.lookupId)
+        .selectFrom('api_keys as k')
+        .leftJoin('members as m', (join) =>
+          join.onRef('m.id', '=', 'k.member_id').onRef('m.organization_id', '=', 'k.organization_id'),
+        )
+        .select([
+          'k.id',
+          'k.organization_id',
+          'k.member_id',
+          'k.secret_hash',
+          'k.scopes',
+          'k.last_used_at',
+          'k.revoked_at',
+          'k.expires_at',
+          'm.role',
+          'm.status',
+        ])
+        .where('k.lookup_id', '=', parsed.lookupId)
         .executeTakeFirst()
     : undefined;
   const matches = secretMatches(parsed?.secret ?? '', row?.secret_hash ?? DUMMY_HASH);
@@ -95,10 +119,13 @@ async function fromApiKey(
   }
   const scopes = asJson<string[]>(row.scopes).filter(isScope) as Scope[];
   return {
-    organizationId: row.organization_id,
-    memberId: row.member_id,
-    scopes: new Set(scopes),
-    credentialId: row.id,
-    credentialType: 'api_key',
+    credential: {
+      organizationId: row.organization_id,
+      memberId: row.member_id,
+      scopes: new Set(scopes),
+      credentialId: row.id,
+      credentialType: 'api_key',
+    },
+    member: { role: row.role, status: row.status },
   };
 }

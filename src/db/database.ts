@@ -11,6 +11,7 @@ import {
 } from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema.ts';
+import { cachingSqliteDatabase } from './statement-cache.ts';
 
 export type DialectName = 'sqlite' | 'postgres';
 
@@ -21,6 +22,11 @@ export interface DatabaseConfig {
   /** SQLite file name inside dataDir (tests give each run its own). */
   sqliteFile?: string;
   poolSize?: number;
+  /**
+   * PostgreSQL ends a session left idle inside a transaction this long (rolling it back), so a
+   * stalled process cannot hold row locks, and with them a taken-over idempotency key, for ever.
+   */
+  idleInTransactionTimeoutMs?: number;
 }
 
 export interface Db {
@@ -69,6 +75,9 @@ export function openDatabase(config: DatabaseConfig): Db {
       connectionString: config.databaseUrl,
       max: config.poolSize ?? 10,
       connectionTimeoutMillis: 5000,
+      ...(config.idleInTransactionTimeoutMs === undefined
+        ? {}
+        : { idle_in_transaction_session_timeout: config.idleInTransactionTimeoutMs }),
     });
     // An idle client that errors (server restart) must not crash the process.
     pool.on('error', () => {});
@@ -88,7 +97,9 @@ export function openDatabase(config: DatabaseConfig): Db {
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('synchronous = NORMAL');
-  const kysely = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: sqlite }) });
+  const kysely = new Kysely<Database>({
+    dialect: new ImmediateSqliteDialect({ database: cachingSqliteDatabase(sqlite) }),
+  });
   return {
     kysely,
     dialect: 'sqlite',

@@ -31,8 +31,14 @@ export function asInt(value: unknown): number {
   return typeof value === 'number' ? value : Number(value);
 }
 
+/** What `Date.prototype.toISOString` makes: how timestamps are stored (SQLite) and parsed (pg). */
+const CANONICAL_ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
+
 export function asIso(value: unknown): string {
   if (value instanceof Date) return value.toISOString();
+  // Already normalized (every stored value and every pg timestamptz): no second parse and format,
+  // which cost about a tenth of a list's CPU.
+  if (typeof value === 'string' && CANONICAL_ISO.test(value)) return value;
   return new Date(String(value)).toISOString();
 }
 

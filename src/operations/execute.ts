@@ -8,13 +8,8 @@ import { createReplaySealer } from '../webhooks/endpoint-secrets.ts';
 import { checkAccess, checkRestrictedFields } from './access.ts';
 import type { Principal } from './context.ts';
 import type { AnyOperation } from './define.ts';
-import {
-  claimIdempotencyKey,
-  completeIdempotencyKey,
-  type IdempotencyScope,
-  releaseIdempotencyKey,
-  resolveIdempotencyKey,
-} from './idempotency.ts';
+import { type IdempotencyScope, resolveIdempotencyKey } from './idempotency.ts';
+import { runOnce } from './run-once.ts';
 import { validateInput } from './validation.ts';
 
 export interface Invocation {
@@ -86,6 +81,7 @@ export async function invoke(
     now: services.clock.now(),
     ttlMs: services.config.idempotencyTtlMs,
     lockMs: services.config.idempotencyLockMs,
+    dialect: services.db.dialect,
   };
   const sealer = operation.mutation.sealedReplay
     ? await createReplaySealer(
@@ -95,28 +91,13 @@ export async function invoke(
         key,
       )
     : undefined;
-  const claim = await claimIdempotencyKey(services.db.kysely, scope, settings, sealer);
-  if (claim.kind === 'replay') {
-    meta.replayed = true;
-    return claim.body as { data: unknown };
-  }
-
-  try {
-    // The idempotency record commits with the change, its audit row, events and mail.
-    return await withUnit(services, unitOptions, async (unit) => {
-      const result = { data: await operation.run({ ctx: { ...unit, principal, services }, input }) };
-      await completeIdempotencyKey(unit.db, scope, result, sealer);
-      return result;
-    });
-  } catch (error) {
-    await releaseIdempotencyKey(services.db.kysely, scope).catch((releaseError: unknown) =>
-      services.logger.warn(
-        { err: releaseError, requestId: call.requestId },
-        'could not release idempotency key',
-      ),
-    );
-    throw error;
-  }
+  // The idempotency record commits with the change, its audit row, events and mail, and only
+  // while this request still holds the key (src/operations/run-once.ts).
+  const outcome = await runOnce(services, unitOptions, scope, settings, sealer, (unit) =>
+    operation.run({ ctx: { ...unit, principal, services }, input }),
+  );
+  if (outcome.replayed) meta.replayed = true;
+  return outcome.body as { data: unknown };
 }
 
 function memberActor(principal: Principal): Actor {

@@ -1,8 +1,10 @@
 import type { Kysely } from 'kysely';
 import { AppError } from '../contract/errors.ts';
 import { IDEMPOTENCY_HEADER_MAX, IDEMPOTENCY_HEADER_MIN } from '../contract/formats.ts';
+import type { DialectName } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
 import { asIso, asJson, dbJson } from '../db/values.ts';
+import { newId } from '../lib/ids.ts';
 
 export interface IdempotencyScope {
   organizationId: string;
@@ -15,6 +17,8 @@ export interface IdempotencySettings {
   now: Date;
   ttlMs: number;
   lockMs: number;
+  /** Row locks (and so SKIP LOCKED on takeover) exist on PostgreSQL only. */
+  dialect: DialectName;
 }
 
 /** Header and body keys must agree; at least one is required for a mutation. */
@@ -46,12 +50,14 @@ export function resolveIdempotencyKey(header: string | undefined, bodyKey: unkno
   });
 }
 
-export type Claim = { kind: 'claimed' } | { kind: 'replay'; body: unknown };
+/** `token` fences the claim: only its holder may complete or release the key. */
+export type Claim = { kind: 'claimed'; token: string } | { kind: 'replay'; body: unknown };
 
 /**
- * Claims the key before the operation runs, in its own committed statement, so a concurrent
- * request in any process sees it. Outcomes: claimed (run it), replay (return the stored result),
- * or a refusal (different request, or the first one still running).
+ * Claims the key before the operation runs. Outcomes: claimed (run it, then complete with the
+ * token), replay (return the stored result), or a refusal (different request, or the first one
+ * still running). `db` is the pool (the claim commits on its own, PostgreSQL) or the effect's
+ * transaction (SQLite); see src/operations/run-once.ts.
  */
 export async function claimIdempotencyKey(
   db: Kysely<Database>,
@@ -60,7 +66,9 @@ export async function claimIdempotencyKey(
   sealer?: ReplaySealer,
 ): Promise<Claim> {
   const nowIso = settings.now.toISOString();
+  const lockedUntil = new Date(settings.now.getTime() + settings.lockMs).toISOString();
   for (let attempt = 0; attempt < 3; attempt += 1) {
+    const token = newId();
     const inserted = await db
       .insertInto('idempotency_keys')
       .values({
@@ -69,7 +77,8 @@ export async function claimIdempotencyKey(
         operation: scope.operation,
         request_hash: scope.requestHash,
         state: 'running',
-        locked_until: new Date(settings.now.getTime() + settings.lockMs).toISOString(),
+        locked_until: lockedUntil,
+        claim_token: token,
         response_status: null,
         response_body: null,
         created_at: nowIso,
@@ -77,7 +86,7 @@ export async function claimIdempotencyKey(
       })
       .onConflict((oc) => oc.columns(['organization_id', 'key']).doNothing())
       .executeTakeFirst();
-    if (Number(inserted.numInsertedOrUpdatedRows ?? 0n) === 1) return { kind: 'claimed' };
+    if (Number(inserted.numInsertedOrUpdatedRows ?? 0n) === 1) return { kind: 'claimed', token };
 
     const row = await db
       .selectFrom('idempotency_keys')
@@ -102,34 +111,37 @@ export async function claimIdempotencyKey(
     if (row.state === 'completed')
       return { kind: 'replay', body: storedResult(asJson(row.response_body), sealer) };
     if (asIso(row.locked_until) > nowIso) {
-      throw new AppError(
-        'idempotency_in_progress',
-        'A request with this idempotency key is still being processed.',
-        {
-          field: 'idempotencyKey',
-          retryAfterSeconds: 1,
-        },
-      );
+      throw inProgress();
     }
-    // The first request's process died mid-way (nothing committed): take the key over, once.
-    const taken = await db
+    // The holder's lock ran out (its process died or stalled): take the key over, once, with a new
+    // token, so the old holder can no longer complete it. A holder inside its completing
+    // transaction keeps the row locked: skip it (409, retry) rather than wait on a stalled one.
+    let takeover = db
       .updateTable('idempotency_keys')
-      .set({ locked_until: new Date(settings.now.getTime() + settings.lockMs).toISOString() })
+      .set({ locked_until: lockedUntil, claim_token: token })
       .where('organization_id', '=', scope.organizationId)
       .where('key', '=', scope.key)
       .where('state', '=', 'running')
-      .where('locked_until', '=', row.locked_until)
-      .executeTakeFirst();
-    if (Number(taken.numUpdatedRows) === 1) return { kind: 'claimed' };
+      .where('locked_until', '=', row.locked_until);
+    if (settings.dialect === 'postgres') {
+      takeover = takeover.where('key', 'in', (eb) =>
+        eb
+          .selectFrom('idempotency_keys')
+          .select('key')
+          .where('organization_id', '=', scope.organizationId)
+          .where('key', '=', scope.key)
+          .forUpdate()
+          .skipLocked(),
+      );
+    }
+    const taken = await takeover.executeTakeFirst();
+    if (Number(taken.numUpdatedRows) === 1) return { kind: 'claimed', token };
   }
-  throw new AppError(
-    'idempotency_in_progress',
-    'A request with this idempotency key is still being processed.',
-    {
-      field: 'idempotencyKey',
-      retryAfterSeconds: 1,
-    },
-  );
+  throw inProgress();
+}
+
+function inProgress(message = 'A request with this idempotency key is still being processed.'): AppError {
+  return new AppError('idempotency_in_progress', message, { field: 'idempotencyKey', retryAfterSeconds: 1 });
 }
 
 function storedResult(stored: unknown, sealer: ReplaySealer | undefined): unknown {
@@ -164,30 +176,76 @@ export interface ReplaySealer {
   open(sealed: string): string;
 }
 
-/** Stores the result inside the operation's transaction: the effect and its record commit together. */
+/**
+ * Stores the result inside the operation's transaction: the effect and its record commit
+ * together, and only while `token` still holds the claim. A holder that was taken over (it stalled
+ * past its lock) updates no row, and the error rolls its whole transaction back.
+ */
 export async function completeIdempotencyKey(
   trx: Kysely<Database>,
   scope: IdempotencyScope,
+  token: string,
   body: unknown,
   sealer?: ReplaySealer,
 ): Promise<void> {
   const stored = sealer ? { sealed: sealer.seal(JSON.stringify(body)) } : body;
-  await trx
+  const updated = await trx
     .updateTable('idempotency_keys')
     .set({ state: 'completed', response_status: 200, response_body: dbJson(stored) })
     .where('organization_id', '=', scope.organizationId)
     .where('key', '=', scope.key)
-    .execute();
+    .where('state', '=', 'running')
+    .where('claim_token', '=', token)
+    .executeTakeFirst();
+  if (Number(updated.numUpdatedRows) !== 1) {
+    throw inProgress('This request ran past its idempotency lock and another request took the key over.');
+  }
 }
 
-/** A failed request changed nothing, so its key is released and may be retried (see docs/decisions.md). */
-export async function releaseIdempotencyKey(db: Kysely<Database>, scope: IdempotencyScope): Promise<void> {
-  await db
+/**
+ * A failed request changed nothing, so its key is released and may be retried (see
+ * docs/decisions.md). Only the holder's own claim is released; false when the claim was no
+ * longer this token's (taken over meanwhile).
+ */
+export async function releaseIdempotencyKey(
+  db: Kysely<Database>,
+  scope: IdempotencyScope,
+  token: string,
+): Promise<boolean> {
+  const deleted = await db
     .deleteFrom('idempotency_keys')
     .where('organization_id', '=', scope.organizationId)
     .where('key', '=', scope.key)
     .where('state', '=', 'running')
-    .execute();
+    .where('claim_token', '=', token)
+    .executeTakeFirst();
+  return Number(deleted.numDeletedRows) === 1;
+}
+
+/**
+ * The answer for a holder that lost its claim: the stored result of the request that took the key
+ * over when it has completed (the client then sees one answer, whichever process it asked), else
+ * 409 idempotency_in_progress.
+ */
+export async function answerAfterLostClaim(
+  db: Kysely<Database>,
+  scope: IdempotencyScope,
+  sealer?: ReplaySealer,
+): Promise<unknown> {
+  const row = await db
+    .selectFrom('idempotency_keys')
+    .select(['operation', 'request_hash', 'state', 'response_body'])
+    .where('organization_id', '=', scope.organizationId)
+    .where('key', '=', scope.key)
+    .executeTakeFirst();
+  if (
+    row?.state === 'completed' &&
+    row.operation === scope.operation &&
+    row.request_hash === scope.requestHash
+  ) {
+    return storedResult(asJson(row.response_body), sealer);
+  }
+  throw inProgress();
 }
 
 /** Housekeeping for the worker: drops keys past their retention. */

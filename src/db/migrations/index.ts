@@ -10,6 +10,7 @@ import * as mailRetention from './0008-mail-retention.ts';
 import * as books from './0009-books.ts';
 import * as operations from './0010-operations.ts';
 import * as admin from './0011-admin.ts';
+import * as idempotencyFencing from './0012-idempotency-fencing.ts';
 import type { ColumnTypes } from './column-types.ts';
 
 export interface AppMigration {
@@ -32,4 +33,5 @@ export const MIGRATIONS: Record<string, AppMigration> = {
   '0009-books': books,
   '0010-operations': operations,
   '0011-admin': admin,
+  '0012-idempotency-fencing': idempotencyFencing,
 };

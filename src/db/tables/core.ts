@@ -60,6 +60,8 @@ export interface IdempotencyKeysTable {
   /** 'running' while the first request executes, then 'completed'. */
   state: string;
   locked_until: Timestamp;
+  /** The fencing token of the current claim (migration 0012); completion and release require it. */
+  claim_token: ColumnType<string | null, string | null | undefined, string | null>;
   response_status: number | null;
   response_body: Json | null;
   created_at: Timestamp;

@@ -1,0 +1,149 @@
+// CPU time per request of the contractors API, run by hand (results go to docs/benchmarks.md):
+//
+//   node --import tsx bench/contractors-cpu.ts <sqlite|postgres>
+//
+// The throughput benchmark (contractors-api.ts) measures wall time, which a loaded shared machine
+// distorts by factors of three between runs a minute apart. This one counts the CPU this process
+// spends per request (process.cpuUsage), through Fastify's inject (no sockets), for the real
+// service and for a bare Fastify app running only the single statement: 2000 lists of 30 and 1000
+// creates each, after 200 discarded warm-up requests. On PostgreSQL it counts the Node side only.
+
+import { parseArgs } from 'node:util';
+import Fastify from 'fastify';
+import { pino } from 'pino';
+import { addMember, createApiKey, createOrganization } from '../src/admin/organizations.ts';
+import { loadConfig } from '../src/config.ts';
+import { ALL_SCOPES } from '../src/contract/access.ts';
+import { type DialectName, openDatabase } from '../src/db/database.ts';
+import { dbBool } from '../src/db/values.ts';
+import { newId } from '../src/lib/ids.ts';
+import { toContractor } from '../src/operations/contractors/schema.ts';
+import { buildServer } from '../src/server.ts';
+import { createServices } from '../src/services.ts';
+import { createTestDatabase } from '../test/support/databases.ts';
+
+const { positionals } = parseArgs({ allowPositionals: true });
+const dialect: DialectName = positionals[0] === 'postgres' ? 'postgres' : 'sqlite';
+
+interface Injected {
+  statusCode: number;
+  body: string;
+}
+
+async function cpuPerRequest(times: number, send: () => Promise<Injected>): Promise<number> {
+  for (let i = 0; i < 200; i += 1) await send();
+  const start = process.cpuUsage();
+  for (let i = 0; i < times; i += 1) {
+    const res = await send();
+    if (res.statusCode !== 200) throw new Error(res.body);
+  }
+  const used = process.cpuUsage(start);
+  return (used.user + used.system) / times;
+}
+
+async function main(): Promise<void> {
+  const database = await createTestDatabase(dialect);
+  const config = loadConfig({ LOG_LEVEL: 'silent', ACCOUNTING_RATE_LIMIT: '100000000/1m' });
+  const db =
+    database.url === undefined
+      ? database.db
+      : openDatabase({ databaseUrl: database.url, dataDir: database.env.ACCOUNTING_DATA_DIR, poolSize: 10 });
+  const services = await createServices(config, { db, logger: pino({ level: 'silent' }) });
+  const server = await buildServer(services);
+  const { kysely } = services.db;
+  const org = await createOrganization(kysely, services.clock, { name: 'bench' });
+  const member = await addMember(kysely, services.clock, {
+    organizationId: org.id,
+    email: 'bench-admin@example.com',
+    role: 'admin',
+  });
+  const { token } = await createApiKey(kysely, services.clock, {
+    organizationId: org.id,
+    memberId: member.id,
+    scopes: ALL_SCOPES,
+  });
+  const auth = { authorization: `Bearer ${token}` };
+  let sequence = 0;
+  const nextInput = () => {
+    sequence += 1;
+    const n = `${process.pid}-${sequence}`;
+    return { displayName: `Bench ${n}`, legalName: `Bench Contractor ${n}`, email: `bench-${n}@example.com` };
+  };
+  const create = () =>
+    server.inject({
+      method: 'POST',
+      url: '/api/v1/accounting/contractors.create',
+      headers: { ...auth, 'content-type': 'application/json', 'idempotency-key': `bench-${sequence + 1}` },
+      payload: JSON.stringify(nextInput()),
+    });
+  for (let i = 0; i < 300; i += 1) await create();
+
+  const bare = Fastify();
+  bare.get('/bare/list', async () => {
+    const rows = await kysely
+      .selectFrom('contractors as c')
+      .selectAll('c')
+      .where('c.organization_id', '=', org.id)
+      .orderBy('c.created_at', 'desc')
+      .orderBy('c.id', 'desc')
+      .limit(31)
+      .offset(0)
+      .execute();
+    return { data: { items: rows.slice(0, 30).map(toContractor) } };
+  });
+  bare.post('/bare/create', async (request) => {
+    const input = request.body as ReturnType<typeof nextInput>;
+    const now = new Date().toISOString();
+    const row = {
+      id: newId(),
+      organization_id: org.id,
+      display_name: input.displayName,
+      legal_name: input.legalName,
+      email: input.email,
+      email_normalized: input.email.toLowerCase(),
+      country: null,
+      active: dbBool(true),
+      job_role_id: null,
+      joined_at: null,
+      tax_residency: null,
+      tax_services_in_canada: null,
+      tax_identity_confirmed: dbBool(false),
+      tax_reviewed_at: null,
+      tax_reviewed_by: null,
+      revision: 1,
+      created_at: now,
+      updated_at: now,
+    };
+    await kysely.insertInto('contractors').values(row).execute();
+    return { data: toContractor(row) };
+  });
+
+  try {
+    const list = await cpuPerRequest(2000, () =>
+      server.inject({ method: 'GET', url: '/api/v1/accounting/contractors.list?limit=30', headers: auth }),
+    );
+    const bareList = await cpuPerRequest(2000, () => bare.inject({ method: 'GET', url: '/bare/list' }));
+    const created = await cpuPerRequest(1000, create);
+    const bareCreate = await cpuPerRequest(1000, () =>
+      bare.inject({
+        method: 'POST',
+        url: '/bare/create',
+        headers: { 'content-type': 'application/json' },
+        payload: JSON.stringify(nextInput()),
+      }),
+    );
+    const pct = (floor: number, full: number) => `${Math.round((floor / full) * 100)} %`;
+    process.stdout.write(
+      `${dialect}: CPU µs per request: list ${Math.round(list)}, bare list ${Math.round(bareList)} ` +
+        `(${pct(bareList, list)}); create ${Math.round(created)}, bare create ${Math.round(bareCreate)} ` +
+        `(${pct(bareCreate, created)})\n`,
+    );
+  } finally {
+    await server.close();
+    await bare.close();
+    if (db !== database.db) await db.close();
+    await database.drop();
+  }
+}
+
+await main();
