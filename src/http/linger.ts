@@ -6,7 +6,6 @@ const LINGER_MS = 30_000;
 /** A client that has sent nothing for this long has finished (or stalled): close then. */
 const LINGER_IDLE_MS = 2_000;
 const LINGER_BYTES = 64 * 1024 * 1024;
-const lingering = new WeakSet<Socket>();
 
 /**
  * A request answered before its body has arrived (413 on a 20 MB upload, 404, 401 ...) must still
@@ -17,6 +16,13 @@ const lingering = new WeakSet<Socket>();
  * has finished sending or gone, never while it is still writing.
  */
 export function registerLingeringClose(app: FastifyInstance): void {
+  const lingering = new Set<Socket>();
+  // Shutting down is no time to linger: the timers below are unref'd, so a server.close() that
+  // waited for a lingering socket whose client keeps its connection open would never finish.
+  app.addHook('preClose', async () => {
+    for (const socket of lingering) socket.destroy();
+    lingering.clear();
+  });
   app.addHook('onSend', async (request, _reply, payload) => {
     const raw = request.raw;
     if (raw.complete) return payload;
@@ -25,6 +31,7 @@ export function registerLingeringClose(app: FastifyInstance): void {
     const socket = raw.socket;
     if (lingering.has(socket)) return payload;
     lingering.add(socket);
+    socket.once('close', () => lingering.delete(socket));
     const destroySoon = socket.destroySoon.bind(socket);
     socket.destroySoon = () => {
       // Our answer is written: half-close (the client reads it and sees the end), keep reading.

@@ -1,5 +1,6 @@
 import type { Tool } from '@modelcontextprotocol/server';
-import { type JsonSchema, plainSchema, withoutIds } from '../openapi/schemas.ts';
+import { UUID_PATTERN } from '../contract/formats.ts';
+import { type JsonSchema, mapSubschemas, plainSchema, withoutIds } from '../openapi/schemas.ts';
 import type { Principal } from '../operations/context.ts';
 import { type AnyOperation, isRead, mcpToolName } from '../operations/define.ts';
 
@@ -23,13 +24,45 @@ function isObjectSchema(schema: JsonSchema): boolean {
  * over HTTP). A mutation tool lists `idempotencyKey` as required: MCP has no header to carry it,
  * and a key is what makes an agent's retry safe.
  */
-function inputSchemaOf(operation: AnyOperation): JsonSchema {
-  const schema = withoutIds(plainSchema(operation.input));
+export function inputSchemaOf(operation: AnyOperation): JsonSchema {
+  const schema = compactForAgents(withoutIds(plainSchema(operation.input)));
   if (operation.mutation) {
     const required = Array.isArray(schema.required) ? (schema.required as string[]) : [];
     if (!required.includes('idempotencyKey')) schema.required = [...required, 'idempotencyKey'];
   }
   return schema;
+}
+
+/**
+ * The same constraints in fewer bytes, so all of tools/list stays under 80 KB (88 tools): the
+ * 176-character ID pattern becomes `format: uuid` (the call is still validated against the exact
+ * contract rule, UUID versions 1-8 plus nil and max, which `format: uuid` nearly equals), and a
+ * union of string constants becomes the equivalent `enum`.
+ */
+export function compactForAgents(schema: JsonSchema): JsonSchema {
+  const out = mapSubschemas(schema, compactForAgents);
+  if (out.pattern === UUID_PATTERN) {
+    delete out.pattern;
+    out.format = 'uuid';
+  }
+  const options = out.anyOf;
+  if (
+    Array.isArray(options) &&
+    options.length > 0 &&
+    options.every(
+      (option) =>
+        typeof option === 'object' &&
+        option !== null &&
+        Object.keys(option).length === 2 &&
+        (option as JsonSchema).type === 'string' &&
+        typeof (option as JsonSchema).const === 'string',
+    )
+  ) {
+    delete out.anyOf;
+    out.type = 'string';
+    out.enum = options.map((option) => (option as JsonSchema).const);
+  }
+  return out;
 }
 
 function toolEntry(operation: AnyOperation, name: string): ToolEntry {

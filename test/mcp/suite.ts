@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { ACCOUNTING_SCOPES } from '../../src/contract/access.ts';
 import { toolCatalog } from '../../src/mcp/server.ts';
-import { visibleTo } from '../../src/mcp/tools.ts';
+import { inputSchemaOf, visibleTo } from '../../src/mcp/tools.ts';
 import { findOperation, OPERATIONS } from '../../src/operations/catalog.ts';
 import type { Principal } from '../../src/operations/context.ts';
 import { isRead, mcpToolName } from '../../src/operations/define.ts';
@@ -62,7 +62,7 @@ export function defineMcpSuite(transport: Transport): void {
         assert.ok(create && operation);
         assert.deepEqual(
           create.inputSchema.properties,
-          JSON.parse(JSON.stringify((operation.input as Json).properties)),
+          JSON.parse(JSON.stringify(inputSchemaOf(operation).properties)),
         );
         assert.equal((create.inputSchema as Json).additionalProperties, false);
         assert.ok(create.inputSchema.required?.includes('idempotencyKey'));
