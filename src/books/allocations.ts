@@ -1,4 +1,5 @@
 import { AppError } from '../contract/errors.ts';
+import { roundHalfEven } from '../lib/decimal.ts';
 
 /** One line of an entry: a gross amount (tax included) in one category. */
 export interface Allocation {
@@ -18,16 +19,6 @@ function parseTaxRate(text: string): bigint {
   if (!TAX_RATE.test(text)) throw new RangeError(`not a tax rate: ${text}`);
   const [whole = '0', fraction = ''] = text.split('.');
   return BigInt(whole) * 10_000n + BigInt(fraction.padEnd(4, '0'));
-}
-
-/** numerator / denominator (denominator > 0) rounded half to even, symmetric for negatives. */
-function roundHalfEven(numerator: bigint, denominator: bigint): bigint {
-  const negative = numerator < 0n;
-  const n = negative ? -numerator : numerator;
-  let quotient = n / denominator;
-  const twice = (n % denominator) * 2n;
-  if (twice > denominator || (twice === denominator && quotient % 2n === 1n)) quotient += 1n;
-  return negative ? -quotient : quotient;
 }
 
 /** Tax included in a gross amount at `rate`: gross x r / (1 + r), rounded half-even. */

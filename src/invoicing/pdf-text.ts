@@ -1,4 +1,4 @@
-import { formatScaledDecimal } from './decimal.ts';
+import { formatScaledDecimal } from '../lib/decimal.ts';
 import { parseQuantity, parseTaxRate, QUANTITY_SCALE, TAX_RATE_SCALE } from './totals.ts';
 
 /** Code points outside Latin-1 that the WinAnsi encoding of the standard PDF fonts still has. */

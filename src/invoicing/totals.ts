@@ -1,4 +1,4 @@
-import { parseScaledDecimal, pow10, roundHalfEven } from './decimal.ts';
+import { parseScaledDecimal, pow10, roundHalfEven } from '../lib/decimal.ts';
 import { InvoicingError } from './errors.ts';
 import { assertMinorRange, sumMinor } from './money.ts';
 

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
-import { formatScaledDecimal, parseScaledDecimal, roundHalfEven } from '../../src/invoicing/decimal.ts';
 import { InvoicingError } from '../../src/invoicing/errors.ts';
 import { computeInvoiceTotals, computeLineTotals, type LineItemInput } from '../../src/invoicing/totals.ts';
+import { formatScaledDecimal, parseScaledDecimal, roundHalfEven } from '../../src/lib/decimal.ts';
 
 /**
  * Independent oracle: a decimal string becomes the fraction digits/10^k with k its own
