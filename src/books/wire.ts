@@ -1,15 +1,6 @@
 import { Type } from 'typebox';
 
-/** Wire formats shared by the books operations (money is a signed decimal string of minor units). */
-export const SignedMinor = (description: string) =>
-  Type.String({
-    pattern: '^(0|-?[1-9][0-9]{0,17})$',
-    description: `${description} Signed decimal string of minor units.`,
-  });
-
-export const CurrencyCode = (description: string) =>
-  Type.String({ pattern: '^[A-Z]{3}$', description: `${description} Uppercase ISO 4217 code.` });
-
+/** Wire formats shared by the books operations (money and currency: contract/formats.ts). */
 export const NullableString = (description: string) =>
   Type.Union([Type.String(), Type.Null()], { description });
 

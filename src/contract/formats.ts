@@ -57,3 +57,14 @@ export const IDEMPOTENCY_HEADER_MAX = 200;
 export const DateString = (description: string) => Type.String({ format: 'date', description });
 
 export const Timestamp = (description: string) => Type.String({ format: 'date-time', description });
+
+/** An ISO 4217 currency code on the wire (which codes are supported is each area's rule). */
+export const CurrencyCode = (description: string) =>
+  Type.String({ pattern: '^[A-Z]{3}$', description: `${description} Uppercase ISO 4217 code.` });
+
+/** A signed amount on the wire: a decimal string of minor units, negative = money out. */
+export const SignedMinor = (description: string) =>
+  Type.String({
+    pattern: '^(0|-?[1-9][0-9]{0,17})$',
+    description: `${description} Signed decimal string of minor units.`,
+  });

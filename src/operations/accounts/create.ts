@@ -1,6 +1,5 @@
 import { Type } from 'typebox';
-import { CurrencyCode, SignedMinor } from '../../books/wire.ts';
-import { DateString, IdempotencyKey } from '../../contract/formats.ts';
+import { CurrencyCode, DateString, IdempotencyKey, SignedMinor } from '../../contract/formats.ts';
 import { isSupportedCurrency } from '../../invoicing/money.ts';
 import { newId } from '../../lib/ids.ts';
 import { defineOperation } from '../define.ts';

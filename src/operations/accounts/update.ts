@@ -1,7 +1,6 @@
 import { Type } from 'typebox';
-import { SignedMinor } from '../../books/wire.ts';
 import { revisionConflict } from '../../contract/errors.ts';
-import { DateString, Id, IdempotencyKey, Revision } from '../../contract/formats.ts';
+import { DateString, Id, IdempotencyKey, Revision, SignedMinor } from '../../contract/formats.ts';
 import { defineOperation } from '../define.ts';
 import { Account, AccountKind, AccountName, AccountRef } from './schema.ts';
 import { requireAccount, toAccount, updateAccountRow } from './store.ts';

@@ -1,9 +1,8 @@
 import { Type } from 'typebox';
 import { type Allocation, assertBalanced, checkTaxRate, includedTax } from '../../books/allocations.ts';
 import { ensureChart } from '../../books/categories.ts';
-import { SignedMinor } from '../../books/wire.ts';
 import { AppError, revisionConflict } from '../../contract/errors.ts';
-import { Id, IdempotencyKey, Revision } from '../../contract/formats.ts';
+import { Id, IdempotencyKey, Revision, SignedMinor } from '../../contract/formats.ts';
 import { asBool, asMinor } from '../../db/values.ts';
 import { newId } from '../../lib/ids.ts';
 import { defineOperation } from '../define.ts';

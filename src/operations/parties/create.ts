@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { Email, IdempotencyKey } from '../../contract/formats.ts';
+import { CurrencyCode, Email, IdempotencyKey } from '../../contract/formats.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { dbJson } from '../../db/values.ts';
 import { toParty } from '../../invoicing/invoices/index.ts';
@@ -9,7 +9,6 @@ import { defineOperation } from '../define.ts';
 import {
   AddressLines,
   Country,
-  CurrencyCode,
   Party,
   PartyName,
   partyEmailTaken,

@@ -60,8 +60,6 @@ export const TaxId = Type.String({
   maxLength: 50,
   description: 'Tax or VAT number, 1-50 characters.',
 });
-export const CurrencyCode = (description: string) =>
-  Type.String({ pattern: '^[A-Z]{3}$', description: `${description} Uppercase ISO 4217 code.` });
 export { Country };
 
 export function partyEmailTaken(): AppError {

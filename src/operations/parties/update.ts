@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { notFound, revisionConflict } from '../../contract/errors.ts';
-import { Email, Id, IdempotencyKey, Revision } from '../../contract/formats.ts';
+import { CurrencyCode, Email, Id, IdempotencyKey, Revision } from '../../contract/formats.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { dbJson } from '../../db/values.ts';
 import { loadParty } from '../../invoicing/invoices/index.ts';
@@ -9,7 +9,6 @@ import { defineOperation } from '../define.ts';
 import {
   AddressLines,
   Country,
-  CurrencyCode,
   changedFields,
   Party,
   PartyName,

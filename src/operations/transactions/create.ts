@@ -1,8 +1,7 @@
 import { Type } from 'typebox';
 import { insertTransactions } from '../../books/transactions.ts';
-import { CurrencyCode, SignedMinor } from '../../books/wire.ts';
 import { AppError, notFound } from '../../contract/errors.ts';
-import { DateString, Id, IdempotencyKey } from '../../contract/formats.ts';
+import { CurrencyCode, DateString, Id, IdempotencyKey, SignedMinor } from '../../contract/formats.ts';
 import { isSupportedCurrency } from '../../invoicing/money.ts';
 import { requireAccount } from '../accounts/store.ts';
 import { defineOperation } from '../define.ts';
