@@ -104,6 +104,34 @@ export const ERROR_CODES = {
     status: 409,
     description: "The record's state does not allow this action; `error.state` tells the current state.",
   },
+  // contractor work (hours, agreements, payouts: docs/contractors.md)
+  hours_not_submitted: {
+    status: 409,
+    description:
+      'The hours were already approved, rejected or paid; only submitted hours can be updated, approved or rejected. `error.status` tells the current state.',
+  },
+  rate_missing: {
+    status: 409,
+    description:
+      'The contractor has no job role, so there is no hourly rate or currency; assign one with contractorOps.roles.assign first.',
+  },
+  agreement_already_signed: {
+    status: 409,
+    description: 'The agreement is already signed; it cannot be signed again.',
+  },
+  agreement_voided: {
+    status: 409,
+    description: 'The agreement was voided; it can no longer be signed or voided again. Send a new one.',
+  },
+  payout_empty: {
+    status: 409,
+    description:
+      'The payout would be empty: no approved hours in its period and no fixed amounts. Approve hours or add `fixedAmounts`.',
+  },
+  payout_already_paid: {
+    status: 409,
+    description: 'The payout is already marked paid.',
+  },
   // administration
   member_email_taken: {
     status: 409,

@@ -1,4 +1,5 @@
 import type { BooksTables } from './tables/books.ts';
+import type { ContractorWorkTables } from './tables/contractor-work.ts';
 import type { ContractorTables } from './tables/contractors.ts';
 import type { CoreTables } from './tables/core.ts';
 import type { InvitationTables } from './tables/invitations.ts';
@@ -10,6 +11,7 @@ import type { WebhookTables } from './tables/webhooks.ts';
 export interface Database
   extends CoreTables,
     ContractorTables,
+    ContractorWorkTables,
     InvitationTables,
     WebhookTables,
     InvoicingTables,

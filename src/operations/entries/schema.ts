@@ -35,7 +35,12 @@ export const Entry = Type.Object(
       description: 'unreviewed or reviewed.',
     }),
     source_type: Type.Union(
-      [Type.Literal('transaction'), Type.Literal('invoice'), Type.Literal('invoice_payment')],
+      [
+        Type.Literal('transaction'),
+        Type.Literal('invoice'),
+        Type.Literal('invoice_payment'),
+        Type.Literal('contractor_payout'),
+      ],
       {
         description: 'What posted the entry.',
       },
