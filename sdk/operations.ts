@@ -8,6 +8,7 @@ export const OPERATIONS = {
   'contractors.update': { mutation: true, get: false },
   'contractors.email.update': { mutation: true, get: false },
   'contractors.taxProfile.review': { mutation: true, get: false },
+  'contractors.taxSummary': { mutation: false, get: true },
   'contractorOps.directory.list': { mutation: false, get: true },
   'contractorOps.roles.list': { mutation: false, get: true },
   'contractorOps.roles.save': { mutation: true, get: false },

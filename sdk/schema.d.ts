@@ -178,6 +178,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/accounting/contractors.taxSummary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Tax year summary: fees paid per contractor and the slips that apply
+         * @description Cash basis: payouts marked paid with a payment date in the calendar year. Slips from the reviewed tax profile: T4A box 048 for Canadian residents paid more than CAD 500.00; T4A-NR and 15 % Regulation 105 withholding for non-residents rendering services in Canada; 1099-NEC for US residents paid USD 600.00 or more (USD 2,000.00 from tax year 2026). Rules and sources: docs/contractors.md. Over HTTP, `Accept: text/csv` returns the CSV itself.
+         *
+         *     **Access:** scopes `accounting:read`; roles admin, finance.
+         *
+         *     **MCP tool:** `accounting_contractors_tax_summary`.
+         */
+        get: operations["contractors.taxSummary:get"];
+        put?: never;
+        /**
+         * Tax year summary: fees paid per contractor and the slips that apply
+         * @description Cash basis: payouts marked paid with a payment date in the calendar year. Slips from the reviewed tax profile: T4A box 048 for Canadian residents paid more than CAD 500.00; T4A-NR and 15 % Regulation 105 withholding for non-residents rendering services in Canada; 1099-NEC for US residents paid USD 600.00 or more (USD 2,000.00 from tax year 2026). Rules and sources: docs/contractors.md. Over HTTP, `Accept: text/csv` returns the CSV itself.
+         *
+         *     **Access:** scopes `accounting:read`; roles admin, finance.
+         *
+         *     Also available as `GET` with the same parameters in the query string.
+         *
+         *     **MCP tool:** `accounting_contractors_tax_summary`.
+         */
+        post: operations["contractors.taxSummary"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/accounting/contractorOps.directory.list": {
         parameters: {
             query?: never;
@@ -3345,6 +3379,50 @@ export interface components {
             identityConfirmed: boolean;
             /** @description Idempotency key, 8-150 characters; required unless the Idempotency-Key header is sent. */
             idempotencyKey?: string;
+        };
+        ContractorsTaxSummaryResult: {
+            /** @description The calendar year. */
+            year: number;
+            /** @description One item per contractor and currency, by legal name. */
+            items: {
+                /** @description Contractor id. */
+                contractor_id: string;
+                /** @description Display name. */
+                display_name: string;
+                /** @description Legal name (the name on the slip). */
+                legal_name: string;
+                /** @description Reviewed tax residency, or null. */
+                residency: string | null;
+                /** @description Reviewed: services rendered in Canada, or null. */
+                services_in_canada: boolean | null;
+                /** @description Reviewed: identity confirmed. */
+                identity_confirmed: boolean;
+                /** @description Currency of the fees (one item per contractor and currency). */
+                currency: string;
+                /** @description Fees paid in the year (cash basis), minor units. */
+                fees_paid_minor: string;
+                /** @description Paid payouts counted. */
+                payout_count: number;
+                /** @description Slips that apply; empty when none does. */
+                slips: {
+                    /** @description `T4A`, `T4A-NR` or `1099-NEC`. */
+                    form: string;
+                    /** @description The box the fees go in (T4A 048, 1099-NEC 1); null for the T4A-NR (see the CRA guide RC4445). */
+                    box: string | null;
+                    /** @description Why the slip applies. */
+                    basis: string;
+                }[];
+                /** @description Regulation 105 withholding (15 %) for non-residents rendering services in Canada, or null. */
+                withholding_minor: string | null;
+                /** @description What still needs a person (review, currency conversion). */
+                notes: string[];
+            }[];
+            /** @description The same summary as CSV (RFC 4180, CRLF), one row per item. */
+            csv: string;
+        };
+        ContractorsTaxSummaryRequest: {
+            /** @description Calendar year, 2000-2100. */
+            year: number;
         };
         /** ContractorDirectoryEntry */
         ContractorDirectoryEntry: {
@@ -7097,6 +7175,168 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "contractors.taxSummary:get": {
+        parameters: {
+            query: {
+                /**
+                 * @description Calendar year, 2000-2100.
+                 * @example 2026
+                 */
+                year: number;
+            };
+            header?: {
+                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
+                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the result is in `data`; with `Accept: text/csv` or `application/octet-stream`, the file itself. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Only on the file form: `attachment; filename="..."; filename*=UTF-8''...`. */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "year": 1,
+                     *         "items": [
+                     *           {
+                     *             "contractor_id": "text",
+                     *             "display_name": "Ada Lovelace",
+                     *             "legal_name": "Ada Lovelace Consulting Ltd.",
+                     *             "residency": "text",
+                     *             "services_in_canada": true,
+                     *             "identity_confirmed": true,
+                     *             "currency": "text",
+                     *             "fees_paid_minor": "text",
+                     *             "payout_count": 1,
+                     *             "slips": [
+                     *               {
+                     *                 "form": "text",
+                     *                 "box": "text",
+                     *                 "basis": "text"
+                     *               }
+                     *             ],
+                     *             "withholding_minor": "text",
+                     *             "notes": [
+                     *               "text"
+                     *             ]
+                     *           }
+                     *         ],
+                     *         "csv": "text"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["ContractorsTaxSummaryResult"];
+                    };
+                    "text/csv": string;
+                    "application/octet-stream": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "contractors.taxSummary": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
+                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The operation input (an empty object when every parameter is optional). */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "year": 2026
+                 *     }
+                 */
+                "application/json": components["schemas"]["ContractorsTaxSummaryRequest"];
+            };
+        };
+        responses: {
+            /** @description Success: the result is in `data`; with `Accept: text/csv` or `application/octet-stream`, the file itself. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Only on the file form: `attachment; filename="..."; filename*=UTF-8''...`. */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "year": 1,
+                     *         "items": [
+                     *           {
+                     *             "contractor_id": "text",
+                     *             "display_name": "Ada Lovelace",
+                     *             "legal_name": "Ada Lovelace Consulting Ltd.",
+                     *             "residency": "text",
+                     *             "services_in_canada": true,
+                     *             "identity_confirmed": true,
+                     *             "currency": "text",
+                     *             "fees_paid_minor": "text",
+                     *             "payout_count": 1,
+                     *             "slips": [
+                     *               {
+                     *                 "form": "text",
+                     *                 "box": "text",
+                     *                 "basis": "text"
+                     *               }
+                     *             ],
+                     *             "withholding_minor": "text",
+                     *             "notes": [
+                     *               "text"
+                     *             ]
+                     *           }
+                     *         ],
+                     *         "csv": "text"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["ContractorsTaxSummaryResult"];
+                    };
+                    "text/csv": string;
+                    "application/octet-stream": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];

@@ -22,6 +22,7 @@ import { getPayoutOperation } from './payouts-get.ts';
 import { listPayoutsOperation } from './payouts-list.ts';
 import { markPayoutPaidOperation } from './payouts-mark-paid.ts';
 import { reviewTaxProfile } from './tax-profile-review.ts';
+import { taxSummaryOperation } from './tax-summary.ts';
 import { createTemplateDraft } from './templates-create-draft.ts';
 import { downloadTemplate } from './templates-download.ts';
 import { getTemplate } from './templates-get.ts';
@@ -36,6 +37,7 @@ export const contractorOperations: readonly AnyOperation[] = [
   updateContractor,
   updateContractorEmail,
   reviewTaxProfile,
+  taxSummaryOperation,
 ];
 
 export const invitationOperations: readonly AnyOperation[] = [
