@@ -45,7 +45,37 @@ export const dashboardRoutes: HttpPlugin = (app, services) => {
   registerSessionRoutes(app, services);
   for (const [path, handler] of Object.entries(PAGES)) registerPage(app, services, path, handler);
   registerActions(app, services);
+  registerFiles(app, services);
 };
+
+/** Files a page links to (an invoice's PDF), read through the operation's file form. */
+function registerFiles(app: FastifyInstance, services: Services): void {
+  app.get<{ Params: { id: string } }>('/dashboard/invoices/:id/pdf', async (request, reply) => {
+    const signed = await signedIn(services, request);
+    if (!signed) return toSignIn(reply);
+    const operation = findOperation('invoices.pdf');
+    try {
+      const data = await callOperation(services, signed, 'invoices.pdf', { id: request.params.id });
+      const file = operation?.file?.from(data);
+      if (!file) throw new Error('invoices.pdf has no file form');
+      return reply
+        .type(file.mediaType)
+        .header('Cache-Control', 'no-store')
+        .header('X-Content-Type-Options', 'nosniff')
+        .header('Content-Disposition', `inline; filename="${file.filename.replace(/[^A-Za-z0-9._-]/g, '_')}"`)
+        .send(file.bytes);
+    } catch (error) {
+      return failure(
+        services,
+        request,
+        reply,
+        signed,
+        error,
+        `/dashboard/invoices/${encodeURIComponent(request.params.id)}`,
+      );
+    }
+  });
+}
 
 function registerPage(app: FastifyInstance, services: Services, path: string, handler: PageHandler): void {
   app.get<{ Params: Record<string, string>; Querystring: Record<string, string> }>(

@@ -57,7 +57,7 @@ export const homePage: PageHandler = async (services, signed) => {
       ['Number', 'Due', 'Balance'],
       overdue.map(
         (i) =>
-          html`<tr><td><a href="/dashboard/invoices/${str(i.id)}">${str(i.number)}</a></td><td>${str(i.dueDate ?? i.due_date)}</td><td class="num">${money(i.balanceMinor ?? i.balance_minor, i.currency)}</td></tr>`,
+          html`<tr><td><a href="/dashboard/invoices/${str(i.id)}">${str(i.number)}</a></td><td>${str(i.due_date)}</td><td class="num">${money(i.balance_minor, i.currency)}</td></tr>`,
       ),
       'No invoice is overdue.',
     )}</section>`,
