@@ -117,7 +117,9 @@ for (const dialect of DIALECTS) {
       // A phone-sized screen: the same page stays usable (no horizontal page overflow).
       await page.setViewportSize({ width: 390, height: 844 });
       await page.goto(`${app.baseUrl}/dashboard/admin`);
-      const overflow = Number(await page.evaluate('document.documentElement.scrollWidth - window.innerWidth'));
+      const overflow = Number(
+        await page.evaluate('document.documentElement.scrollWidth - window.innerWidth'),
+      );
       assert.ok(overflow <= 1, `no horizontal overflow on a phone (${overflow}px)`);
       await context.close();
     });
