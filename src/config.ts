@@ -190,6 +190,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         env.ACCOUNTING_SIGN_IN_RATE_LIMIT ?? '10/15m',
         'ACCOUNTING_SIGN_IN_RATE_LIMIT',
       ),
+      oidc:
+        issuer && env.ACCOUNTING_OIDC_CLIENT_ID
+          ? {
+              issuer,
+              clientId: env.ACCOUNTING_OIDC_CLIENT_ID,
+              clientSecret: env.ACCOUNTING_OIDC_CLIENT_SECRET || undefined,
+              redirectUri: `${publicUrl.replace(/\/$/, '')}/dashboard/sign-in/oidc/callback`,
+            }
+          : undefined,
     },
   };
 }

@@ -1,4 +1,5 @@
 import type { RateLimitSettings } from '../db/shared-rate-limit.ts';
+import type { OidcSettings } from './oidc.ts';
 
 /** What the sessions domain needs from the configuration (config.ts reuses this type). */
 export interface SessionSettings {
@@ -12,6 +13,8 @@ export interface SessionSettings {
   secureCookies: boolean;
   /** ACCOUNTING_SIGN_IN_RATE_LIMIT: sign-in attempts per client address and per e-mail address. */
   signInRateLimit: RateLimitSettings;
+  /** Sign-in through the OAuth issuer, when ACCOUNTING_OIDC_CLIENT_ID is set beside the issuer. */
+  oidc: OidcSettings | undefined;
 }
 
 /** Loopback names are the only places a browser accepts a session without TLS. */
