@@ -62,6 +62,11 @@ export const ERROR_CODES = {
     description:
       'The operation is available only from the dashboard, never to API keys, OAuth tokens or MCP.',
   },
+  csrf_failed: {
+    status: 403,
+    description:
+      'A dashboard form came without its session security token, or from another site; reload the page and send it again.',
+  },
   unknown_operation: { status: 404, description: 'No operation has this name.' },
   not_found: {
     status: 404,

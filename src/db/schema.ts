@@ -5,6 +5,7 @@ import type { CoreTables } from './tables/core.ts';
 import type { InvitationTables } from './tables/invitations.ts';
 import type { InvoicingTables } from './tables/invoicing.ts';
 import type { ScheduleTables } from './tables/schedules.ts';
+import type { SessionTables } from './tables/sessions.ts';
 import type { WebhookTables } from './tables/webhooks.ts';
 
 /** Every table, one interface per area (src/db/tables/<area>.ts). */
@@ -16,4 +17,5 @@ export interface Database
     WebhookTables,
     InvoicingTables,
     ScheduleTables,
-    BooksTables {}
+    BooksTables,
+    SessionTables {}
