@@ -6,6 +6,7 @@ import { openApiRoutes } from './http/openapi-routes.ts';
 import { portalRoutes } from './http/portal-routes.ts';
 import type { Services } from './services.ts';
 import { dashboardRoutes } from './web/dashboard/routes.ts';
+import { contractorPortalRoutes } from './web/portal/routes.ts';
 
 /** Route groups beyond the operation API (OpenAPI document, docs page, MCP endpoint, portal, dashboard). */
 export const HTTP_PLUGINS: readonly HttpPlugin[] = [
@@ -14,6 +15,7 @@ export const HTTP_PLUGINS: readonly HttpPlugin[] = [
   docsRoutes,
   mcpRoutes,
   dashboardRoutes,
+  contractorPortalRoutes,
 ];
 
 export function buildServer(services: Services): Promise<FastifyInstance> {

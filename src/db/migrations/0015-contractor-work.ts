@@ -8,6 +8,9 @@ import type { ColumnTypes } from './column-types.ts';
  * rather than altered column by column (SQLite cannot add NOT NULL columns without defaults).
  */
 export async function up(db: Kysely<unknown>, t: ColumnTypes): Promise<void> {
+  // A suspended organization's contractors lose portal access at once (docs/contractors.md).
+  await db.schema.alterTable('organizations').addColumn('suspended_at', t.timestamp).execute();
+
   await db.schema.dropTable('contractor_hours').execute();
   await db.schema.dropTable('contractor_agreements').execute();
   await db.schema.dropTable('contractor_payments').execute();
