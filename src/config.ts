@@ -1,6 +1,7 @@
 import { DAY } from './lib/clock.ts';
 import { parseDurationMs } from './lib/duration.ts';
 import { DEFAULT_MAIL_FROM } from './mail/sender.ts';
+import { isLocalhost, type SessionSettings } from './sessions/settings.ts';
 import { parseDeliverySettings, type WebhookSettings } from './webhooks/delivery/settings.ts';
 
 /** Every setting, read once from the environment (documented in docs/configuration.md). */
@@ -40,6 +41,8 @@ export interface Config {
    * delivery, statement imports and exports); unset, each job keeps its own (100 ms, 1 s).
    */
   pollIntervalMs: number | undefined;
+  /** Dashboard and portal sessions and sign-in links (docs/dashboard.md). */
+  sessions: SessionSettings;
 }
 
 export class ConfigError extends Error {}
@@ -118,15 +121,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`PORT: "${env.PORT}" is not a port`);
   const host = env.HOST ?? '127.0.0.1';
   const issuer = env.ACCOUNTING_OAUTH_ISSUER;
+  const publicUrl = parsePublicUrl(
+    env.ACCOUNTING_PUBLIC_URL,
+    `http://${host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host}:${port}`,
+  );
   return {
     port,
     host,
     dataDir: env.ACCOUNTING_DATA_DIR ?? './data',
     databaseUrl: env.DATABASE_URL || undefined,
-    publicUrl: parsePublicUrl(
-      env.ACCOUNTING_PUBLIC_URL,
-      `http://${host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host}:${port}`,
-    ),
+    publicUrl,
     smtpUrl: env.SMTP_URL || undefined,
     mailFrom: env.MAIL_FROM || DEFAULT_MAIL_FROM,
     mailRetentionDays: parseDays(
@@ -184,6 +188,25 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         3650,
       ),
       secretOverlapMs: parseSecretOverlap(env.ACCOUNTING_WEBHOOK_SECRET_OVERLAP),
+    },
+    sessions: {
+      idleMs: parseDuration(env.ACCOUNTING_SESSION_IDLE ?? '2h', 'ACCOUNTING_SESSION_IDLE'),
+      absoluteMs: parseDuration(env.ACCOUNTING_SESSION_MAX ?? '12h', 'ACCOUNTING_SESSION_MAX'),
+      linkTtlMs: parseDuration(env.ACCOUNTING_SIGN_IN_LINK_TTL ?? '15m', 'ACCOUNTING_SIGN_IN_LINK_TTL'),
+      secureCookies: !isLocalhost(publicUrl),
+      signInRateLimit: parseRateLimit(
+        env.ACCOUNTING_SIGN_IN_RATE_LIMIT ?? '10/15m',
+        'ACCOUNTING_SIGN_IN_RATE_LIMIT',
+      ),
+      oidc:
+        issuer && env.ACCOUNTING_OIDC_CLIENT_ID
+          ? {
+              issuer,
+              clientId: env.ACCOUNTING_OIDC_CLIENT_ID,
+              clientSecret: env.ACCOUNTING_OIDC_CLIENT_SECRET || undefined,
+              redirectUri: `${publicUrl.replace(/\/$/, '')}/dashboard/sign-in/oidc/callback`,
+            }
+          : undefined,
     },
   };
 }

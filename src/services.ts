@@ -28,6 +28,8 @@ export interface Services {
   rateLimiter: CredentialRateLimiter;
   /** The contractor portal's limiter, keyed by client address (src/http/portal-routes.ts). */
   portalRateLimiter: RateLimiter;
+  /** Dashboard sign-in attempts, per client address and per e-mail address (same stores as above). */
+  signInRateLimiter: CredentialRateLimiter;
   metrics: Metrics;
   /** Nudges for this process's job loops after a commit (see src/unit/wakeups.ts). */
   wakeups: Wakeups;
@@ -74,6 +76,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     mail: createMailQueue({ db, clock, logger, transport }),
     rateLimiter: createCredentialRateLimiter(db, config.rateLimit, config.redisUrl),
     portalRateLimiter: new RateLimiter(config.portalRateLimit),
+    signInRateLimiter: createCredentialRateLimiter(db, config.sessions.signInRateLimit, config.redisUrl),
     metrics: createMetrics(),
     wakeups,
   };

@@ -21,6 +21,7 @@ import { isId } from '../contract/formats.ts';
 import { migrateToLatest } from '../db/migrate.ts';
 import { asIso, asIsoOrNull, asJson } from '../db/values.ts';
 import { createServices } from '../services.ts';
+import { memberSignInLinks } from '../sessions/member-sign-in.ts';
 import { UsageError } from './usage-error.ts';
 import { runWebhookEnable } from './webhook-commands.ts';
 
@@ -36,6 +37,7 @@ const ADMIN_COMMANDS = [
   'keys list',
   'keys revoke',
   'webhooks enable',
+  'dashboard link',
 ];
 
 function required(options: Options, name: string): string {
@@ -218,6 +220,21 @@ export async function runAdminCommand(
       case 'webhooks enable': {
         const result = await runWebhookEnable(services, options);
         print(options, result, `endpoint ${result.endpointId} is active again (revision ${result.revision})`);
+        return 0;
+      }
+      case 'dashboard link': {
+        // The laptop's way in without SMTP: the link is printed here instead of e-mailed.
+        const links = await memberSignInLinks(services, config.sessions, config.publicUrl, {
+          email: required(options, 'email'),
+          ...(options.org === undefined ? {} : { organizationId: requiredId(options, 'org') }),
+          mail: false,
+        });
+        if (links.length === 0) throw new UsageError('no active member has that e-mail address');
+        printRows(
+          options,
+          links,
+          (link) => `${link.organizationName}: ${link.url}  (works once, until ${link.expiresAt})`,
+        );
         return 0;
       }
       default:

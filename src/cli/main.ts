@@ -20,6 +20,7 @@ Commands:
   keys list --org ID         keys with scopes, creator, created, last used, expiry, status (never the key)
   keys revoke --org ID --key ID
   webhooks enable --org ID --endpoint ID [--revision N]   turn an auto-disabled endpoint back on
+  dashboard link --email E [--org ID]   print a one-time dashboard sign-in link (no SMTP needed)
   mcp                        MCP server over stdio (ACCOUNTING_API_KEY)
 
 Every admin command accepts --json for scripts.`;

@@ -6,6 +6,8 @@ import { JOBS } from '../jobs/catalog.ts';
 import { startJobs } from '../jobs/runner.ts';
 import { buildServer } from '../server.ts';
 import { createServices, type Services } from '../services.ts';
+import { memberSignInLinks } from '../sessions/member-sign-in.ts';
+import { memberProfile } from '../sessions/principals.ts';
 import { drainDeliveries } from '../webhooks/delivery/worker.ts';
 import { UsageError } from './usage-error.ts';
 
@@ -69,6 +71,7 @@ export async function runServe(config: Config): Promise<number> {
         `  member:       ${created.memberId}`,
         `  API key:      ${created.apiKey}`,
         'The key is shown only now; keep it somewhere safe.',
+        ...(await firstRunDashboardLink(services, config, created)),
         '',
       ].join('\n'),
     );
@@ -149,4 +152,24 @@ export async function runInit(
   } finally {
     await services.db.close();
   }
+}
+
+/** The first run's way into the dashboard: a one-time link for the new admin, printed, not mailed. */
+async function firstRunDashboardLink(
+  services: Services,
+  config: Config,
+  created: { organizationId: string; memberId: string },
+): Promise<string[]> {
+  const admin = await memberProfile(services.db.kysely, created.organizationId, created.memberId);
+  if (!admin) return [];
+  const [link] = await memberSignInLinks(services, config.sessions, config.publicUrl, {
+    email: admin.email,
+    organizationId: created.organizationId,
+    mail: false,
+  });
+  if (!link) return [];
+  return [
+    `Dashboard: ${link.url}`,
+    `  (signs ${admin.email} in once, until ${link.expiresAt}; later: accounting dashboard link --email ${admin.email})`,
+  ];
 }

@@ -62,6 +62,11 @@ export const ERROR_CODES = {
     description:
       'The operation is available only from the dashboard, never to API keys, OAuth tokens or MCP.',
   },
+  csrf_failed: {
+    status: 403,
+    description:
+      'A dashboard form came without its session security token, or from another site; reload the page and send it again.',
+  },
   unknown_operation: { status: 404, description: 'No operation has this name.' },
   not_found: {
     status: 404,
@@ -103,6 +108,34 @@ export const ERROR_CODES = {
   invalid_state: {
     status: 409,
     description: "The record's state does not allow this action; `error.state` tells the current state.",
+  },
+  // contractor work (hours, agreements, payouts: docs/contractors.md)
+  hours_not_submitted: {
+    status: 409,
+    description:
+      'The hours were already approved, rejected or paid; only submitted hours can be updated, approved or rejected. `error.status` tells the current state.',
+  },
+  rate_missing: {
+    status: 409,
+    description:
+      'The contractor has no job role, so there is no hourly rate or currency; assign one with contractorOps.roles.assign first.',
+  },
+  agreement_already_signed: {
+    status: 409,
+    description: 'The agreement is already signed; it cannot be signed again.',
+  },
+  agreement_voided: {
+    status: 409,
+    description: 'The agreement was voided; it can no longer be signed or voided again. Send a new one.',
+  },
+  payout_empty: {
+    status: 409,
+    description:
+      'The payout would be empty: no approved hours in its period and no fixed amounts. Approve hours or add `fixedAmounts`.',
+  },
+  payout_already_paid: {
+    status: 409,
+    description: 'The payout is already marked paid.',
   },
   // administration
   member_email_taken: {

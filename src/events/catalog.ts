@@ -1,5 +1,6 @@
 import type { EventDefinition } from './definition.ts';
 import { booksEvents } from './types/books.ts';
+import { contractorWorkEvents } from './types/contractor-work.ts';
 import { contractorEvents } from './types/contractors.ts';
 import { invoicingEvents } from './types/invoicing.ts';
 import { partyEvents } from './types/parties.ts';
@@ -8,6 +9,7 @@ import { webhookEvents } from './types/webhooks.ts';
 /** Every event type the service emits; each area keeps its own list in `src/events/types/<area>.ts`. */
 export const EVENT_TYPES: readonly EventDefinition[] = [
   ...contractorEvents,
+  ...contractorWorkEvents,
   ...webhookEvents,
   ...partyEvents,
   ...invoicingEvents,

@@ -4,10 +4,14 @@ import type { AnyOperation } from './define.ts';
 
 /** Scopes first, then role: a key without the scope learns nothing about roles. */
 export function checkAccess(operation: AnyOperation, principal: Principal): void {
-  const { roles, scopes } = operation.access;
-  if (roles === 'dashboard') {
-    throw new AppError('dashboard_only', `${operation.name} can only be confirmed from the dashboard.`);
+  const { access } = operation;
+  const { scopes } = access;
+  // A dashboard-only operation is refused to every credential but a dashboard session, before
+  // anything else is said about it; a session then meets the roles the operation names.
+  if (access.roles === 'dashboard' && principal.credentialType !== 'session') {
+    throw new AppError('dashboard_only', `${operation.name} is available only from the dashboard.`);
   }
+  const roles = access.roles === 'dashboard' ? access.dashboardRoles : access.roles;
   const missing = scopes.filter((scope) => !principal.scopes.has(scope));
   if (missing.length > 0) {
     throw new AppError('insufficient_scope', `The credential lacks the scope ${missing.join(', ')}.`, {

@@ -4,7 +4,14 @@ import { attentionOperations } from './attention/index.ts';
 import { cardOperations } from './cards/index.ts';
 import { categoryOperations } from './categories/index.ts';
 import { contractorOpsOperations } from './contractor-ops/index.ts';
-import { contractorOperations, invitationOperations, templateOperations } from './contractors/index.ts';
+import {
+  agreementOperations,
+  contractorOperations,
+  hoursOperations,
+  invitationOperations,
+  payoutOperations,
+  templateOperations,
+} from './contractors/index.ts';
 import type { AnyOperation } from './define.ts';
 import { entryOperations } from './entries/index.ts';
 import { invoiceOperations, scheduleOperations } from './invoices/index.ts';
@@ -23,6 +30,9 @@ export const OPERATIONS: readonly AnyOperation[] = [
   ...contractorOpsOperations,
   ...invitationOperations,
   ...templateOperations,
+  ...hoursOperations,
+  ...payoutOperations,
+  ...agreementOperations,
   ...webhookOperations,
   ...partyOperations,
   ...invoiceOperations,

@@ -9,7 +9,8 @@ export interface Principal {
   role: Role;
   scopes: ReadonlySet<Scope>;
   credentialId: string;
-  credentialType: 'api_key' | 'oauth';
+  /** `session`: a member signed in to the dashboard (credentialId `session:<id>`). */
+  credentialType: 'api_key' | 'oauth' | 'session';
 }
 
 export type { EventInput } from '../events/input.ts';

@@ -2,13 +2,18 @@ import type { Static, TSchema } from 'typebox';
 import type { Role, Scope } from '../contract/access.ts';
 import type { OperationContext } from './context.ts';
 
-export interface OperationAccess {
+interface AccessRules {
   scopes: readonly Scope[];
-  /** Roles allowed; 'dashboard' means no credential of the API, OAuth or MCP may ever call it. */
-  roles: readonly Role[] | 'dashboard';
   /** Input fields that only some roles may set (e.g. contractors.update `active`: admin only). */
   restrictedFields?: Readonly<Record<string, readonly Role[]>>;
 }
+
+/**
+ * Who may call an operation. `roles: 'dashboard'` means no credential of the API, OAuth or MCP may
+ * ever call it; only a member signed in to the dashboard whose role is in `dashboardRoles` may.
+ */
+export type OperationAccess = AccessRules &
+  ({ roles: readonly Role[] } | { roles: 'dashboard'; dashboardRoles: readonly Role[] });
 
 export interface MutationRules {
   /** Bounds of the body `idempotencyKey` (header is always 8-200). */

@@ -19,8 +19,8 @@ export interface Invocation {
   input: unknown;
   idempotencyHeader: string | undefined;
   requestId: string;
-  /** Query strings report unknown names as `unknown_parameter`. */
-  inputSource: 'body' | 'query' | 'tool';
+  /** Query strings report unknown names as `unknown_parameter`; `page` is a dashboard form. */
+  inputSource: 'body' | 'query' | 'tool' | 'page';
 }
 
 /** Facts the transport reports as headers, filled in even when the call fails. */
@@ -29,8 +29,10 @@ export interface InvocationMeta {
   replayed?: boolean;
 }
 
+const TRANSPORTS = { body: 'http', query: 'http', tool: 'mcp', page: 'dashboard' } as const;
+
 /**
- * The one pipeline every transport (HTTP, MCP) shares after authentication:
+ * The one pipeline every transport (HTTP, MCP, the dashboard) shares after authentication:
  * access -> rate limit -> validation -> idempotency -> the operation in one transaction.
  * Returns the response body `{ data }`.
  */
@@ -60,7 +62,7 @@ export async function invoke(
     actor: memberActor(principal),
     operation: operation.name,
     requestId: call.requestId,
-    transport: call.inputSource === 'tool' ? ('mcp' as const) : ('http' as const),
+    transport: TRANSPORTS[call.inputSource],
   };
   if (!operation.mutation) {
     const data = await withUnit(services, { ...unitOptions, readOnly: true }, (unit) =>

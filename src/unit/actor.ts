@@ -1,7 +1,7 @@
 /**
  * Who a unit of work acts for. Every audit row names one: a member (through a credential of the
- * API or MCP, later a dashboard session), a background job, or a contractor (the portal, where the
- * invitation link is the only credential).
+ * API or MCP, or a dashboard session with credential `session:<id>`), a background job, or a
+ * contractor (the portal, where the invitation link is the only credential).
  */
 export type Actor =
   | { type: 'member'; memberId: string; credentialId: string }
@@ -25,7 +25,7 @@ export function auditActor(actor: Actor): {
 }
 
 /** The way a change came in, as its audit row records it. */
-export type Transport = 'http' | 'mcp' | 'cli' | 'job' | 'portal';
+export type Transport = 'http' | 'mcp' | 'cli' | 'job' | 'portal' | 'dashboard';
 
 /** Jobs and the portal are their own transports; a member's change came over the API unless told. */
 export function defaultTransport(actor: Actor): Transport {

@@ -147,6 +147,17 @@ export async function makeThrough(
   return record;
 }
 
+/** A contractor with a job role: hours and payouts need the role's rate and currency. */
+export async function contractorWithRole(app: TestApp, caller: Caller): Promise<MadeRecord> {
+  const role = await makeThrough(app, caller, 'contractorOps.roles.save', {
+    name: unique('Role'),
+    hourlyRateMinor: '5000',
+    currency: 'CAD',
+    payCadence: 'monthly',
+  });
+  return makeThrough(app, caller, 'contractors.create', contractorInput({ jobRoleId: role.id }));
+}
+
 export function contractorInput(overrides: Record<string, unknown> = {}): Record<string, unknown> {
   const name = unique('Contractor');
   return { displayName: name, legalName: `${name} Ltd`, email: `${unique('c')}@example.com`, ...overrides };
@@ -194,6 +205,29 @@ export const RECORD_FACTORIES: Record<string, RecordFactory> = {
       payCadence: 'biweekly',
     }),
   'contractors.templates': (app, caller) => makeWithExample(app, caller, 'contractors.templates.createDraft'),
+  /** Hours of a contractor with a role (the rate prices them). */
+  'contractors.hours': async (app, caller) => {
+    const contractorId = (await contractorWithRole(app, caller)).id;
+    return makeThrough(app, caller, 'contractors.hours.submit', {
+      contractorId,
+      workDate: '2026-09-21',
+      hours: '1.50',
+      description: 'Work',
+    });
+  },
+  'contractors.payouts': async (app, caller) => {
+    const contractorId = (await contractorWithRole(app, caller)).id;
+    return makeThrough(app, caller, 'contractors.payouts.create', {
+      contractorId,
+      periodEnd: '2026-09-30',
+      fixedAmounts: [{ description: 'Fee', amountMinor: '1000' }],
+    });
+  },
+  'contractors.agreements': async (app, caller) => {
+    const contractorId = (await makeThrough(app, caller, 'contractors.create', contractorInput())).id;
+    const templateId = (await makeWithExample(app, caller, 'contractors.templates.createDraft')).id;
+    return makeThrough(app, caller, 'contractors.agreements.send', { contractorId, templateId });
+  },
   // Books: a card needs an account and a holder (the caller); an entry is posted by a transaction.
   cards: async (app, caller) => {
     const account = await makeWithExample(app, caller, 'accounts.create');

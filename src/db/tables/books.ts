@@ -91,7 +91,7 @@ export interface LedgerEntriesTable {
   currency: string;
   /** unreviewed | reviewed */
   review_status: string;
-  /** transaction | invoice | invoice_payment | invoice_void */
+  /** transaction | invoice | invoice_payment | invoice_void | contractor_payout */
   source_type: string;
   source_id: string;
   revision: number;

@@ -61,49 +61,8 @@ export interface AgreementTemplatesTable {
   updated_at: Timestamp;
 }
 
-/** A template-based agreement on file for a contractor; "on file" while `voided_at` is null. */
-export interface ContractorAgreementsTable {
-  id: string;
-  organization_id: string;
-  contractor_id: string;
-  template_id: string;
-  on_file_at: Timestamp;
-  voided_at: Timestamp | null;
-  revision: number;
-  created_at: Timestamp;
-  updated_at: Timestamp;
-}
-
-/** Hours worked; `pending` until paid. */
-export interface ContractorHoursTable {
-  id: string;
-  organization_id: string;
-  contractor_id: string;
-  /** ISO date (YYYY-MM-DD). */
-  work_date: string;
-  hours_hundredths: Minor;
-  status: 'pending' | 'paid';
-  created_at: Timestamp;
-  updated_at: Timestamp;
-}
-
-/** A payment owed to a contractor; `unpaid` until paid out. */
-export interface ContractorPaymentsTable {
-  id: string;
-  organization_id: string;
-  contractor_id: string;
-  amount_minor: Minor;
-  currency: string;
-  status: 'unpaid' | 'paid';
-  created_at: Timestamp;
-  updated_at: Timestamp;
-}
-
 export interface ContractorTables {
   job_roles: JobRolesTable;
   contractors: ContractorsTable;
   agreement_templates: AgreementTemplatesTable;
-  contractor_agreements: ContractorAgreementsTable;
-  contractor_hours: ContractorHoursTable;
-  contractor_payments: ContractorPaymentsTable;
 }

@@ -16,6 +16,8 @@ export interface OrganizationsTable {
   /** Put before the gapless invoice number (`INV-` gives `INV-000001`). */
   invoice_number_prefix: Defaulted<string>;
   revision: Defaulted<number>;
+  /** Set while the organization is suspended (migration 0015): its portal sessions stop at once. */
+  suspended_at: ColumnType<Timestamp | null, Timestamp | null | undefined, Timestamp | null>;
   /** Null only if a row was inserted without it; read as created_at then. */
   updated_at: ColumnType<Timestamp | null, Timestamp | null | undefined, Timestamp>;
   created_at: Timestamp;

@@ -2,7 +2,7 @@ import { Type } from 'typebox';
 import { Country, Id, Limit, Offset, Timestamp } from '../../contract/formats.ts';
 import type { PayCadence as PayCadenceValue } from '../../db/tables/contractors.ts';
 import { asBool, asIso, asMinor, dbBool } from '../../db/values.ts';
-import { formatHours, NameQuery, nameFilter } from '../contractors/store.ts';
+import { formatHours, NameQuery, nameFilter, UNPAID_HOURS } from '../contractors/store.ts';
 import { defineOperation } from '../define.ts';
 import { OffsetPage, offsetPage } from '../pagination.ts';
 import { PayCadence } from './schema.ts';
@@ -34,10 +34,11 @@ export const DirectoryEntry = Type.Object(
     currency: Nullable(Type.String(), "The role's ISO 4217 currency."),
     pay_cadence: Nullable(PayCadence, "The role's pay cadence."),
     agreement_on_file: Type.Boolean({
-      description: 'Whether a template-based agreement is on file (and not voided) for the contractor.',
+      description: 'Whether a signed agreement (not voided) is on file for the contractor.',
     }),
     pending_hours: Type.String({
-      description: 'Hours worked and not yet paid, decimal string with two fraction digits ("12.50").',
+      description:
+        'Hours submitted or approved and not yet paid (rejected hours excluded), decimal string with two fraction digits ("12.50").',
     }),
     revision: Type.Integer({
       minimum: 1,
@@ -98,7 +99,7 @@ export const listDirectory = defineOperation({
               .select('a.id')
               .whereRef('a.contractor_id', '=', 'c.id')
               .whereRef('a.organization_id', '=', 'c.organization_id')
-              .where('a.voided_at', 'is', null),
+              .where('a.status', '=', 'signed'),
           )
           .as('agreement_on_file'),
         eb
@@ -106,7 +107,7 @@ export const listDirectory = defineOperation({
           .select((e) => e.fn.sum<string | number | null>('h.hours_hundredths').as('total'))
           .whereRef('h.contractor_id', '=', 'c.id')
           .whereRef('h.organization_id', '=', 'c.organization_id')
-          .where('h.status', '=', 'pending')
+          .where('h.status', 'in', UNPAID_HOURS)
           .as('pending_hundredths'),
       ])
       .where('c.organization_id', '=', ctx.organizationId);

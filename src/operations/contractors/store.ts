@@ -42,6 +42,12 @@ export function nameFilter(query: string): RawBuilder<boolean> {
   return sql<boolean>`(lower(c.display_name) like ${pattern} escape '\\' or lower(c.legal_name) like ${pattern} escape '\\')`;
 }
 
+/**
+ * Hours still owed: submitted (awaiting review) or approved (awaiting a payout's payment).
+ * Rejected hours are owed nothing; paid hours are settled.
+ */
+export const UNPAID_HOURS = ['submitted', 'approved'] as const;
+
 /** What a contractor is still owed: pending (unpaid) hours and unpaid payments. */
 export interface UnpaidSummary {
   pendingHoursHundredths: bigint;
@@ -58,7 +64,7 @@ export async function unpaidSummary(
     .select((eb) => eb.fn.sum<string | number | null>('hours_hundredths').as('total'))
     .where('organization_id', '=', organizationId)
     .where('contractor_id', '=', contractorId)
-    .where('status', '=', 'pending')
+    .where('status', 'in', UNPAID_HOURS)
     .executeTakeFirst();
   const payments = await db
     .selectFrom('contractor_payments')

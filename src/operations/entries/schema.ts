@@ -40,6 +40,7 @@ export const Entry = Type.Object(
         Type.Literal('invoice'),
         Type.Literal('invoice_payment'),
         Type.Literal('invoice_void'),
+        Type.Literal('contractor_payout'),
       ],
       {
         description: 'What posted the entry.',

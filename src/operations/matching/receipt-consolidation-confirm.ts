@@ -14,7 +14,11 @@ export const confirmReceiptConsolidation = defineOperation({
   summary: 'Confirm a receipt consolidation (dashboard only)',
   description:
     'Adds a receipt association and alias after a finance member reviewed the current originals and the source-backed payment identity. Bank amounts, allocations, financial fields, tax and review status are unchanged.',
-  access: { scopes: ['accounting:read', 'accounting:write'], roles: 'dashboard' },
+  access: {
+    scopes: ['accounting:read', 'accounting:write'],
+    roles: 'dashboard',
+    dashboardRoles: ['finance'],
+  },
   mutation: { idempotencyKeyMax: 200, revision: 'required' },
   mcpTool: false,
   input: Type.Object(

@@ -14,7 +14,11 @@ export const enableWebhookEndpoint = defineOperation({
   summary: 'Turn a disabled webhook endpoint back on (dashboard only)',
   description:
     'Only for an endpoint turned off automatically; resets failure_count to 0. Failed deliveries are not resent by this; retry them from the delivery log. Available only from the dashboard.',
-  access: { scopes: ['accounting:read', 'accounting:write', 'accounting:admin'], roles: 'dashboard' },
+  access: {
+    scopes: ['accounting:read', 'accounting:write', 'accounting:admin'],
+    roles: 'dashboard',
+    dashboardRoles: ['admin'],
+  },
   mutation: { idempotencyKeyMax: 200, revision: 'required' },
   input: Type.Object(
     {

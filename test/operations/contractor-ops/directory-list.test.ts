@@ -1,10 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { newId } from '../../../src/lib/ids.ts';
 import { type Caller, createCaller, startTestApp, type TestApp } from '../../support/app.ts';
 import { DIALECTS } from '../../support/databases.ts';
 import { call } from '../../support/http.ts';
-import { assertError, makeContractor, makeRole, seedHours } from '../contractors/helpers.ts';
+import { assertError, hoursIn, makeContractor, makeRole, ok, signAs } from '../contractors/helpers.ts';
 
 for (const dialect of DIALECTS) {
   describe(`contractorOps.directory.list (${dialect})`, () => {
@@ -38,52 +37,35 @@ for (const dialect of DIALECTS) {
         { id: linus.id, expectedRevision: 1, active: false },
         { token: admin.token },
       );
-      await seedHours(app, admin, ada.id, 725);
-      await seedHours(app, admin, ada.id, 1000);
-      await seedHours(app, admin, ada.id, 9999, 'paid');
-      await seedAgreement(ada.id, null);
-      await seedAgreement(grace.id, app.clock.now().toISOString()); // voided: not on file
+      await hoursIn(app, admin, ada.id, '7.25', 'submitted');
+      await hoursIn(app, admin, ada.id, '10.00', 'approved');
+      await hoursIn(app, admin, ada.id, '4.00', 'rejected');
+      await hoursIn(app, admin, ada.id, '9.99', 'paid', '2026-08-03');
+      await seedAgreement(ada.id, false);
+      await seedAgreement(grace.id, true); // voided: not on file
       // Another organization's contractor never shows up.
       await makeContractor(app, await createCaller(app), { displayName: 'Ada elsewhere' });
     });
     after(() => app.close());
 
-    async function seedAgreement(contractorId: string, voidedAt: string | null) {
-      const now = app.clock.now().toISOString();
-      const templateId = newId();
-      const db = app.services.db.kysely;
-      await db
-        .insertInto('agreement_templates')
-        .values({
-          id: templateId,
-          organization_id: admin.organizationId,
-          name: 'Standard',
-          kind: 'markdown_draft',
-          media_type: 'text/markdown',
-          file_name: null,
-          size_bytes: 2,
-          sha256: '0'.repeat(64),
-          content: Buffer.from('# '),
-          created_by: admin.memberId,
-          revision: 1,
-          created_at: now,
-          updated_at: now,
-        })
-        .execute();
-      await db
-        .insertInto('contractor_agreements')
-        .values({
-          id: newId(),
-          organization_id: admin.organizationId,
-          contractor_id: contractorId,
-          template_id: templateId,
-          on_file_at: now,
-          voided_at: voidedAt,
-          revision: 1,
-          created_at: now,
-          updated_at: now,
-        })
-        .execute();
+    /** An agreement sent and signed through the operations and the signing domain; voided on request. */
+    async function seedAgreement(contractorId: string, voided: boolean) {
+      const template = await ok(app, admin, 'contractors.templates.createDraft', {
+        name: 'Standard',
+        markdown: '# Standard',
+      });
+      const sent = await ok(app, admin, 'contractors.agreements.send', {
+        contractorId,
+        templateId: template.id,
+      });
+      await signAs(app, admin.organizationId, contractorId, sent);
+      if (voided) {
+        await ok(app, admin, 'contractors.agreements.void', {
+          id: sent.id,
+          expectedRevision: 2,
+          reason: 'Ended',
+        });
+      }
     }
 
     const list = (input: Record<string, unknown> = {}, method: 'GET' | 'POST' = 'POST') =>

@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import type { DialectName } from '../../../src/db/database.ts';
 import { asJson } from '../../../src/db/values.ts';
-import { newId } from '../../../src/lib/ids.ts';
 import { type Caller, createCaller, startTestApp, type TestApp } from '../../support/app.ts';
 import { auditRows } from '../../support/audit.ts';
 import { type ApiResponse, call } from '../../support/http.ts';
@@ -53,50 +52,81 @@ export async function makeRole(
   return res.data as Record<string, unknown> & { id: string; revision: number };
 }
 
-/** Seeds owed work directly: no operation writes hours or payments yet (see docs/contractors.md). */
-export async function seedHours(
-  app: TestApp,
-  caller: Caller,
-  contractorId: string,
-  hundredths: number,
-  status: 'pending' | 'paid' = 'pending',
-): Promise<void> {
-  const now = app.clock.now().toISOString();
-  await app.services.db.kysely
-    .insertInto('contractor_hours')
-    .values({
-      id: newId(),
-      organization_id: caller.organizationId,
-      contractor_id: contractorId,
-      work_date: now.slice(0, 10),
-      hours_hundredths: hundredths,
-      status,
-      created_at: now,
-      updated_at: now,
-    })
-    .execute();
+/** `operation` called as `who`, asserting success: the data of the answer. */
+export async function ok(app: TestApp, who: Caller, operation: string, input: Record<string, unknown>) {
+  const res = await call(app.baseUrl, operation, input, { token: who.token });
+  assert.equal(res.status, 200, `${operation}: ${JSON.stringify(res.body)}`);
+  return res.data as Record<string, unknown> & { id: string; revision: number };
 }
 
-export async function seedPayment(
+/** Gives the contractor a role (CAD 50.00 an hour, biweekly) unless they have one. */
+export async function ensureRole(app: TestApp, who: Caller, contractorId: string): Promise<void> {
+  const c = await ok(app, who, 'contractors.get', { id: contractorId });
+  if (c.job_role_id) return;
+  const role = await makeRole(app, who);
+  await ok(app, who, 'contractorOps.roles.assign', {
+    contractorId,
+    expectedRevision: c.revision,
+    jobRoleId: role.id,
+  });
+}
+
+/**
+ * Owed work made through the operations (never seeded rows): hours submitted on `workDate`, then
+ * approved, then (for `paid`) paid by a payout of their biweekly period marked paid.
+ */
+export async function hoursIn(
   app: TestApp,
-  caller: Caller,
+  who: Caller,
   contractorId: string,
-  status: 'unpaid' | 'paid' = 'unpaid',
-): Promise<void> {
-  const now = app.clock.now().toISOString();
-  await app.services.db.kysely
-    .insertInto('contractor_payments')
-    .values({
-      id: newId(),
-      organization_id: caller.organizationId,
-      contractor_id: contractorId,
-      amount_minor: '125000',
-      currency: 'CAD',
-      status,
-      created_at: now,
-      updated_at: now,
-    })
-    .execute();
+  hours: string,
+  state: 'submitted' | 'approved' | 'rejected' | 'paid',
+  workDate = '2026-09-21',
+) {
+  await ensureRole(app, who, contractorId);
+  let h = await ok(app, who, 'contractors.hours.submit', {
+    contractorId,
+    workDate,
+    hours,
+    description: 'Work',
+  });
+  if (state === 'rejected') {
+    return ok(app, who, 'contractors.hours.reject', { id: h.id, expectedRevision: 1, reason: 'No' });
+  }
+  if (state !== 'submitted')
+    h = await ok(app, who, 'contractors.hours.approve', { id: h.id, expectedRevision: 1 });
+  if (state === 'paid') {
+    const payout = await ok(app, who, 'contractors.payouts.create', { contractorId, periodEnd: workDate });
+    await ok(app, who, 'contractors.payouts.markPaid', {
+      id: payout.id,
+      expectedRevision: 1,
+      paidOn: workDate,
+      reference: 'T-1',
+    });
+  }
+  return h;
+}
+
+/** A payout of a fixed amount (`amountMinor`), unpaid or marked paid on `paidOn`. */
+export async function fixedPayout(
+  app: TestApp,
+  who: Caller,
+  contractorId: string,
+  options: { amountMinor?: string; paidOn?: string; periodEnd?: string } = {},
+) {
+  await ensureRole(app, who, contractorId);
+  const payout = await ok(app, who, 'contractors.payouts.create', {
+    contractorId,
+    periodEnd: options.periodEnd ?? options.paidOn ?? '2026-09-30',
+    fixedAmounts: [{ description: 'Fee', amountMinor: options.amountMinor ?? '125000' }],
+  });
+  if (options.paidOn === undefined) return payout;
+  return ok(app, who, 'contractors.payouts.markPaid', {
+    id: payout.id,
+    expectedRevision: payout.revision,
+    paidOn: options.paidOn,
+    reference: 'T-2',
+  });
 }
 
 export async function eventsFor(app: TestApp, subjectId: string, type?: string) {
@@ -156,4 +186,31 @@ export function storedContractor(app: TestApp, id: string) {
     .selectAll()
     .where('id', '=', id)
     .executeTakeFirstOrThrow();
+}
+
+/**
+ * Signs as the contractor through the signing domain in its own unit of work, as the portal does
+ * (members cannot sign: there is no operation for it).
+ */
+export async function signAs(
+  app: TestApp,
+  organizationId: string,
+  contractorId: string,
+  agreement: { id: string; document_sha256?: unknown },
+  fullName = 'Ada Lovelace',
+) {
+  const { withUnit } = await import('../../../src/unit/with-unit.ts');
+  const { signAgreement } = await import('../../../src/contractors/agreements.ts');
+  return withUnit(
+    app.services,
+    { organizationId, actor: { type: 'contractor', contractorId }, operation: 'portal.agreements.sign' },
+    (unit) =>
+      signAgreement(unit, contractorId, agreement.id, {
+        fullName,
+        consent: true,
+        clientAddress: '127.0.0.1',
+        userAgent: 'test',
+        documentSha256: String(agreement.document_sha256),
+      }),
+  );
 }

@@ -9,10 +9,10 @@ import {
   auditFor,
   caller,
   eventsFor,
+  fixedPayout,
+  hoursIn,
   makeContractor,
   OTHER_ID,
-  seedHours,
-  seedPayment,
   startWithMembers,
   storedContractor,
 } from './helpers.ts';
@@ -203,16 +203,18 @@ for (const dialect of DIALECTS) {
 
     it('needs acknowledgeUnpaid to deactivate a contractor with pending hours', async () => {
       const c = await makeContractor(app, admin);
-      await seedHours(app, admin, c.id, 725);
-      await seedHours(app, admin, c.id, 100);
-      await seedHours(app, admin, c.id, 4000, 'paid');
-      const refused = await update(admin, { id: c.id, expectedRevision: 1, active: false });
+      await hoursIn(app, admin, c.id, '7.25', 'submitted');
+      await hoursIn(app, admin, c.id, '1.00', 'approved');
+      await hoursIn(app, admin, c.id, '3.00', 'rejected');
+      await hoursIn(app, admin, c.id, '12.00', 'paid', '2026-08-03');
+      const revision = (await stored(c.id)).revision; // the role assignment is a change too
+      const refused = await update(admin, { id: c.id, expectedRevision: revision, active: false });
       assertError(refused, 409, 'unpaid_not_acknowledged', 'acknowledgeUnpaid');
       assert.equal(refused.error.pending_hours, '8.25');
       assert.equal(refused.error.unpaid_payments, 0);
       const notTrue = await update(admin, {
         id: c.id,
-        expectedRevision: 1,
+        expectedRevision: revision,
         active: false,
         acknowledgeUnpaid: false,
       });
@@ -221,7 +223,7 @@ for (const dialect of DIALECTS) {
 
       const ok = await update(admin, {
         id: c.id,
-        expectedRevision: 1,
+        expectedRevision: revision,
         active: false,
         acknowledgeUnpaid: true,
       });
@@ -235,15 +237,16 @@ for (const dialect of DIALECTS) {
 
     it('needs acknowledgeUnpaid for unpaid payments, but not for paid ones', async () => {
       const owed = await makeContractor(app, admin);
-      await seedPayment(app, admin, owed.id);
-      const refused = await update(admin, { id: owed.id, expectedRevision: 1, active: false });
+      await fixedPayout(app, admin, owed.id);
+      const refused = await update(admin, { id: owed.id, expectedRevision: 2, active: false });
       assertError(refused, 409, 'unpaid_not_acknowledged');
       assert.deepEqual([refused.error.pending_hours, refused.error.unpaid_payments], ['0.00', 1]);
 
       const settled = await makeContractor(app, admin);
-      await seedPayment(app, admin, settled.id, 'paid');
-      await seedHours(app, admin, settled.id, 300, 'paid');
-      const ok = await update(admin, { id: settled.id, expectedRevision: 1, active: false });
+      await fixedPayout(app, admin, settled.id, { paidOn: '2026-09-30' });
+      await hoursIn(app, admin, settled.id, '3.00', 'paid', '2026-08-03');
+      await hoursIn(app, admin, settled.id, '2.00', 'rejected');
+      const ok = await update(admin, { id: settled.id, expectedRevision: 2, active: false });
       assert.equal(ok.status, 200);
       assert.deepEqual(
         (await eventsFor(app, settled.id, 'contractor.updated')).map((e) => e.data),
@@ -254,7 +257,7 @@ for (const dialect of DIALECTS) {
     it('does not count unpaid work of other contractors', async () => {
       const c = await makeContractor(app, admin);
       const neighbour = await makeContractor(app, admin);
-      await seedHours(app, admin, neighbour.id, 500);
+      await hoursIn(app, admin, neighbour.id, '5.00', 'submitted');
       const res = await update(admin, { id: c.id, expectedRevision: 1, active: false });
       assert.equal(res.status, 200);
     });

@@ -1,0 +1,132 @@
+import { PDFDocument, type PDFFont, type PDFPage, StandardFonts } from 'pdf-lib';
+import { toWinAnsi } from '../invoicing/pdf-text.ts';
+
+export interface SignatureFacts {
+  agreementId: string;
+  title: string;
+  fileName: string;
+  mediaType: string;
+  documentSha256: string;
+  signedName: string;
+  signedAt: string;
+  clientAddress: string;
+  consentText: string;
+}
+
+const PAGE: [number, number] = [612, 792];
+const MARGIN = 56;
+const SIZE = 10;
+const LEADING = 14;
+
+/** Largest uploaded PDF parsed to append the signature page (uploads are capped at 5 MiB too). */
+const MAX_PDF_BYTES = 5 * 1024 * 1024;
+
+class Writer {
+  page: PDFPage;
+  y = PAGE[1] - MARGIN;
+  constructor(
+    private readonly doc: PDFDocument,
+    private readonly font: PDFFont,
+    private readonly bold: PDFFont,
+  ) {
+    this.page = doc.addPage(PAGE);
+  }
+
+  line(text: string, options: { bold?: boolean; size?: number } = {}): void {
+    const font = options.bold ? this.bold : this.font;
+    const size = options.size ?? SIZE;
+    for (const part of wrap(toWinAnsi(text), font, size, PAGE[0] - 2 * MARGIN)) {
+      if (this.y < MARGIN) {
+        this.page = this.doc.addPage(PAGE);
+        this.y = PAGE[1] - MARGIN;
+      }
+      this.page.drawText(part, { x: MARGIN, y: this.y, size, font });
+      this.y -= size + (LEADING - SIZE);
+    }
+  }
+
+  gap(): void {
+    this.y -= LEADING / 2;
+  }
+}
+
+function wrap(text: string, font: PDFFont, size: number, width: number): string[] {
+  if (text === '') return [''];
+  const lines: string[] = [];
+  let current = '';
+  for (const word of text.split(' ')) {
+    const candidate = current === '' ? word : `${current} ${word}`;
+    if (font.widthOfTextAtSize(candidate, size) <= width) {
+      current = candidate;
+      continue;
+    }
+    if (current !== '') lines.push(current);
+    // A single word longer than the line is cut by characters.
+    let rest = word;
+    while (font.widthOfTextAtSize(rest, size) > width && rest.length > 1) {
+      let cut = rest.length - 1;
+      while (cut > 1 && font.widthOfTextAtSize(rest.slice(0, cut), size) > width) cut -= 1;
+      lines.push(rest.slice(0, cut));
+      rest = rest.slice(cut);
+    }
+    current = rest;
+  }
+  lines.push(current);
+  return lines;
+}
+
+/** The original PDF when it parses (bounded, no encryption), else a fresh document. */
+async function baseDocument(
+  document: Buffer,
+  mediaType: string,
+): Promise<{ doc: PDFDocument; kept: boolean }> {
+  if (mediaType === 'application/pdf' && document.length <= MAX_PDF_BYTES) {
+    try {
+      return { doc: await PDFDocument.load(document, { updateMetadata: false }), kept: true };
+    } catch {
+      // Encrypted or malformed: the signed PDF then names the original by its hash instead.
+    }
+  }
+  return { doc: await PDFDocument.create(), kept: false };
+}
+
+/**
+ * The signed agreement: the document's own pages (a PDF original), or its text (Markdown and
+ * plain text), or a page naming it (Word files cannot be rendered here), then a signature page
+ * with who signed, when, from which client address, and the SHA-256 of the exact bytes signed.
+ */
+export async function renderSignedPdf(document: Buffer, facts: SignatureFacts): Promise<Buffer> {
+  const { doc, kept } = await baseDocument(document, facts.mediaType);
+  const font = await doc.embedFont(StandardFonts.Helvetica);
+  const bold = await doc.embedFont(StandardFonts.HelveticaBold);
+  if (!kept) {
+    const writer = new Writer(doc, font, bold);
+    writer.line(facts.title, { bold: true, size: 16 });
+    writer.gap();
+    if (facts.mediaType === 'text/markdown' || facts.mediaType === 'text/plain') {
+      for (const raw of document.toString('utf8').replace(/\r\n?/g, '\n').split('\n')) {
+        const heading = /^(#{1,6})\s+(.*)$/.exec(raw);
+        if (heading) writer.line(heading[2] ?? '', { bold: true, size: 13 - (heading[1]?.length ?? 1) });
+        else writer.line(raw);
+      }
+    } else {
+      writer.line(`The signed document is the file "${facts.fileName}" (${facts.mediaType}),`);
+      writer.line(`identified by its SHA-256 ${facts.documentSha256}; it is kept with this record.`);
+    }
+  }
+  const sign = new Writer(doc, font, bold);
+  sign.line('Signature page', { bold: true, size: 16 });
+  sign.gap();
+  sign.line(`Agreement: ${facts.title}`);
+  sign.line(`Agreement id: ${facts.agreementId}`);
+  sign.line(`Document: ${facts.fileName} (${facts.mediaType})`);
+  sign.line(`Document SHA-256: ${facts.documentSha256}`);
+  sign.gap();
+  sign.line(`Signed by: ${facts.signedName}`, { bold: true });
+  sign.line(`Signed at (UTC): ${facts.signedAt}`);
+  sign.line(`Client address: ${facts.clientAddress}`);
+  sign.gap();
+  sign.line(`Consent: ${facts.consentText}`);
+  const bytes = await doc.save({ useObjectStreams: false });
+  return Buffer.from(bytes);
+}

@@ -1,0 +1,181 @@
+import { createHash } from 'node:crypto';
+import { createRemoteJWKSet, jwtVerify } from 'jose';
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.ts';
+import { newId } from '../lib/ids.ts';
+import type { UnitRuntime } from '../unit/unit-of-work.ts';
+import { withUnit } from '../unit/with-unit.ts';
+import type { SessionSettings } from './settings.ts';
+import { type Session, startSession } from './store.ts';
+import { hashToken, isTokenShaped, newToken } from './tokens.ts';
+
+/** The OpenID Connect client: the issuer already trusted for access tokens, plus our registration. */
+export interface OidcSettings {
+  issuer: string;
+  clientId: string;
+  clientSecret: string | undefined;
+  /** `<public URL>/dashboard/sign-in/oidc/callback`, registered at the issuer. */
+  redirectUri: string;
+}
+
+interface Discovery {
+  authorization_endpoint: string;
+  token_endpoint: string;
+  jwks_uri: string;
+}
+
+const STATE_TTL_MS = 10 * 60_000;
+const discoveries = new Map<string, { discovery: Discovery; jwks: ReturnType<typeof createRemoteJWKSet> }>();
+
+/** The issuer's discovery document (cached per process; it changes rarely). */
+async function discover(issuer: string) {
+  const cached = discoveries.get(issuer);
+  if (cached) return cached;
+  const response = await fetch(`${issuer.replace(/\/$/, '')}/.well-known/openid-configuration`, {
+    signal: AbortSignal.timeout(10_000),
+  });
+  if (!response.ok) throw new OidcError(`the issuer's discovery document answered ${response.status}`);
+  const discovery = (await response.json()) as Partial<Discovery>;
+  if (!discovery.authorization_endpoint || !discovery.token_endpoint || !discovery.jwks_uri)
+    throw new OidcError("the issuer's discovery document lacks an endpoint");
+  const entry = { discovery: discovery as Discovery, jwks: createRemoteJWKSet(new URL(discovery.jwks_uri)) };
+  discoveries.set(issuer, entry);
+  return entry;
+}
+
+/** A sign-in through the issuer that cannot complete; the page says so and offers the e-mail link. */
+export class OidcError extends Error {}
+
+/**
+ * Starts an authorization code + PKCE (S256) round trip: state, verifier and nonce are kept in the
+ * database (any process may receive the callback), the state only as its hash.
+ */
+export async function beginOidcSignIn(db: Kysely<Database>, now: Date, oidc: OidcSettings): Promise<string> {
+  const { discovery } = await discover(oidc.issuer);
+  const state = newToken();
+  const verifier = newToken();
+  const nonce = newToken();
+  await db
+    .insertInto('oidc_sign_ins')
+    .values({
+      state_hash: hashToken(state),
+      code_verifier: verifier,
+      nonce,
+      created_at: now.toISOString(),
+      expires_at: new Date(now.getTime() + STATE_TTL_MS).toISOString(),
+      used_at: null,
+    })
+    .execute();
+  const url = new URL(discovery.authorization_endpoint);
+  url.search = new URLSearchParams({
+    response_type: 'code',
+    client_id: oidc.clientId,
+    redirect_uri: oidc.redirectUri,
+    scope: 'openid email',
+    state,
+    nonce,
+    code_challenge: createHash('sha256').update(verifier).digest('base64url'),
+    code_challenge_method: 'S256',
+  }).toString();
+  return url.toString();
+}
+
+/** Spends the state (once), so a replayed callback does nothing. */
+async function takeState(db: Kysely<Database>, now: Date, state: string) {
+  if (!isTokenShaped(state)) return undefined;
+  const row = await db
+    .selectFrom('oidc_sign_ins')
+    .select(['code_verifier', 'nonce'])
+    .where('state_hash', '=', hashToken(state))
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', now.toISOString())
+    .executeTakeFirst();
+  if (!row) return undefined;
+  const taken = await db
+    .updateTable('oidc_sign_ins')
+    .set({ used_at: now.toISOString() })
+    .where('state_hash', '=', hashToken(state))
+    .where('used_at', 'is', null)
+    .executeTakeFirst();
+  return Number(taken.numUpdatedRows) === 1 ? row : undefined;
+}
+
+/**
+ * The callback: exchanges the code (with the verifier), verifies the ID token (issuer, audience,
+ * nonce, signature from the issuer's keys), maps `sub` to the one active member with that
+ * `oauth_subject`, and starts a session. Throws OidcError with a reason the page can show.
+ */
+export async function finishOidcSignIn(
+  runtime: UnitRuntime,
+  settings: SessionSettings,
+  oidc: OidcSettings,
+  callback: { state: string; code: string; userAgent: string | undefined; requestId: string },
+): Promise<{ session: Session; token: string }> {
+  const now = runtime.clock.now();
+  const stored = await takeState(runtime.db.kysely, now, callback.state);
+  if (!stored) throw new OidcError('the sign-in took too long or was already used; start again');
+  const { discovery, jwks } = await discover(oidc.issuer);
+  const headers: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded' };
+  if (oidc.clientSecret)
+    headers.authorization = `Basic ${Buffer.from(`${encodeURIComponent(oidc.clientId)}:${encodeURIComponent(oidc.clientSecret)}`).toString('base64')}`;
+  const response = await fetch(discovery.token_endpoint, {
+    method: 'POST',
+    headers,
+    body: new URLSearchParams({
+      grant_type: 'authorization_code',
+      code: callback.code.slice(0, 2048),
+      redirect_uri: oidc.redirectUri,
+      client_id: oidc.clientId,
+      code_verifier: stored.code_verifier,
+    }).toString(),
+    signal: AbortSignal.timeout(10_000),
+  });
+  const tokens = (await response.json().catch(() => ({}))) as { id_token?: unknown };
+  if (!response.ok || typeof tokens.id_token !== 'string')
+    throw new OidcError(`the issuer refused the sign-in (HTTP ${response.status})`);
+  let subject: string;
+  try {
+    const { payload } = await jwtVerify(tokens.id_token, jwks, {
+      issuer: oidc.issuer,
+      audience: oidc.clientId,
+      currentDate: now,
+    });
+    if (payload.nonce !== stored.nonce || typeof payload.sub !== 'string')
+      throw new Error('nonce or subject');
+    subject = payload.sub;
+  } catch {
+    throw new OidcError("the issuer's ID token could not be verified");
+  }
+  const members = await runtime.db.kysely
+    .selectFrom('members')
+    .select(['id', 'organization_id'])
+    .where('oauth_subject', '=', subject)
+    .where('status', '=', 'active')
+    .execute();
+  const member = members[0];
+  if (!member || members.length > 1)
+    throw new OidcError(
+      members.length > 1
+        ? 'this identity belongs to several organizations; sign in with an e-mailed link instead'
+        : 'this identity is not an active member of any organization',
+    );
+  const sessionId = newId();
+  const principal = { type: 'member' as const, id: member.id, organizationId: member.organization_id };
+  return withUnit(
+    runtime,
+    {
+      organizationId: principal.organizationId,
+      actor: { type: 'member', memberId: principal.id, credentialId: `session:${sessionId}` },
+      operation: 'dashboard.signIn',
+      transport: 'dashboard',
+      requestId: callback.requestId,
+    },
+    (unit) =>
+      startSession(unit, settings, {
+        principal,
+        method: 'oidc',
+        userAgent: callback.userAgent,
+        id: sessionId,
+      }),
+  );
+}

@@ -1,0 +1,56 @@
+/**
+ * The dashboard's only assets, served from this process (no CDN, no build step): one stylesheet
+ * and one small script of progressive enhancements (the pages work without it).
+ */
+export const STYLESHEET = `
+:root{--fg:#16181d;--muted:#4b5260;--line:#d5d9e0;--bg:#f6f7f9;--card:#fff;--accent:#1b4fa8;--bad:#a3161b;--ok:#1d6b35;--warn:#7a4d00}
+*{box-sizing:border-box}
+body{margin:0;font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:var(--fg);background:var(--bg)}
+a{color:var(--accent)}
+a:focus-visible,button:focus-visible,input:focus-visible,select:focus-visible,textarea:focus-visible,summary:focus-visible{outline:3px solid #f0b400;outline-offset:2px}
+.skip{position:absolute;left:-999px}.skip:focus{left:1rem;top:1rem;background:#fff;padding:.5rem;z-index:9}
+header.top{background:#0f2a5c;color:#fff;padding:.5rem 1rem;display:flex;flex-wrap:wrap;gap:.5rem 1.5rem;align-items:center}
+header.top a{color:#fff}
+header.top .org{font-weight:600}
+nav.main ul{list-style:none;margin:0;padding:0;display:flex;flex-wrap:wrap;gap:.25rem 1rem}
+nav.main a[aria-current=page]{font-weight:700;text-decoration-thickness:3px}
+header.top form{margin-left:auto}
+main{max-width:76rem;margin:0 auto;padding:1rem}
+h1{font-size:1.6rem;margin:.5rem 0 1rem}h2{font-size:1.2rem;margin:1.5rem 0 .5rem}
+section.card{background:var(--card);border:1px solid var(--line);border-radius:6px;padding:1rem;margin:0 0 1rem}
+.grid{display:grid;grid-template-columns:repeat(auto-fit,minmax(17rem,1fr));gap:1rem}
+.table-wrap{overflow-x:auto}
+table{border-collapse:collapse;width:100%;background:var(--card)}
+th,td{text-align:left;padding:.45rem .6rem;border-bottom:1px solid var(--line);vertical-align:top}
+th{font-size:.85rem;color:var(--muted);text-transform:uppercase;letter-spacing:.02em}
+td.num{text-align:right;font-variant-numeric:tabular-nums}
+.muted{color:var(--muted)}
+.badge{display:inline-block;padding:0 .45rem;border-radius:1rem;font-size:.85rem;border:1px solid currentColor}
+.badge.bad{color:var(--bad)}.badge.ok{color:var(--ok)}.badge.warn{color:var(--warn)}
+button,.button{font:inherit;padding:.4rem .9rem;border-radius:4px;border:1px solid var(--accent);background:var(--accent);color:#fff;cursor:pointer;text-decoration:none;display:inline-block}
+button.secondary{background:#fff;color:var(--accent)}
+button.danger{background:var(--bad);border-color:var(--bad)}
+form.inline{display:inline}
+label{display:block;font-weight:600;margin:.6rem 0 .2rem}
+input[type=text],input[type=email],input[type=url],input[type=datetime-local],input[type=date],input[type=number],select,textarea{font:inherit;width:100%;max-width:32rem;padding:.4rem;border:1px solid #767d8a;border-radius:4px;background:#fff}
+.hint{font-size:.9rem;color:var(--muted);margin:.1rem 0}
+.notice{border-left:4px solid var(--ok);background:#eef7f0;padding:.6rem 1rem;margin:0 0 1rem}
+.error{border-left:4px solid var(--bad);background:#fbeeee;padding:.6rem 1rem;margin:0 0 1rem}
+.secret{font-family:ui-monospace,monospace;background:#fff8dc;border:1px dashed var(--warn);padding:.6rem;word-break:break-all}
+code{font-family:ui-monospace,monospace;font-size:.92em;word-break:break-all}
+.pager{display:flex;gap:1rem;margin:.8rem 0}
+.empty{padding:1rem;color:var(--muted);font-style:italic}
+dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:.2rem 1rem}dl.facts dt{color:var(--muted)}dl.facts dd{margin:0}
+.side-by-side{display:grid;grid-template-columns:1fr 1fr;gap:1rem}
+iframe.original,img.original{width:100%;min-height:28rem;border:1px solid var(--line);background:#fff}
+@media (max-width:40rem){.side-by-side{grid-template-columns:1fr}header.top form{margin-left:0}th,td{padding:.35rem}}
+`;
+
+/** Confirmation for forms marked `data-confirm` (destructive actions); without JS they just submit. */
+export const SCRIPT = `
+document.addEventListener('submit', function (event) {
+  var form = event.target;
+  var question = form.getAttribute('data-confirm');
+  if (question && !window.confirm(question)) event.preventDefault();
+});
+`;

@@ -1,0 +1,67 @@
+import { newId } from '../../lib/ids.ts';
+import { type Html, html } from '../html.ts';
+import type { Signed } from './context.ts';
+
+export interface ActionOptions {
+  /** Hidden fields (ids, revisions, JSON values). */
+  hidden?: Record<string, string | number>;
+  /** Visible inputs, placed before the button. */
+  fields?: Html;
+  /** Where to go after success; defaults to the current page. */
+  back: string;
+  style?: 'primary' | 'secondary' | 'danger';
+  /** Asks before submitting (with JS); for what cannot be undone. */
+  confirm?: string;
+  inline?: boolean;
+}
+
+/**
+ * A form that runs one catalog operation through /dashboard/actions. Each rendering carries a new
+ * idempotency key, so a double click or a resubmitted form replays instead of acting twice.
+ */
+export function actionForm(signed: Signed, operation: string, label: string, options: ActionOptions): Html {
+  const hidden = { ...options.hidden, idempotencyKey: `dash-${newId()}` };
+  const style = options.style && options.style !== 'primary' ? options.style : '';
+  return html`<form method="post" action="/dashboard/actions/${operation}"${options.inline ? html` class="inline"` : ''}${
+    options.confirm ? html` data-confirm="${options.confirm}"` : ''
+  }><input type="hidden" name="_csrf" value="${signed.viewer.csrf}"><input type="hidden" name="_back" value="${options.back}">${Object.entries(
+    hidden,
+  ).map(
+    ([name, value]) => html`<input type="hidden" name="${name}" value="${String(value)}">`,
+  )}${options.fields ?? ''}<button type="submit"${
+    style ? html` class="${style}"` : ''
+  }>${label}</button></form>`;
+}
+
+/** A labelled input with an optional hint tied to it for screen readers. */
+export function field(
+  name: string,
+  label: string,
+  options: { type?: string; required?: boolean; hint?: string; value?: string; id?: string } = {},
+): Html {
+  const id = options.id ?? `f-${name}`;
+  const hint = options.hint ? html`<p class="hint" id="${id}-hint">${options.hint}</p>` : '';
+  return html`<label for="${id}">${label}</label>${hint}<input id="${id}" name="${name}" type="${options.type ?? 'text'}"${
+    options.required ? html` required` : ''
+  }${options.hint ? html` aria-describedby="${id}-hint"` : ''}${options.value !== undefined ? html` value="${options.value}"` : ''}>`;
+}
+
+export function badge(text: string, tone: 'ok' | 'bad' | 'warn' | '' = ''): Html {
+  return html`<span class="badge ${tone}">${text}</span>`;
+}
+
+/** Integer query parameter within bounds (offsets, limits); anything else is the default. */
+export function intParam(value: unknown, fallback: number, max = Number.MAX_SAFE_INTEGER): number {
+  const n = typeof value === 'string' && /^\d{1,15}$/.test(value) ? Number(value) : fallback;
+  return Math.min(n, max);
+}
+
+/** Field access on operation output, which pages treat as plain records. */
+export type Row = Record<string, unknown>;
+export const rows = (data: unknown, key = 'items'): Row[] =>
+  Array.isArray((data as Row | null)?.[key])
+    ? ((data as Row)[key] as Row[])
+    : Array.isArray(data)
+      ? (data as Row[])
+      : [];
+export const str = (value: unknown): string => (value === null || value === undefined ? '' : String(value));

@@ -1,0 +1,129 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { ACCOUNTING_SCOPES, isRole } from '../../contract/access.ts';
+import { AppError } from '../../contract/errors.ts';
+import { findOperation } from '../../operations/catalog.ts';
+import type { Principal } from '../../operations/context.ts';
+import { invoke } from '../../operations/execute.ts';
+import type { Services } from '../../services.ts';
+import { readCookie, sessionCookieName } from '../../sessions/cookies.ts';
+import { memberProfile } from '../../sessions/principals.ts';
+import { readSession, type Session } from '../../sessions/store.ts';
+import { csrfMatches, csrfToken } from '../../sessions/tokens.ts';
+import type { Viewer } from '../layout.ts';
+
+/** A request of a signed-in member: their session, the principal operations see, the header facts. */
+export interface Signed {
+  session: Session;
+  token: string;
+  principal: Principal;
+  viewer: Viewer;
+  requestId: string;
+}
+
+export function memberCookieName(services: Services): string {
+  return sessionCookieName('member', services.config.sessions.secureCookies);
+}
+
+/**
+ * The signed-in member behind the request's cookie, or undefined. The member's role is read
+ * fresh each time, so a role change applies to the very next page, and a suspended or removed
+ * member has no session at all (readSession ends it).
+ */
+export async function signedIn(services: Services, request: FastifyRequest): Promise<Signed | undefined> {
+  const token = readCookie(request.headers.cookie, memberCookieName(services));
+  const { db, clock, config } = services;
+  const session = await readSession(db.kysely, clock, config.sessions, 'member', token);
+  if (!session || token === undefined) return undefined;
+  const { organizationId, id: memberId } = session.principal;
+  const profile = await memberProfile(db.kysely, organizationId, memberId);
+  if (!profile || !isRole(profile.role)) return undefined;
+  return {
+    session,
+    token,
+    requestId: request.id,
+    principal: {
+      organizationId,
+      memberId,
+      role: profile.role,
+      // The dashboard acts with every accounting scope; the member's role decides what is allowed.
+      scopes: new Set(ACCOUNTING_SCOPES),
+      credentialId: `session:${session.id}`,
+      credentialType: 'session',
+    },
+    viewer: {
+      name: profile.name ?? profile.email,
+      role: profile.role,
+      organizationName: profile.organizationName,
+      csrf: csrfToken(token),
+    },
+  };
+}
+
+/**
+ * A state change must carry the session's CSRF token, and a browser that says where the form came
+ * from (Origin) must say it came from this host. SameSite=Lax already keeps the cookie off
+ * cross-site POSTs; the token is the second, independent lock.
+ */
+export function checkCsrf(request: FastifyRequest, token: string, submitted: unknown): void {
+  const origin = request.headers.origin;
+  if (origin !== undefined && origin !== 'null') {
+    let host: string | undefined;
+    try {
+      host = new URL(origin).host;
+    } catch {
+      host = undefined;
+    }
+    if (host !== request.headers.host) {
+      throw new AppError(
+        'csrf_failed',
+        'The form was sent from another site; reload the page and try again.',
+      );
+    }
+  }
+  if (!csrfMatches(token, submitted)) {
+    throw new AppError(
+      'csrf_failed',
+      'The form has no valid security token (it may be older than your session); reload the page and try again.',
+    );
+  }
+}
+
+/**
+ * The dashboard transport: a catalog operation run through the same pipeline as the API and MCP
+ * (access, rate limit, validation, idempotency, one transaction, audit), as the signed-in member,
+ * recorded with transport `dashboard` and credential `session:<id>`.
+ */
+export async function callOperation(
+  services: Services,
+  signed: Signed,
+  name: string,
+  input: Record<string, unknown>,
+): Promise<unknown> {
+  const operation = findOperation(name);
+  if (!operation) throw new AppError('not_found', `No operation ${name}.`);
+  const { data } = await invoke(services, {
+    operation,
+    principal: signed.principal,
+    input,
+    idempotencyHeader: undefined,
+    requestId: signed.requestId,
+    inputSource: 'page',
+  });
+  return data;
+}
+
+/** Sends an HTML page with the headers every dashboard answer carries. */
+export function sendHtml(reply: FastifyReply, status: number, page: string): FastifyReply {
+  return reply
+    .code(status)
+    .type('text/html; charset=utf-8')
+    .header('Cache-Control', 'no-store')
+    .header('Referrer-Policy', 'same-origin')
+    .header('X-Content-Type-Options', 'nosniff')
+    .header('X-Frame-Options', 'DENY')
+    .header(
+      'Content-Security-Policy',
+      "default-src 'none'; style-src 'self'; script-src 'self'; img-src 'self' data:; frame-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+    )
+    .send(page);
+}

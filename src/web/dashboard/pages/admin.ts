@@ -1,0 +1,61 @@
+import { html, when } from '../../html.ts';
+import { table } from '../../layout.ts';
+import { actionForm, field, type Row, rows, str } from '../components.ts';
+import { callOperation, type Signed } from '../context.ts';
+import type { PageHandler } from '../routes.ts';
+
+const BACK = '/dashboard/admin';
+
+/** Administration: members (add, change role, suspend) and API keys (create, shown once; revoke). */
+export const adminPage: PageHandler = async (services, signed) => {
+  const members = rows(await callOperation(services, signed, 'admin.members.list', { limit: 100 }));
+  const keys = rows(await callOperation(services, signed, 'admin.apiKeys.list', { limit: 100 }));
+  return {
+    title: 'Administration',
+    current: 'admin',
+    body: html`<section class="card"><h2>Members</h2>${table(
+      ['Member', 'Role', 'Status', ''],
+      members.map((m) => memberRow(signed, m)),
+      'No members.',
+    )}
+<h3>Add a member</h3>${actionForm(signed, 'admin.members.add', 'Add member', {
+      back: BACK,
+      fields: html`${field('email', 'E-mail', { type: 'email', required: true })}${field('name', 'Name')}
+<label for="f-role">Role</label><select id="f-role" name="role"><option>finance</option><option>admin</option></select><p></p>`,
+    })}</section>
+<section class="card"><h2>API keys</h2>${table(
+      ['Name', 'Scopes', 'Status', 'Last used', ''],
+      keys.map(
+        (
+          k,
+        ) => html`<tr><td>${str(k.name) || '(unnamed)'}</td><td>${(k.scopes as string[] | undefined)?.join(', ') ?? ''}</td><td>${str(k.status)}</td><td>${when(k.last_used_at)}</td>
+<td>${k.status === 'active' ? actionForm(signed, 'admin.apiKeys.revoke', 'Revoke', { back: BACK, hidden: { id: str(k.id), expectedRevision: Number(k.revision) }, style: 'danger', confirm: 'Revoke this key? Programs using it stop at once.' }) : ''}</td></tr>`,
+      ),
+      'No API keys.',
+    )}
+<h3>Create an API key</h3>${actionForm(signed, 'admin.apiKeys.create', 'Create key', {
+      back: BACK,
+      fields: html`${field('name', 'Name', { required: true, hint: 'What uses it, e.g. "bookkeeping export".' })}
+<fieldset><legend>Scopes</legend>${['accounting:read', 'accounting:write', 'accounting:admin'].map(
+        (s) =>
+          html`<label><input type="checkbox" name="scopes" value="${s}"${s === 'accounting:read' ? html` checked` : ''}> ${s}</label>`,
+      )}</fieldset><p></p>`,
+    })}</section>
+<section class="card"><h2>Mail outbox</h2><p class="muted">Not available in the dashboard yet; see <code>accounting mail</code> commands.</p></section>`,
+  };
+};
+
+function memberRow(signed: Signed, m: Row) {
+  const hidden = { id: str(m.id), expectedRevision: Number(m.revision) };
+  const other = m.role === 'admin' ? 'finance' : 'admin';
+  const self = m.id === signed.principal.memberId;
+  return html`<tr><td>${str(m.name) || str(m.email)}<br><span class="muted">${str(m.email)}</span></td><td>${str(m.role)}</td><td>${str(m.status)}</td>
+<td>${
+    m.status === 'active' && !self
+      ? html`${actionForm(signed, 'admin.members.update', `Make ${other}`, { back: BACK, hidden: { ...hidden, role: other }, style: 'secondary', inline: true })}
+${actionForm(signed, 'admin.members.suspend', 'Suspend', { back: BACK, hidden, style: 'danger', inline: true, confirm: 'Suspend this member? Their sessions and keys stop at once.' })}`
+      : self
+        ? html`<span class="muted">you</span>`
+        : ''
+  }</td></tr>`;
+}

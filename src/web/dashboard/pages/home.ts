@@ -1,0 +1,66 @@
+import { findOperation } from '../../../operations/catalog.ts';
+import { type Html, html, money, when } from '../../html.ts';
+import { table } from '../../layout.ts';
+import { type Row, rows, str } from '../components.ts';
+import { callOperation } from '../context.ts';
+import type { PageHandler } from '../routes.ts';
+
+/** What needs attention now; each part shows only what the member's role may see. */
+export const homePage: PageHandler = async (services, signed) => {
+  const parts: Html[] = [];
+  const attention = (await callOperation(services, signed, 'attention.mine', { limit: 10 })) as Row;
+  parts.push(
+    html`<section class="card"><h2>My card transactions missing receipts (${str(attention.total ?? 0)})</h2>${table(
+      ['Date', 'Merchant', 'Card', 'Amount'],
+      rows(attention).map(
+        (t) =>
+          html`<tr><td>${str(t.date)}</td><td>${str(t.merchant)}</td><td>•••• ${str(t.lastFour)}</td><td class="num">${money(t.amountMinor, t.currency)}</td></tr>`,
+      ),
+      'Nothing missing: every card transaction of yours has its receipt.',
+    )}</section>`,
+  );
+
+  if (findOperation('inbox.list')) {
+    const inbox = await callOperation(services, signed, 'inbox.list', { limit: 10 });
+    parts.push(
+      html`<section class="card"><h2>Inbox to review</h2>${table(
+        ['Received', 'Item'],
+        rows(inbox).map(
+          (i) =>
+            html`<tr><td>${when(i.created_at ?? i.createdAt)}</td><td><a href="/dashboard/receipts/${str(i.id)}">${str(i.fileName ?? i.file_name ?? i.id)}</a></td></tr>`,
+        ),
+        'The inbox is empty.',
+      )}</section>`,
+    );
+  }
+
+  if (signed.principal.role === 'admin') {
+    const endpoints = rows(await callOperation(services, signed, 'webhooks.endpoints.list', { limit: 100 }));
+    const troubled = endpoints.filter((e) => e.active !== true || Number(e.failure_count) > 0);
+    parts.push(
+      html`<section class="card"><h2>Failing or turned-off webhook endpoints</h2>${table(
+        ['Endpoint', 'State'],
+        troubled.map(
+          (e) =>
+            html`<tr><td><a href="/dashboard/webhooks/${str(e.id)}">${str(e.url)}</a></td><td>${e.active === true ? `${str(e.failure_count)} failures in a row` : `turned off: ${str(e.disabled_reason)}`}</td></tr>`,
+        ),
+        'Every endpoint is delivering.',
+      )}</section>`,
+    );
+  }
+
+  const overdue = rows(
+    await callOperation(services, signed, 'invoices.list', { status: 'overdue', limit: 10 }),
+  );
+  parts.push(
+    html`<section class="card"><h2>Overdue invoices</h2>${table(
+      ['Number', 'Due', 'Balance'],
+      overdue.map(
+        (i) =>
+          html`<tr><td><a href="/dashboard/invoices/${str(i.id)}">${str(i.number)}</a></td><td>${str(i.due_date)}</td><td class="num">${money(i.balance_minor, i.currency)}</td></tr>`,
+      ),
+      'No invoice is overdue.',
+    )}</section>`,
+  );
+  return { title: 'What needs attention', current: 'home', body: html`<div class="grid">${parts}</div>` };
+};

@@ -1,0 +1,21 @@
+import type { PageHandler } from '../routes.ts';
+import { adminPage } from './admin.ts';
+import { contractorPage, contractorsPage } from './contractors.ts';
+import { homePage } from './home.ts';
+import { invoicePage, invoicesPage } from './invoices.ts';
+import { transactionsPage } from './transactions.ts';
+import { webhookDeliveryPage, webhookEndpointPage, webhooksPage } from './webhooks.ts';
+
+/** Every signed-in page by path; each reads through catalog operations as the member. */
+export const PAGES: Record<string, PageHandler> = {
+  '/dashboard': homePage,
+  '/dashboard/webhooks': webhooksPage,
+  '/dashboard/webhooks/:id': webhookEndpointPage,
+  '/dashboard/webhooks/deliveries/:id': webhookDeliveryPage,
+  '/dashboard/invoices': invoicesPage,
+  '/dashboard/invoices/:id': invoicePage,
+  '/dashboard/contractors': contractorsPage,
+  '/dashboard/contractors/:id': contractorPage,
+  '/dashboard/transactions': transactionsPage,
+  '/dashboard/admin': adminPage,
+};

@@ -1,0 +1,34 @@
+import { type Html, html } from '../html.ts';
+
+/**
+ * Results that hold a secret shown once (a webhook signing secret, an API key): shown on the
+ * answer to the form itself, never stored for a later page, never in a URL. Other actions
+ * redirect back with a notice.
+ */
+export function resultPage(
+  operation: string,
+  data: unknown,
+  back: string,
+): { title: string; body: Html } | undefined {
+  const record = (data ?? {}) as Record<string, unknown>;
+  const secret = (title: string, what: string, value: unknown) => ({
+    title,
+    body: html`<section class="card"><p>${what} It is shown <strong>only this once</strong>: copy it now and keep it in your secret store.</p>
+<p class="secret" aria-label="${title}">${String(value ?? '')}</p>
+<p><a class="button" href="${back}">I have copied it</a></p></section>`,
+  });
+  switch (operation) {
+    case 'webhooks.endpoints.create':
+      return secret(
+        'Endpoint created: its signing secret',
+        'Your receiver verifies signatures with this secret.',
+        record.secret,
+      );
+    case 'webhooks.endpoints.rotateSecret':
+      return secret('New signing secret', 'Every later delivery is signed with this secret.', record.secret);
+    case 'admin.apiKeys.create':
+      return secret('API key created', 'Send it as Authorization: Bearer <key>.', record.secret);
+    default:
+      return undefined;
+  }
+}

@@ -1,0 +1,157 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { HttpPlugin } from '../../http/app.ts';
+import { findOperation } from '../../operations/catalog.ts';
+import { toAppError } from '../../operations/error-mapping.ts';
+import type { Services } from '../../services.ts';
+import { SCRIPT, STYLESHEET } from '../assets.ts';
+import { formBody, formToInput, safeBack } from '../forms.ts';
+import { type Html, html } from '../html.ts';
+import { errorBox, layout } from '../layout.ts';
+import { callOperation, checkCsrf, type Signed, sendHtml, signedIn } from './context.ts';
+import { PAGES } from './pages/index.ts';
+import { resultPage } from './results.ts';
+import { registerSessionRoutes } from './sessions-routes.ts';
+import { registerSignInRoutes } from './sign-in-routes.ts';
+
+const FORM_LIMIT = 64 * 1024;
+
+/** What a page handler returns: the shell fills in the rest. */
+export interface PageContent {
+  title: string;
+  current: string;
+  body: Html;
+  status?: number;
+}
+
+export type PageHandler = (
+  services: Services,
+  signed: Signed,
+  request: FastifyRequest<{ Params: Record<string, string>; Querystring: Record<string, string> }>,
+) => Promise<PageContent>;
+
+/**
+ * The dashboard under /dashboard: server-rendered pages (docs/decisions.md 235) over the same
+ * catalog operations as the API, as the signed-in member. Reads call operations directly; every
+ * change is a form POST to /dashboard/actions/<operation> with the session's CSRF token.
+ */
+export const dashboardRoutes: HttpPlugin = (app, services) => {
+  app.get('/dashboard/assets/app.css', (_request, reply) =>
+    reply.type('text/css; charset=utf-8').header('Cache-Control', 'public, max-age=3600').send(STYLESHEET),
+  );
+  app.get('/dashboard/assets/app.js', (_request, reply) =>
+    reply.type('text/javascript; charset=utf-8').header('Cache-Control', 'public, max-age=3600').send(SCRIPT),
+  );
+  registerSignInRoutes(app, services);
+  registerSessionRoutes(app, services);
+  for (const [path, handler] of Object.entries(PAGES)) registerPage(app, services, path, handler);
+  registerActions(app, services);
+  registerFiles(app, services);
+};
+
+/** Files a page links to (an invoice's PDF), read through the operation's file form. */
+function registerFiles(app: FastifyInstance, services: Services): void {
+  app.get<{ Params: { id: string } }>('/dashboard/invoices/:id/pdf', async (request, reply) => {
+    const signed = await signedIn(services, request);
+    if (!signed) return toSignIn(reply);
+    const operation = findOperation('invoices.pdf');
+    try {
+      const data = await callOperation(services, signed, 'invoices.pdf', { id: request.params.id });
+      const file = operation?.file?.from(data);
+      if (!file) throw new Error('invoices.pdf has no file form');
+      return reply
+        .type(file.mediaType)
+        .header('Cache-Control', 'no-store')
+        .header('X-Content-Type-Options', 'nosniff')
+        .header('Content-Disposition', `inline; filename="${file.filename.replace(/[^A-Za-z0-9._-]/g, '_')}"`)
+        .send(file.bytes);
+    } catch (error) {
+      return failure(
+        services,
+        request,
+        reply,
+        signed,
+        error,
+        `/dashboard/invoices/${encodeURIComponent(request.params.id)}`,
+      );
+    }
+  });
+}
+
+function registerPage(app: FastifyInstance, services: Services, path: string, handler: PageHandler): void {
+  app.get<{ Params: Record<string, string>; Querystring: Record<string, string> }>(
+    path,
+    async (request, reply) => {
+      const signed = await signedIn(services, request);
+      if (!signed) return toSignIn(reply);
+      const done = findOperation(String(request.query.done ?? ''));
+      try {
+        const content = await handler(services, signed, request);
+        return sendHtml(
+          reply,
+          content.status ?? 200,
+          layout({ ...content, viewer: signed.viewer, notice: done ? `Done: ${done.summary}.` : undefined }),
+        );
+      } catch (error) {
+        return failure(services, request, reply, signed, error, path);
+      }
+    },
+  );
+}
+
+function registerActions(app: FastifyInstance, services: Services): void {
+  app.post<{ Params: { operation: string } }>(
+    '/dashboard/actions/:operation',
+    { bodyLimit: FORM_LIMIT },
+    async (request, reply) => {
+      const signed = await signedIn(services, request);
+      if (!signed) return toSignIn(reply);
+      const form = formBody(request);
+      const back = safeBack(form.get('_back'));
+      try {
+        checkCsrf(request, signed.token, form.get('_csrf'));
+        const operation = findOperation(request.params.operation);
+        if (!operation) return reply.callNotFound();
+        const data = await callOperation(
+          services,
+          signed,
+          operation.name,
+          formToInput(form, operation.input),
+        );
+        const shown = resultPage(operation.name, data, back);
+        if (shown) return sendHtml(reply, 200, layout({ ...shown, viewer: signed.viewer }));
+        const separator = back.includes('?') ? '&' : '?';
+        return reply.redirect(`${back}${separator}done=${encodeURIComponent(operation.name)}`, 303);
+      } catch (error) {
+        return failure(services, request, reply, signed, error, back);
+      }
+    },
+  );
+}
+
+/** Any failure becomes a page with the message, the stable code, the request id and a way back. */
+function failure(
+  services: Services,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  signed: Signed,
+  error: unknown,
+  back: string,
+): FastifyReply {
+  const { appError, unexpected } = toAppError(error);
+  if (unexpected) services.logger.error({ err: error, requestId: request.id }, 'dashboard request failed');
+  const field = appError.field ? ` (field ${appError.field})` : '';
+  return sendHtml(
+    reply,
+    appError.status,
+    layout({
+      title: 'That did not work',
+      viewer: signed.viewer,
+      body: html`${errorBox(`${appError.message}${field}`, appError.code, request.id)}
+<p><a href="${back}">Go back</a> · <a href="/dashboard">Home</a></p>`,
+    }),
+  );
+}
+
+function toSignIn(reply: FastifyReply): FastifyReply {
+  return reply.redirect('/dashboard/sign-in', 303);
+}

@@ -1,0 +1,83 @@
+import type { FastifyRequest } from 'fastify';
+import type { TSchema } from 'typebox';
+import { AppError } from '../contract/errors.ts';
+
+/** A urlencoded form body (the only kind the pages send); anything else is refused with 415. */
+export function formBody(request: FastifyRequest): URLSearchParams {
+  const type = String(request.headers['content-type'] ?? '')
+    .split(';')[0]
+    ?.trim()
+    .toLowerCase();
+  if (type !== 'application/x-www-form-urlencoded') {
+    throw new AppError(
+      'unsupported_media_type',
+      'Dashboard forms are sent as application/x-www-form-urlencoded.',
+    );
+  }
+  const body = request.body;
+  return new URLSearchParams(Buffer.isBuffer(body) ? body.toString('utf8') : '');
+}
+
+interface PropertySchema {
+  type?: string | string[];
+  items?: { type?: string };
+  anyOf?: PropertySchema[];
+}
+
+function typeOf(schema: PropertySchema | undefined): string | undefined {
+  if (!schema) return undefined;
+  if (typeof schema.type === 'string') return schema.type;
+  // A nullable field (`X | null`): the non-null member decides.
+  const member = schema.anyOf?.find((s) => s.type !== 'null');
+  return member ? typeOf(member) : undefined;
+}
+
+/**
+ * Form fields -> an operation's input, by its schema: integers and numbers from digits, booleans
+ * from checkboxes (`on`/`true`), string arrays from repeated fields or comma/line separated text,
+ * objects and arrays of objects from JSON hidden fields. Empty fields are left out (optional).
+ * Anything that does not convert stays a string, so validation names the field.
+ */
+export function formToInput(form: URLSearchParams, schema: TSchema): Record<string, unknown> {
+  const properties = ((schema as { properties?: Record<string, PropertySchema> }).properties ?? {}) as Record<
+    string,
+    PropertySchema
+  >;
+  const input: Record<string, unknown> = {};
+  for (const key of new Set(form.keys())) {
+    if (key.startsWith('_')) continue;
+    const values = form.getAll(key);
+    const first = values[0] ?? '';
+    const property = properties[key];
+    const type = typeOf(property);
+    if (type === 'array') {
+      const items = property?.items?.type;
+      const parts = values.flatMap((v) => (items === 'object' ? [v] : v.split(/[,\n]/)));
+      const kept = parts.map((v) => v.trim()).filter((v) => v !== '');
+      if (kept.length > 0) input[key] = items === 'object' ? kept.map(parseJson) : kept;
+      continue;
+    }
+    if (first === '') continue;
+    if (type === 'integer' || type === 'number')
+      input[key] = /^-?\d+(\.\d+)?$/.test(first) ? Number(first) : first;
+    else if (type === 'boolean') input[key] = first === 'on' || first === 'true';
+    else if (type === 'object') input[key] = parseJson(first);
+    else input[key] = first;
+  }
+  return input;
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+/** Only our own pages are redirect targets, never another site. */
+export function safeBack(value: string | null | undefined, fallback = '/dashboard'): string {
+  return value && /^\/dashboard(\/[A-Za-z0-9/_.~%=&?-]*)?$/.test(value) && !value.startsWith('//')
+    ? value
+    : fallback;
+}

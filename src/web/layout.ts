@@ -1,0 +1,99 @@
+import { type Html, html, raw } from './html.ts';
+
+export interface Viewer {
+  name: string;
+  role: string;
+  organizationName: string;
+  csrf: string;
+}
+
+export interface PageOptions {
+  title: string;
+  /** The nav entry to mark current ('home', 'webhooks', ...). */
+  current?: string;
+  viewer?: Viewer;
+  notice?: string | undefined;
+  body: Html;
+}
+
+const NAV: ReadonlyArray<{ key: string; label: string; href: string; adminOnly?: boolean }> = [
+  { key: 'home', label: 'Home', href: '/dashboard' },
+  { key: 'transactions', label: 'Transactions', href: '/dashboard/transactions' },
+  { key: 'invoices', label: 'Invoices', href: '/dashboard/invoices' },
+  { key: 'contractors', label: 'Contractors', href: '/dashboard/contractors' },
+  { key: 'webhooks', label: 'Webhooks', href: '/dashboard/webhooks', adminOnly: true },
+  { key: 'admin', label: 'Administration', href: '/dashboard/admin', adminOnly: true },
+  { key: 'sessions', label: 'My sessions', href: '/dashboard/sessions' },
+];
+
+/** The page shell: skip link, header with navigation and sign-out, one `main` landmark. */
+export function layout(options: PageOptions): string {
+  const { viewer } = options;
+  const nav = viewer
+    ? html`<nav class="main" aria-label="Main"><ul>${NAV.filter(
+        (item) => !item.adminOnly || viewer.role === 'admin',
+      ).map(
+        (item) =>
+          html`<li><a href="${item.href}"${raw(item.key === options.current ? ' aria-current="page"' : '')}>${item.label}</a></li>`,
+      )}</ul></nav>
+      <form method="post" action="/dashboard/sign-out"><input type="hidden" name="_csrf" value="${viewer.csrf}">
+      <span class="muted-light">${viewer.name} (${viewer.role})</span> <button class="secondary" type="submit">Sign out</button></form>`
+    : '';
+  return html`<!doctype html>
+<html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width,initial-scale=1">
+<meta name="robots" content="noindex">
+<title>${options.title} · Accounting</title>
+<link rel="stylesheet" href="/dashboard/assets/app.css">
+<script src="/dashboard/assets/app.js" defer></script>
+</head><body>
+<a class="skip" href="#content">Skip to content</a>
+<header class="top"><span class="org">${viewer?.organizationName ?? 'Accounting'}</span>${nav}</header>
+<main id="content" tabindex="-1">
+<h1>${options.title}</h1>
+${options.notice ? html`<div class="notice" role="status">${options.notice}</div>` : ''}
+${options.body}
+</main></body></html>
+`.text;
+}
+
+/** A failure the member can act on: what happened, the stable code, and the request id to quote. */
+export function errorBox(message: string, code: string, requestId: string): Html {
+  return html`<div class="error" role="alert"><p><strong>${message}</strong></p>
+<p class="hint">Error code <code>${code}</code> · request id <code>${requestId}</code> (quote it when asking for help).</p></div>`;
+}
+
+/** A table, or the empty state in its place. */
+export function table(
+  headers: readonly string[],
+  rows: readonly Html[],
+  empty: string,
+  caption?: string,
+): Html {
+  if (rows.length === 0) return html`<p class="empty">${empty}</p>`;
+  return html`<div class="table-wrap"><table>${caption ? html`<caption class="muted">${caption}</caption>` : ''}
+<thead><tr>${headers.map((h) => html`<th scope="col">${h}</th>`)}</tr></thead>
+<tbody>${rows}</tbody></table></div>`;
+}
+
+/** Previous/next links for offset pagination; the page is the last when shorter than the limit. */
+export function pager(
+  path: string,
+  params: Record<string, string>,
+  offset: number,
+  limit: number,
+  count: number,
+): Html {
+  const link = (to: number) => `${path}?${new URLSearchParams({ ...params, offset: String(to) }).toString()}`;
+  const previous = offset > 0 ? html`<a href="${link(Math.max(0, offset - limit))}">Previous page</a>` : '';
+  const next = count === limit ? html`<a href="${link(offset + limit)}">Next page</a>` : '';
+  if (!previous && !next) return html``;
+  return html`<nav class="pager" aria-label="Pagination">${previous}${next}</nav>`;
+}
+
+/** Next link for cursor pagination. */
+export function cursorPager(path: string, params: Record<string, string>, nextCursor: unknown): Html {
+  if (typeof nextCursor !== 'string') return html``;
+  const href = `${path}?${new URLSearchParams({ ...params, cursor: nextCursor }).toString()}`;
+  return html`<nav class="pager" aria-label="Pagination"><a href="${href}">Next page</a></nav>`;
+}

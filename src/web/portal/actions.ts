@@ -1,0 +1,65 @@
+import type { FastifyRequest } from 'fastify';
+import { AppError } from '../../contract/errors.ts';
+import { signAgreement } from '../../contractors/agreements.ts';
+import { submitHours } from '../../contractors/hours.ts';
+import { isIsoDate } from '../../invoicing/calendar.ts';
+import type { Services } from '../../services.ts';
+import { withUnit } from '../../unit/with-unit.ts';
+import { checkCsrf } from '../dashboard/context.ts';
+import type { PortalSigned } from './context.ts';
+
+/** The dashboard's CSRF rule (session token in `_csrf`, Origin of this host) for portal forms. */
+export function checkPortalCsrf(request: FastifyRequest, signed: PortalSigned, submitted: unknown): void {
+  checkCsrf(request, signed.token, submitted);
+}
+
+function unitOptions(signed: PortalSigned, operation: string, requestId: string) {
+  return {
+    organizationId: signed.contractor.organizationId,
+    actor: { type: 'contractor' as const, contractorId: signed.contractor.contractorId },
+    operation,
+    requestId,
+  };
+}
+
+/** The contractor submits their own hours: the same domain rule as contractors.hours.submit. */
+export async function portalSubmitHours(
+  services: Services,
+  signed: PortalSigned,
+  form: URLSearchParams,
+  requestId: string,
+) {
+  const workDate = form.get('workDate') ?? '';
+  const hours = (form.get('hours') ?? '').trim();
+  const description = (form.get('description') ?? '').trim();
+  if (!isIsoDate(workDate)) {
+    throw new AppError('invalid_input', 'Enter the day worked as a date (YYYY-MM-DD).', {
+      field: 'workDate',
+    });
+  }
+  if (description.length < 1 || description.length > 500) {
+    throw new AppError('invalid_input', 'Describe the work in 1-500 characters.', { field: 'description' });
+  }
+  return withUnit(services, unitOptions(signed, 'portal.hours.submit', requestId), (unit) =>
+    submitHours(unit, signed.contractor.contractorId, { workDate, hours, description }),
+  );
+}
+
+/** The contractor signs their own agreement; the client address is the connection's. */
+export async function portalSign(
+  services: Services,
+  signed: PortalSigned,
+  agreementId: string,
+  form: URLSearchParams,
+  request: FastifyRequest,
+) {
+  return withUnit(services, unitOptions(signed, 'portal.agreements.sign', request.id), (unit) =>
+    signAgreement(unit, signed.contractor.contractorId, agreementId, {
+      fullName: form.get('fullName') ?? '',
+      consent: form.get('consent') === 'on',
+      clientAddress: request.ip,
+      userAgent: String(request.headers['user-agent'] ?? ''),
+      documentSha256: form.get('documentSha256') ?? '',
+    }),
+  );
+}

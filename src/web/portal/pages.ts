@@ -1,0 +1,85 @@
+import type { Agreement } from '../../contractors/agreement-wire.ts';
+import type { Hours } from '../../contractors/hours-wire.ts';
+import type { Payout } from '../../contractors/payout-wire.ts';
+import { type Html, html, money, when } from '../html.ts';
+import { table } from '../layout.ts';
+
+const csrfField = (csrf: string) => html`<input type="hidden" name="_csrf" value="${csrf}">`;
+
+function hoursLabel(h: Hours): Html {
+  if (h.status === 'rejected') return html`rejected: ${h.rejection_reason ?? ''}`;
+  return html`${h.status}`;
+}
+
+export function hoursBody(hours: readonly Hours[], csrf: string, today: string): Html {
+  return html`<section class="card"><h2>Submit hours</h2>
+<form method="post" action="/portal/hours">${csrfField(csrf)}
+<label for="workDate">Day worked</label>
+<input id="workDate" name="workDate" type="date" required value="${today}">
+<label for="hours">Hours</label>
+<input id="hours" name="hours" inputmode="decimal" required pattern="[0-9]{1,2}(\\.[0-9]{1,2})?" placeholder="7.25">
+<p class="hint">Above 0 and at most 24, up to two decimals.</p>
+<label for="description">What you did</label>
+<input id="description" name="description" required maxlength="500">
+<p><button type="submit">Submit hours</button></p></form></section>
+<h2>Submitted hours</h2>
+${table(
+  ['Day', 'Hours', 'Description', 'Amount', 'Status'],
+  hours.map(
+    (h) =>
+      html`<tr><td>${h.work_date}</td><td>${h.hours}</td><td>${h.description}</td><td>${money(h.amount_minor, h.currency)}</td><td>${hoursLabel(h)}</td></tr>`,
+  ),
+  'No hours submitted yet.',
+)}`;
+}
+
+export function agreementsBody(agreements: readonly Agreement[]): Html {
+  return table(
+    ['Agreement', 'Sent', 'Status', ''],
+    agreements.map(
+      (a) =>
+        html`<tr><td>${a.title}</td><td>${when(a.created_at)}</td><td>${a.status}${a.signed_at ? html` (${when(a.signed_at)})` : ''}</td>
+<td><a href="/portal/agreements/${a.id}">${a.status === 'sent' ? 'Read and sign' : 'Open'}</a></td></tr>`,
+    ),
+    'No agreements yet.',
+  );
+}
+
+export function agreementBody(a: Agreement, text: string | null, csrf: string): Html {
+  const download = html`<p><a href="/portal/agreements/${a.id}/download">Download ${a.status === 'signed' ? 'the signed PDF' : 'the document'}</a></p>`;
+  const content =
+    text === null
+      ? html`<p>This agreement is a file (${a.file_name}); download it to read it before signing.</p>`
+      : html`<pre class="document">${text}</pre>`;
+  const state =
+    a.status === 'signed'
+      ? html`<div class="notice" role="status">Signed by ${a.signed_name ?? ''} on ${when(a.signed_at)}.</div>`
+      : a.status === 'voided'
+        ? html`<div class="notice" role="status">This agreement was voided and can no longer be signed.</div>`
+        : html`<section class="card"><h2>Sign</h2><form method="post" action="/portal/agreements/${a.id}/sign">${csrfField(csrf)}
+<input type="hidden" name="documentSha256" value="${a.document_sha256}">
+<label for="fullName">Your full name</label>
+<input id="fullName" name="fullName" required minlength="2" maxlength="300" autocomplete="name">
+<p><input id="consent" name="consent" type="checkbox" required> <label for="consent">I have read this agreement, I agree to its terms, and I sign it electronically with my typed name.</label></p>
+<p><button type="submit">Sign agreement</button></p></form></section>`;
+  return html`${state}<p class="hint">Document SHA-256 <code>${a.document_sha256}</code></p>${download}${content}`;
+}
+
+export function paymentsBody(payouts: readonly Payout[]): Html {
+  return table(
+    ['Period', 'Amount', 'Status', 'Paid on', 'Reference'],
+    payouts.map(
+      (p) =>
+        html`<tr><td>${p.period_start} to ${p.period_end}</td><td>${money(p.amount_minor, p.currency)}</td><td>${p.status}</td><td>${p.paid_on ?? '—'}</td><td>${p.reference ?? '—'}</td></tr>`,
+    ),
+    'No payments yet.',
+  );
+}
+
+export function signInBody(notice: Html | ''): Html {
+  return html`${notice}<section class="card"><form method="post" action="/portal/sign-in">
+<label for="email">Your e-mail address</label>
+<input id="email" name="email" type="email" autocomplete="email" required maxlength="320">
+<p class="hint">We e-mail you a link that signs you in once. No password.</p>
+<p><button type="submit">E-mail me a sign-in link</button></p></form></section>`;
+}

@@ -1,0 +1,72 @@
+import assert from 'node:assert/strict';
+import type { TestApp } from '../support/app.ts';
+import type { TestSmtpServer } from '../support/smtp.ts';
+
+/** A cookie-keeping HTTP client for dashboard pages (no browser): what a browser would send. */
+export class PageClient {
+  cookie = '';
+  constructor(readonly app: TestApp) {}
+
+  async get(path: string): Promise<Response> {
+    return this.#send(path, { method: 'GET' });
+  }
+
+  async post(
+    path: string,
+    form: Record<string, string>,
+    headers: Record<string, string> = {},
+  ): Promise<Response> {
+    return this.#send(path, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+      body: new URLSearchParams(form).toString(),
+    });
+  }
+
+  async #send(path: string, init: RequestInit): Promise<Response> {
+    const response = await fetch(`${this.app.baseUrl}${path}`, {
+      ...init,
+      redirect: 'manual',
+      headers: {
+        ...(init.headers as Record<string, string>),
+        ...(this.cookie ? { cookie: this.cookie } : {}),
+      },
+    });
+    const set = response.headers.get('set-cookie');
+    if (set) {
+      const pair = set.split(';')[0] ?? '';
+      this.cookie = pair.endsWith('=') ? '' : pair;
+    }
+    return response;
+  }
+
+  /** Asks for a link by e-mail, reads it from the SMTP peer, confirms it: signed in. */
+  async signIn(smtp: TestSmtpServer, email: string): Promise<void> {
+    const before = smtp.messages.length;
+    const asked = await this.post('/dashboard/sign-in', { email });
+    assert.equal(asked.status, 200);
+    const message = await smtp.waitFor(
+      (m, ..._rest) =>
+        smtp.messages.indexOf(m) >= before && m.to !== undefined && JSON.stringify(m.to).includes(email),
+    );
+    const url = linkIn(message.text ?? '');
+    const confirm = await this.get(new URL(url).pathname);
+    assert.equal(confirm.status, 200);
+    const done = await this.post(new URL(url).pathname, {});
+    assert.equal(done.status, 303, await done.text());
+    assert.match(this.cookie, /^acct_member=/);
+  }
+
+  /** The CSRF token of a page's forms. */
+  static csrfOf(page: string): string {
+    const match = /name="_csrf" value="([^"]+)"/.exec(page);
+    assert.ok(match?.[1], 'the page has a CSRF field');
+    return match[1];
+  }
+}
+
+export function linkIn(text: string): string {
+  const match = /(http:\/\/\S+\/dashboard\/sign-in\/link\/[A-Za-z0-9_-]{43})/.exec(text);
+  assert.ok(match?.[1], `a sign-in link in: ${text}`);
+  return match[1];
+}
