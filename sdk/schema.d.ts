@@ -4606,7 +4606,7 @@ export interface components {
             /** @description The member who created the key; the key acts as this member. */
             created_by: string;
             /** @description Scopes the key carries. */
-            scopes: ("accounting:read" | "accounting:write" | "accounting:admin" | "mail:read" | "mail:send")[];
+            scopes: ("accounting:read" | "accounting:write" | "accounting:admin" | "mail:read" | "mail:write")[];
             /** @description `active`, `expired` (past expires_at) or `revoked`. */
             status: "active" | "expired" | "revoked";
             /**
@@ -4655,7 +4655,7 @@ export interface components {
         };
         AdminApiKeysCreateRequest: {
             /** @description Scopes of the new key (1-5, no repeats); each must be held by the calling credential. */
-            scopes: ("accounting:read" | "accounting:write" | "accounting:admin" | "mail:read" | "mail:send")[];
+            scopes: ("accounting:read" | "accounting:write" | "accounting:admin" | "mail:read" | "mail:write")[];
             /** @description Label, 1-200 characters. */
             name?: string;
             /**
@@ -4678,9 +4678,9 @@ export interface components {
         AuditEntry: {
             /** @description Audit entry id. */
             id: string;
-            /** @description `member`, `system` (a job) or `contractor` (the portal). */
+            /** @description `member`, `system` (a job), `contractor` (the portal) or `operator` (the command line). */
             actor_type: string;
-            /** @description Member or contractor id, or job:<name>. */
+            /** @description Member or contractor id, job:<name>, or operator:<OS user> for the command line. */
             actor_id: string;
             /** @description The API key id (or OAuth credential) used, or null. */
             credential_id: string | null;

@@ -1,5 +1,6 @@
+import { operatorInitialize } from '../admin/operator.ts';
 import { isTimeZone } from '../admin/organization-settings.ts';
-import { initialize, isEmpty } from '../admin/organizations.ts';
+import { isEmpty } from '../admin/organizations.ts';
 import { type Config, localhostExceptionNotice } from '../config.ts';
 import { migrateToLatest } from '../db/migrate.ts';
 import { JOBS } from '../jobs/catalog.ts';
@@ -7,6 +8,7 @@ import { startJobs } from '../jobs/runner.ts';
 import { buildServer } from '../server.ts';
 import { createServices, type Services } from '../services.ts';
 import { drainDeliveries } from '../webhooks/delivery/worker.ts';
+import { operatorUser } from './operator-user.ts';
 import { UsageError } from './usage-error.ts';
 
 function onShutdown(stop: () => Promise<void>): void {
@@ -61,7 +63,7 @@ export async function runServe(config: Config): Promise<number> {
   }
   // First run on an empty database: make an organization and print a working key, once.
   if (await isEmpty(services.db.kysely)) {
-    const created = await initialize(services.db.kysely, services.clock);
+    const created = await operatorInitialize(services, operatorUser(), {});
     process.stdout.write(
       [
         'First run: created an organization, an admin member and an API key.',
@@ -135,7 +137,7 @@ export async function runInit(
       );
       return 1;
     }
-    const created = await initialize(services.db.kysely, services.clock, {
+    const created = await operatorInitialize(services, operatorUser(), {
       ...(options.organizationName ? { organizationName: options.organizationName } : {}),
       ...(options.timeZone ? { timeZone: options.timeZone } : {}),
       ...(options.email ? { email: options.email } : {}),

@@ -1,4 +1,5 @@
 import type { BooksTables } from './tables/books.ts';
+import type { CompanyMailTables } from './tables/company-mail.ts';
 import type { ContractorTables } from './tables/contractors.ts';
 import type { CoreTables } from './tables/core.ts';
 import type { InvitationTables } from './tables/invitations.ts';
@@ -14,4 +15,5 @@ export interface Database
     WebhookTables,
     InvoicingTables,
     ScheduleTables,
-    BooksTables {}
+    BooksTables,
+    CompanyMailTables {}

@@ -16,6 +16,8 @@ export interface OrganizationsTable {
   /** Put before the gapless invoice number (`INV-` gives `INV-000001`). */
   invoice_number_prefix: Defaulted<string>;
   revision: Defaulted<number>;
+  /** Days an archived letter's scan is kept; null keeps scans until deleted (migration 0014). */
+  mail_scan_retention_days: ColumnType<number | null, number | null | undefined, number | null>;
   /** Null only if a row was inserted without it; read as created_at then. */
   updated_at: ColumnType<Timestamp | null, Timestamp | null | undefined, Timestamp>;
   created_at: Timestamp;

@@ -26,7 +26,7 @@ export const ScopeValue = Type.Union(
     Type.Literal('accounting:write'),
     Type.Literal('accounting:admin'),
     Type.Literal('mail:read'),
-    Type.Literal('mail:send'),
+    Type.Literal('mail:write'),
   ],
   { description: 'A scope.' },
 );
@@ -144,8 +144,12 @@ export const ApiKeyWithSecret = Type.Object(
 export const AuditEntry = Type.Object(
   {
     id: Id('Audit entry id.'),
-    actor_type: Type.String({ description: '`member`, `system` (a job) or `contractor` (the portal).' }),
-    actor_id: Type.String({ description: 'Member or contractor id, or job:<name>.' }),
+    actor_type: Type.String({
+      description: '`member`, `system` (a job), `contractor` (the portal) or `operator` (the command line).',
+    }),
+    actor_id: Type.String({
+      description: 'Member or contractor id, job:<name>, or operator:<OS user> for the command line.',
+    }),
     credential_id: NullableString('The API key id (or OAuth credential) used, or null.'),
     transport: NullableString(
       '`http`, `mcp`, `cli`, `job` or `portal`; null for entries older than this field.',

@@ -1,0 +1,59 @@
+import type { ColumnType } from 'kysely';
+import type { Timestamp } from './types.ts';
+
+type Nullable<T> = ColumnType<T | null, T | null | undefined, T | null>;
+
+/** A letter: a scanned postal letter or a message to the company mail address. */
+export interface MailItemsTable {
+  id: string;
+  organization_id: string;
+  /** `post` (a scan uploaded) or `email` (a message received at the company mail address). */
+  channel: string;
+  sender: string;
+  subject: string;
+  received_at: Timestamp;
+  /** The stored scan (or raw message); null once the retention sweeper purged it. */
+  scan_id: Nullable<string>;
+  media_type: string;
+  file_name: string;
+  size_bytes: ColumnType<number, number, number>;
+  sha256: string;
+  /** Pages sent as images, or attachments of a message; 1 for a PDF. */
+  file_count: number;
+  read_at: Nullable<Timestamp>;
+  archived_at: Nullable<Timestamp>;
+  scan_purged_at: Nullable<Timestamp>;
+  forwarded_inbox_item_id: Nullable<string>;
+  revision: number;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+/** Scan bytes, until the shared file store (src/files/) holds them. */
+export interface MailScansTable {
+  id: string;
+  organization_id: string;
+  sha256: string;
+  size_bytes: ColumnType<number, number, number>;
+  content: Buffer;
+  created_at: Timestamp;
+}
+
+/** One row per read of a letter (mail.items.get, mail.items.download): who, when, which item. */
+export interface MailItemReadsTable {
+  id: string;
+  organization_id: string;
+  item_id: string;
+  actor_type: string;
+  actor_id: string;
+  credential_id: string | null;
+  operation: string;
+  request_id: string;
+  read_at: Timestamp;
+}
+
+export interface CompanyMailTables {
+  mail_items: MailItemsTable;
+  mail_scans: MailScansTable;
+  mail_item_reads: MailItemReadsTable;
+}
