@@ -93,4 +93,10 @@ export const OPERATIONS = {
   'entries.exports.get': { mutation: false, get: true },
   'entries.exports.download': { mutation: false, get: true },
   'attention.mine': { mutation: false, get: true },
+  'mail.items.upload': { mutation: true, get: false },
+  'mail.items.list': { mutation: false, get: true },
+  'mail.items.get': { mutation: false, get: true },
+  'mail.items.download': { mutation: false, get: true },
+  'mail.items.markRead': { mutation: true, get: false },
+  'mail.items.archive': { mutation: true, get: false },
 } as const;

@@ -2718,6 +2718,184 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/accounting/mail.items.upload": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Record a scanned postal letter
+         * @description For a scanning service's key or a member: needs only `mail:write`, so a scanning service's key can deliver letters without reading any. One PDF, or 1-50 page images (JPEG, PNG, TIFF), at most 20971520 bytes in all (413 payload_too_large). Emits mail.received (ids, channel, dates and counts only).
+         *
+         *     **Access:** scopes `mail:write`; roles admin, finance.
+         *
+         *     **Idempotency:** required: header `Idempotency-Key` (8-200) or body `idempotencyKey` (8-200).
+         */
+        post: operations["mail.items.upload"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/accounting/mail.items.list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the organization's letters, newest first
+         * @description A cursor list like inbox.list: `limit` and `cursor` in, `items` and `nextCursor` out; pages never skip or repeat a letter, whatever arrives meanwhile. Letters not archived unless `archived` is true. Listing is not a read of a letter: mail.items.get and mail.items.download are, and are recorded.
+         *
+         *     **Access:** scopes `mail:read`; roles admin, finance.
+         *
+         *     **MCP tool:** `accounting_mail_items_list`.
+         */
+        get: operations["mail.items.list:get"];
+        put?: never;
+        /**
+         * List the organization's letters, newest first
+         * @description A cursor list like inbox.list: `limit` and `cursor` in, `items` and `nextCursor` out; pages never skip or repeat a letter, whatever arrives meanwhile. Letters not archived unless `archived` is true. Listing is not a read of a letter: mail.items.get and mail.items.download are, and are recorded.
+         *
+         *     **Access:** scopes `mail:read`; roles admin, finance.
+         *
+         *     Also available as `GET` with the same parameters in the query string.
+         *
+         *     **MCP tool:** `accounting_mail_items_list`.
+         */
+        post: operations["mail.items.list"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/accounting/mail.items.get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read one letter, with who read it
+         * @description Returns the letter (sender, subject, dates, files) and the record of its reads, newest first. This call is a read and is recorded first (who, when, which letter), so it appears in `reads`. Unknown id: 404.
+         *
+         *     **Access:** scopes `mail:read`; roles admin, finance.
+         *
+         *     **MCP tool:** `accounting_mail_items_get`.
+         */
+        get: operations["mail.items.get:get"];
+        put?: never;
+        /**
+         * Read one letter, with who read it
+         * @description Returns the letter (sender, subject, dates, files) and the record of its reads, newest first. This call is a read and is recorded first (who, when, which letter), so it appears in `reads`. Unknown id: 404.
+         *
+         *     **Access:** scopes `mail:read`; roles admin, finance.
+         *
+         *     Also available as `GET` with the same parameters in the query string.
+         *
+         *     **MCP tool:** `accounting_mail_items_get`.
+         */
+        post: operations["mail.items.get"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/accounting/mail.items.download": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download one of a letter's files
+         * @description The file's bytes as received. Over HTTP, `Accept` with the file's media type or `application/octet-stream` returns the bytes themselves (Content-Disposition: attachment) instead of JSON with base64 content. Recorded as a read of the letter. Unknown letter or file: 404; files deleted by the scan retention: 409 mail_scan_purged.
+         *
+         *     **Access:** scopes `mail:read`; roles admin, finance.
+         */
+        get: operations["mail.items.download:get"];
+        put?: never;
+        /**
+         * Download one of a letter's files
+         * @description The file's bytes as received. Over HTTP, `Accept` with the file's media type or `application/octet-stream` returns the bytes themselves (Content-Disposition: attachment) instead of JSON with base64 content. Recorded as a read of the letter. Unknown letter or file: 404; files deleted by the scan retention: 409 mail_scan_purged.
+         *
+         *     **Access:** scopes `mail:read`; roles admin, finance.
+         *
+         *     Also available as `GET` with the same parameters in the query string.
+         */
+        post: operations["mail.items.download"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/accounting/mail.items.markRead": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mark a letter read (or unread again)
+         * @description Sets read_at (or clears it with `read: false`). Marking a letter already in that state: 409 invalid_state. This changes the letter's state; it is not the access record (mail.items.get records reads).
+         *
+         *     **Access:** scopes `mail:read`, `mail:write`; roles admin, finance.
+         *
+         *     **Idempotency:** required: header `Idempotency-Key` (8-200) or body `idempotencyKey` (8-200).
+         *
+         *     **Revision:** send `expectedRevision` (the revision last read); a different current revision answers 409 `revision_conflict` with `current_revision`, and nothing changes.
+         *
+         *     **MCP tool:** `accounting_mail_items_mark_read`.
+         */
+        post: operations["mail.items.markRead"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/accounting/mail.items.archive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Archive a letter
+         * @description Moves the letter out of the default list (mail.items.list `archived: true` shows it). When the organization sets a scan retention (admin.organization.update `mailScanRetentionDays`), the letter's files are deleted that many days after archiving. Emits mail.archived. Already archived: 409 invalid_state.
+         *
+         *     **Access:** scopes `mail:read`, `mail:write`; roles admin, finance.
+         *
+         *     **Idempotency:** required: header `Idempotency-Key` (8-200) or body `idempotencyKey` (8-200).
+         *
+         *     **Revision:** send `expectedRevision` (the revision last read); a different current revision answers 409 `revision_conflict` with `current_revision`, and nothing changes.
+         *
+         *     **MCP tool:** `accounting_mail_items_archive`.
+         */
+        post: operations["mail.items.archive"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -2730,7 +2908,7 @@ export interface components {
                  * @description Stable, machine-readable error code (see docs/errors.md).
                  * @enum {string}
                  */
-                code: "invalid_json" | "invalid_input" | "unknown_field" | "unknown_parameter" | "idempotency_key_required" | "idempotency_key_mismatch" | "idempotency_key_reused" | "unsupported_api_version" | "invalid_file" | "missing_credential" | "invalid_credential" | "organization_mismatch" | "membership_inactive" | "insufficient_scope" | "role_not_allowed" | "dashboard_only" | "unknown_operation" | "not_found" | "method_not_allowed" | "revision_conflict" | "idempotency_in_progress" | "email_taken" | "job_role_inactive" | "unpaid_not_acknowledged" | "contractor_joined" | "contractor_inactive" | "invitation_not_open" | "invalid_state" | "member_email_taken" | "last_admin" | "scope_not_held" | "party_email_taken" | "party_email_missing" | "unsupported_currency" | "invalid_quantity" | "invalid_tax_rate" | "amount_overflow" | "payment_exceeds_balance" | "payment_not_allowed" | "allocations_unbalanced" | "category_code_taken" | "job_role_name_taken" | "no_open_invitation" | "webhook_url_not_allowed" | "unknown_event_type" | "origin_not_allowed" | "installments_sum_mismatch" | "payment_plan_exists" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "invitation_limit_reached" | "replay_unavailable" | "internal_error" | "service_unavailable" | "oauth_unavailable";
+                code: "invalid_json" | "invalid_input" | "unknown_field" | "unknown_parameter" | "idempotency_key_required" | "idempotency_key_mismatch" | "idempotency_key_reused" | "unsupported_api_version" | "invalid_file" | "missing_credential" | "invalid_credential" | "organization_mismatch" | "membership_inactive" | "insufficient_scope" | "role_not_allowed" | "dashboard_only" | "unknown_operation" | "not_found" | "method_not_allowed" | "revision_conflict" | "idempotency_in_progress" | "email_taken" | "job_role_inactive" | "unpaid_not_acknowledged" | "contractor_joined" | "contractor_inactive" | "invitation_not_open" | "invalid_state" | "member_email_taken" | "last_admin" | "scope_not_held" | "party_email_taken" | "party_email_missing" | "unsupported_currency" | "invalid_quantity" | "invalid_tax_rate" | "amount_overflow" | "payment_exceeds_balance" | "payment_not_allowed" | "allocations_unbalanced" | "category_code_taken" | "job_role_name_taken" | "no_open_invitation" | "webhook_url_not_allowed" | "unknown_event_type" | "origin_not_allowed" | "installments_sum_mismatch" | "payment_plan_exists" | "mail_scan_purged" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "invitation_limit_reached" | "replay_unavailable" | "internal_error" | "service_unavailable" | "oauth_unavailable";
                 /** @description Human-readable explanation; never contains secrets. */
                 message: string;
                 /** @description The input field at fault, in the caller’s spelling (dotted for nested fields). */
@@ -4475,6 +4653,8 @@ export interface components {
             default_currency: string | null;
             /** @description Put before the invoice number, e.g. INV- in INV-000001. */
             invoice_number_prefix: string;
+            /** @description Days an archived letter's scans are kept; null keeps them (company mail). */
+            mail_scan_retention_days: number | null;
             /** @description Revision: 1 at creation, +1 on every change; send it as expectedRevision. */
             revision: number;
             /**
@@ -4504,6 +4684,8 @@ export interface components {
             defaultCurrency?: string | null;
             /** @description Put before invoice numbers: 0-20 letters, digits, dot, slash, underscore or hyphen (default INV-). */
             invoiceNumberPrefix?: string;
+            /** @description Company mail: days the scans of an archived letter are kept (1-3650), then deleted by the retention sweeper (sender, subject, dates and reads stay); null keeps scans until deleted by hand. */
+            mailScanRetentionDays?: number | null;
             /** @description Idempotency key, 8-200 characters; required unless the Idempotency-Key header is sent. */
             idempotencyKey?: string;
         };
@@ -5500,6 +5682,165 @@ export interface components {
             /** @description Opaque cursor from a previous page's nextCursor. */
             cursor?: string;
         };
+        /** MailItem */
+        MailItem: {
+            /** @description Letter id. */
+            id: string;
+            /** @description `post`: a scanned postal letter (mail.items.upload); `email`: a message to the company mail address. */
+            channel: "post" | "email";
+            /** @description Who sent the letter, as recorded at arrival. */
+            sender: string;
+            /** @description What the letter is about, as recorded at arrival. */
+            subject: string;
+            /**
+             * Format: date-time
+             * @description When the letter was received.
+             */
+            received_at: string;
+            /** @description The files of the letter, in order. */
+            files: {
+                /** @description Position of the file in the letter, from 1 (mail.items.download `file`). */
+                position: number;
+                /** @description application/pdf, image/jpeg, image/png, image/tiff or message/rfc822. */
+                media_type: string;
+                /** @description File name as sent, or letter-<position>.<ext>. */
+                file_name: string;
+                /** @description Size in bytes. */
+                size_bytes: number;
+                /** @description SHA-256 of the bytes, lowercase hex. */
+                sha256: string;
+                /** @description false once the scan retention deleted the bytes. */
+                available: boolean;
+            }[];
+            /** @description Total size of the files in bytes. */
+            size_bytes: number;
+            /** @description When marked read (mail.items.markRead), or null while unread. */
+            read_at: string | null;
+            /** @description When archived, or null. */
+            archived_at: string | null;
+            /** @description When the scan retention deleted the letter's files, or null. */
+            scan_purged_at: string | null;
+            /** @description The receipt inbox item made from this letter (mail.items.forwardToInbox), or null. */
+            forwarded_inbox_item_id: string | null;
+            /** @description Revision: send it as expectedRevision. */
+            revision: number;
+            /**
+             * Format: date-time
+             * @description When the letter was recorded in the service.
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description Last change.
+             */
+            updated_at: string;
+        };
+        MailItemsUploadRequest: {
+            /** @description Who sent the letter, 1-300 characters. */
+            sender: string;
+            /** @description What it is about, 1-500 characters. */
+            subject: string;
+            /**
+             * Format: date-time
+             * @description When the letter was received (ISO 8601); not in the future.
+             */
+            receivedAt: string;
+            /** @description The scan: one PDF, or the pages as images in order (1-50). */
+            files: {
+                /** @description application/pdf, image/jpeg, image/png or image/tiff; checked against the bytes. */
+                mediaType: "application/pdf" | "image/jpeg" | "image/png" | "image/tiff";
+                /** @description File name, 1-255 characters, no path separators or control characters; default letter-<n>.<ext>. */
+                fileName?: string;
+                /** @description The bytes, base64 (RFC 4648, padded, no line breaks). */
+                contentBase64: string;
+            }[];
+            /** @description Idempotency key, 8-200 characters; required unless the Idempotency-Key header is sent. */
+            idempotencyKey?: string;
+        };
+        MailItemsListResult: {
+            /** @description The page of letters, newest first. */
+            items: components["schemas"]["MailItem"][];
+            /** @description Opaque cursor of the next page, or null when no more records remain. */
+            nextCursor: string | null;
+        };
+        MailItemsListRequest: {
+            /**
+             * @description Page size, 1 to 100 (default 30).
+             * @default 30
+             */
+            limit?: number;
+            /** @description Opaque cursor from a previous page's nextCursor. */
+            cursor?: string;
+            /** @description false (default): letters not archived; true: archived letters only. */
+            archived?: boolean;
+            /** @description true: unread letters only; false: read letters only. */
+            unread?: boolean;
+            /** @description `post`: a scanned postal letter (mail.items.upload); `email`: a message to the company mail address. */
+            channel?: "post" | "email";
+        };
+        MailItemsGetResult: {
+            item: components["schemas"]["MailItem"];
+            /** @description Who read this letter and when, newest first (this read included), at most 100. */
+            reads: {
+                /** @description `member`, `system` (a job) or `operator`. */
+                actor_type: string;
+                /** @description Member id (or job:<name>, operator:<user>). */
+                actor_id: string;
+                /** @description The API key or OAuth credential used. */
+                credential_id: string | null;
+                /** @description mail.items.get or mail.items.download. */
+                operation: string;
+                /** @description Request id of the read. */
+                request_id: string;
+                /**
+                 * Format: date-time
+                 * @description When.
+                 */
+                read_at: string;
+            }[];
+            /** @description Number of reads recorded in all. */
+            read_count: number;
+        };
+        MailItemsGetRequest: {
+            /** @description Letter id. */
+            id: string;
+        };
+        MailItemsDownloadResult: {
+            /** @description The file name. */
+            file_name: string;
+            /** @description The media type. */
+            media_type: string;
+            /** @description Size in bytes. */
+            size_bytes: number;
+            /** @description SHA-256 of the content, lowercase hex: compare after download. */
+            sha256: string;
+            /** @description The content, base64. */
+            content_base64: string;
+        };
+        MailItemsDownloadRequest: {
+            /** @description Letter id. */
+            id: string;
+            /** @description Position of the file (item.files[].position); default 1. */
+            file?: number;
+        };
+        MailItemsMarkReadRequest: {
+            /** @description Letter id. */
+            id: string;
+            /** @description The revision of the record the caller last read. */
+            expectedRevision: number;
+            /** @description true (default): mark read; false: mark unread. */
+            read?: boolean;
+            /** @description Idempotency key, 8-200 characters; required unless the Idempotency-Key header is sent. */
+            idempotencyKey?: string;
+        };
+        MailItemsArchiveRequest: {
+            /** @description Letter id. */
+            id: string;
+            /** @description The revision of the record the caller last read. */
+            expectedRevision: number;
+            /** @description Idempotency key, 8-200 characters; required unless the Idempotency-Key header is sent. */
+            idempotencyKey?: string;
+        };
     };
     responses: {
         /**
@@ -5613,6 +5954,7 @@ export interface components {
          *     - `category_code_taken`: Another category of the organization already has this code.
          *     - `job_role_name_taken`: Another job role in the organization already has this name.
          *     - `payment_plan_exists`: The invoice already has an active or paused payment plan (`error.plan_id`); cancel it before creating another.
+         *     - `mail_scan_purged`: The letter's files were deleted by the organization's scan retention; the letter's record and its reads remain.
          *     - `replay_unavailable`: The first request with this idempotency key took effect, but its stored answer (which holds a secret) was sealed with a key this server no longer has (`ACCOUNTING_SECRET_KEY` changed). Read the record instead; for a webhook secret, rotate it to get a new one.
          */
         Conflict: {
@@ -11956,6 +12298,7 @@ export interface operations {
                      *         "time_zone": "America/Toronto",
                      *         "default_currency": "text",
                      *         "invoice_number_prefix": "text",
+                     *         "mail_scan_retention_days": 1,
                      *         "revision": 1,
                      *         "created_at": "2026-09-22T14:30:00.000Z",
                      *         "updated_at": "2026-09-22T14:30:00.000Z"
@@ -12014,6 +12357,7 @@ export interface operations {
                      *         "time_zone": "America/Toronto",
                      *         "default_currency": "text",
                      *         "invoice_number_prefix": "text",
+                     *         "mail_scan_retention_days": 1,
                      *         "revision": 1,
                      *         "created_at": "2026-09-22T14:30:00.000Z",
                      *         "updated_at": "2026-09-22T14:30:00.000Z"
@@ -12084,6 +12428,7 @@ export interface operations {
                      *         "time_zone": "America/Toronto",
                      *         "default_currency": "text",
                      *         "invoice_number_prefix": "text",
+                     *         "mail_scan_retention_days": 1,
                      *         "revision": 1,
                      *         "created_at": "2026-09-22T14:30:00.000Z",
                      *         "updated_at": "2026-09-22T14:30:00.000Z"
@@ -15725,6 +16070,738 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "mail.items.upload": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
+                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
+                /** @description Idempotency key of a mutation (8-200 characters); required unless the body has `idempotencyKey`, and must equal it when both are sent. A retry with the same key and input returns the stored result and takes effect once. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKeyHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The operation input. `idempotencyKey` may be sent here or as the Idempotency-Key header. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "sender": "Tax office",
+                 *       "subject": "Assessment notice",
+                 *       "receivedAt": "2026-01-05T09:00:00.000Z",
+                 *       "files": [
+                 *         {
+                 *           "mediaType": "application/pdf",
+                 *           "fileName": "scan.pdf",
+                 *           "contentBase64": "JVBERi0xLjcKJcOkw7zDtsOfCg=="
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["MailItemsUploadRequest"];
+            };
+        };
+        responses: {
+            /** @description Success: the result is in `data`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "01920000-0000-7000-8000-000000000001",
+                     *         "channel": "post",
+                     *         "sender": "text",
+                     *         "subject": "text",
+                     *         "received_at": "2026-09-22T14:30:00.000Z",
+                     *         "files": [
+                     *           {
+                     *             "position": 1,
+                     *             "media_type": "application/pdf",
+                     *             "file_name": "agreement.pdf",
+                     *             "size_bytes": 1,
+                     *             "sha256": "text",
+                     *             "available": true
+                     *           }
+                     *         ],
+                     *         "size_bytes": 1,
+                     *         "read_at": "2026-09-22T14:30:00.000Z",
+                     *         "archived_at": "2026-09-22T14:30:00.000Z",
+                     *         "scan_purged_at": "2026-09-22T14:30:00.000Z",
+                     *         "forwarded_inbox_item_id": "01920000-0000-7000-8000-000000000001",
+                     *         "revision": 1,
+                     *         "created_at": "2026-09-22T14:30:00.000Z",
+                     *         "updated_at": "2026-09-22T14:30:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["MailItem"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "mail.items.list:get": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page size, 1 to 100 (default 30).
+                 * @example 30
+                 */
+                limit?: number;
+                /** @description Opaque cursor from a previous page's nextCursor. */
+                cursor?: string;
+                /** @description false (default): letters not archived; true: archived letters only. */
+                archived?: boolean;
+                /**
+                 * @description true: unread letters only; false: read letters only.
+                 * @example true
+                 */
+                unread?: boolean;
+                /** @description `post`: a scanned postal letter (mail.items.upload); `email`: a message to the company mail address. */
+                channel?: "post" | "email";
+            };
+            header?: {
+                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
+                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the result is in `data`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "items": [
+                     *           {
+                     *             "id": "01920000-0000-7000-8000-000000000001",
+                     *             "channel": "post",
+                     *             "sender": "text",
+                     *             "subject": "text",
+                     *             "received_at": "2026-09-22T14:30:00.000Z",
+                     *             "files": [
+                     *               {
+                     *                 "position": 1,
+                     *                 "media_type": "application/pdf",
+                     *                 "file_name": "agreement.pdf",
+                     *                 "size_bytes": 1,
+                     *                 "sha256": "text",
+                     *                 "available": true
+                     *               }
+                     *             ],
+                     *             "size_bytes": 1,
+                     *             "read_at": "2026-09-22T14:30:00.000Z",
+                     *             "archived_at": "2026-09-22T14:30:00.000Z",
+                     *             "scan_purged_at": "2026-09-22T14:30:00.000Z",
+                     *             "forwarded_inbox_item_id": "01920000-0000-7000-8000-000000000001",
+                     *             "revision": 1,
+                     *             "created_at": "2026-09-22T14:30:00.000Z",
+                     *             "updated_at": "2026-09-22T14:30:00.000Z"
+                     *           }
+                     *         ],
+                     *         "nextCursor": "eyJrIjpbIjIwMjYtMDktMjJUMTI6MDA6MDAuMDAwWiJdfQ"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["MailItemsListResult"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "mail.items.list": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
+                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The operation input (an empty object when every parameter is optional). */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "limit": 30,
+                 *       "unread": true
+                 *     }
+                 */
+                "application/json": components["schemas"]["MailItemsListRequest"];
+            };
+        };
+        responses: {
+            /** @description Success: the result is in `data`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "items": [
+                     *           {
+                     *             "id": "01920000-0000-7000-8000-000000000001",
+                     *             "channel": "post",
+                     *             "sender": "text",
+                     *             "subject": "text",
+                     *             "received_at": "2026-09-22T14:30:00.000Z",
+                     *             "files": [
+                     *               {
+                     *                 "position": 1,
+                     *                 "media_type": "application/pdf",
+                     *                 "file_name": "agreement.pdf",
+                     *                 "size_bytes": 1,
+                     *                 "sha256": "text",
+                     *                 "available": true
+                     *               }
+                     *             ],
+                     *             "size_bytes": 1,
+                     *             "read_at": "2026-09-22T14:30:00.000Z",
+                     *             "archived_at": "2026-09-22T14:30:00.000Z",
+                     *             "scan_purged_at": "2026-09-22T14:30:00.000Z",
+                     *             "forwarded_inbox_item_id": "01920000-0000-7000-8000-000000000001",
+                     *             "revision": 1,
+                     *             "created_at": "2026-09-22T14:30:00.000Z",
+                     *             "updated_at": "2026-09-22T14:30:00.000Z"
+                     *           }
+                     *         ],
+                     *         "nextCursor": "eyJrIjpbIjIwMjYtMDktMjJUMTI6MDA6MDAuMDAwWiJdfQ"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["MailItemsListResult"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "mail.items.get:get": {
+        parameters: {
+            query: {
+                /**
+                 * @description Letter id.
+                 * @example 01927f3e-6a1c-7b2d-8e4f-0123456789ab
+                 */
+                id: string;
+            };
+            header?: {
+                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
+                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the result is in `data`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "item": {
+                     *           "id": "01920000-0000-7000-8000-000000000001",
+                     *           "channel": "post",
+                     *           "sender": "text",
+                     *           "subject": "text",
+                     *           "received_at": "2026-09-22T14:30:00.000Z",
+                     *           "files": [
+                     *             {
+                     *               "position": 1,
+                     *               "media_type": "application/pdf",
+                     *               "file_name": "agreement.pdf",
+                     *               "size_bytes": 1,
+                     *               "sha256": "text",
+                     *               "available": true
+                     *             }
+                     *           ],
+                     *           "size_bytes": 1,
+                     *           "read_at": "2026-09-22T14:30:00.000Z",
+                     *           "archived_at": "2026-09-22T14:30:00.000Z",
+                     *           "scan_purged_at": "2026-09-22T14:30:00.000Z",
+                     *           "forwarded_inbox_item_id": "01920000-0000-7000-8000-000000000001",
+                     *           "revision": 1,
+                     *           "created_at": "2026-09-22T14:30:00.000Z",
+                     *           "updated_at": "2026-09-22T14:30:00.000Z"
+                     *         },
+                     *         "reads": [
+                     *           {
+                     *             "actor_type": "text",
+                     *             "actor_id": "text",
+                     *             "credential_id": "text",
+                     *             "operation": "text",
+                     *             "request_id": "text",
+                     *             "read_at": "2026-09-22T14:30:00.000Z"
+                     *           }
+                     *         ],
+                     *         "read_count": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["MailItemsGetResult"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "mail.items.get": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
+                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The operation input (an empty object when every parameter is optional). */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "01927f3e-6a1c-7b2d-8e4f-0123456789ab"
+                 *     }
+                 */
+                "application/json": components["schemas"]["MailItemsGetRequest"];
+            };
+        };
+        responses: {
+            /** @description Success: the result is in `data`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "item": {
+                     *           "id": "01920000-0000-7000-8000-000000000001",
+                     *           "channel": "post",
+                     *           "sender": "text",
+                     *           "subject": "text",
+                     *           "received_at": "2026-09-22T14:30:00.000Z",
+                     *           "files": [
+                     *             {
+                     *               "position": 1,
+                     *               "media_type": "application/pdf",
+                     *               "file_name": "agreement.pdf",
+                     *               "size_bytes": 1,
+                     *               "sha256": "text",
+                     *               "available": true
+                     *             }
+                     *           ],
+                     *           "size_bytes": 1,
+                     *           "read_at": "2026-09-22T14:30:00.000Z",
+                     *           "archived_at": "2026-09-22T14:30:00.000Z",
+                     *           "scan_purged_at": "2026-09-22T14:30:00.000Z",
+                     *           "forwarded_inbox_item_id": "01920000-0000-7000-8000-000000000001",
+                     *           "revision": 1,
+                     *           "created_at": "2026-09-22T14:30:00.000Z",
+                     *           "updated_at": "2026-09-22T14:30:00.000Z"
+                     *         },
+                     *         "reads": [
+                     *           {
+                     *             "actor_type": "text",
+                     *             "actor_id": "text",
+                     *             "credential_id": "text",
+                     *             "operation": "text",
+                     *             "request_id": "text",
+                     *             "read_at": "2026-09-22T14:30:00.000Z"
+                     *           }
+                     *         ],
+                     *         "read_count": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["MailItemsGetResult"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "mail.items.download:get": {
+        parameters: {
+            query: {
+                /**
+                 * @description Letter id.
+                 * @example 01927f3e-6a1c-7b2d-8e4f-0123456789ab
+                 */
+                id: string;
+                /**
+                 * @description Position of the file (item.files[].position); default 1.
+                 * @example 1
+                 */
+                file?: number;
+            };
+            header?: {
+                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
+                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the result is in `data`; with `Accept: application/pdf, image/jpeg, image/png, image/tiff, message/rfc822` or `application/octet-stream`, the file itself. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Only on the file form: `attachment; filename="..."; filename*=UTF-8''...`. */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "file_name": "agreement.pdf",
+                     *         "media_type": "application/pdf",
+                     *         "size_bytes": 1,
+                     *         "sha256": "text",
+                     *         "content_base64": "text"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["MailItemsDownloadResult"];
+                    };
+                    "application/pdf": string;
+                    "image/jpeg": string;
+                    "image/png": string;
+                    "image/tiff": string;
+                    "message/rfc822": string;
+                    "application/octet-stream": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "mail.items.download": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
+                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The operation input (an empty object when every parameter is optional). */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "01927f3e-6a1c-7b2d-8e4f-0123456789ab",
+                 *       "file": 1
+                 *     }
+                 */
+                "application/json": components["schemas"]["MailItemsDownloadRequest"];
+            };
+        };
+        responses: {
+            /** @description Success: the result is in `data`; with `Accept: application/pdf, image/jpeg, image/png, image/tiff, message/rfc822` or `application/octet-stream`, the file itself. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Only on the file form: `attachment; filename="..."; filename*=UTF-8''...`. */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "file_name": "agreement.pdf",
+                     *         "media_type": "application/pdf",
+                     *         "size_bytes": 1,
+                     *         "sha256": "text",
+                     *         "content_base64": "text"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["MailItemsDownloadResult"];
+                    };
+                    "application/pdf": string;
+                    "image/jpeg": string;
+                    "image/png": string;
+                    "image/tiff": string;
+                    "message/rfc822": string;
+                    "application/octet-stream": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "mail.items.markRead": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
+                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
+                /** @description Idempotency key of a mutation (8-200 characters); required unless the body has `idempotencyKey`, and must equal it when both are sent. A retry with the same key and input returns the stored result and takes effect once. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKeyHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The operation input. `idempotencyKey` may be sent here or as the Idempotency-Key header. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "01927f3e-6a1c-7b2d-8e4f-0123456789ab",
+                 *       "expectedRevision": 1
+                 *     }
+                 */
+                "application/json": components["schemas"]["MailItemsMarkReadRequest"];
+            };
+        };
+        responses: {
+            /** @description Success: the result is in `data`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "01920000-0000-7000-8000-000000000001",
+                     *         "channel": "post",
+                     *         "sender": "text",
+                     *         "subject": "text",
+                     *         "received_at": "2026-09-22T14:30:00.000Z",
+                     *         "files": [
+                     *           {
+                     *             "position": 1,
+                     *             "media_type": "application/pdf",
+                     *             "file_name": "agreement.pdf",
+                     *             "size_bytes": 1,
+                     *             "sha256": "text",
+                     *             "available": true
+                     *           }
+                     *         ],
+                     *         "size_bytes": 1,
+                     *         "read_at": "2026-09-22T14:30:00.000Z",
+                     *         "archived_at": "2026-09-22T14:30:00.000Z",
+                     *         "scan_purged_at": "2026-09-22T14:30:00.000Z",
+                     *         "forwarded_inbox_item_id": "01920000-0000-7000-8000-000000000001",
+                     *         "revision": 1,
+                     *         "created_at": "2026-09-22T14:30:00.000Z",
+                     *         "updated_at": "2026-09-22T14:30:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["MailItem"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "mail.items.archive": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
+                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
+                /** @description Idempotency key of a mutation (8-200 characters); required unless the body has `idempotencyKey`, and must equal it when both are sent. A retry with the same key and input returns the stored result and takes effect once. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKeyHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The operation input. `idempotencyKey` may be sent here or as the Idempotency-Key header. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "01927f3e-6a1c-7b2d-8e4f-0123456789ab",
+                 *       "expectedRevision": 1
+                 *     }
+                 */
+                "application/json": components["schemas"]["MailItemsArchiveRequest"];
+            };
+        };
+        responses: {
+            /** @description Success: the result is in `data`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "01920000-0000-7000-8000-000000000001",
+                     *         "channel": "post",
+                     *         "sender": "text",
+                     *         "subject": "text",
+                     *         "received_at": "2026-09-22T14:30:00.000Z",
+                     *         "files": [
+                     *           {
+                     *             "position": 1,
+                     *             "media_type": "application/pdf",
+                     *             "file_name": "agreement.pdf",
+                     *             "size_bytes": 1,
+                     *             "sha256": "text",
+                     *             "available": true
+                     *           }
+                     *         ],
+                     *         "size_bytes": 1,
+                     *         "read_at": "2026-09-22T14:30:00.000Z",
+                     *         "archived_at": "2026-09-22T14:30:00.000Z",
+                     *         "scan_purged_at": "2026-09-22T14:30:00.000Z",
+                     *         "forwarded_inbox_item_id": "01920000-0000-7000-8000-000000000001",
+                     *         "revision": 1,
+                     *         "created_at": "2026-09-22T14:30:00.000Z",
+                     *         "updated_at": "2026-09-22T14:30:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["MailItem"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];

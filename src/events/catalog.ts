@@ -2,6 +2,7 @@ import type { EventDefinition } from './definition.ts';
 import { booksEvents } from './types/books.ts';
 import { contractorEvents } from './types/contractors.ts';
 import { invoicingEvents } from './types/invoicing.ts';
+import { mailEvents } from './types/mail.ts';
 import { partyEvents } from './types/parties.ts';
 import { webhookEvents } from './types/webhooks.ts';
 
@@ -12,6 +13,7 @@ export const EVENT_TYPES: readonly EventDefinition[] = [
   ...partyEvents,
   ...invoicingEvents,
   ...booksEvents,
+  ...mailEvents,
 ];
 
 const byType = new Map(EVENT_TYPES.map((definition) => [definition.type, definition]));

@@ -8,6 +8,7 @@ import { contractorOperations, invitationOperations, templateOperations } from '
 import type { AnyOperation } from './define.ts';
 import { entryOperations } from './entries/index.ts';
 import { invoiceOperations, scheduleOperations } from './invoices/index.ts';
+import { mailOperations } from './mail/index.ts';
 import { matchingOperations } from './matching/index.ts';
 import { partyOperations } from './parties/index.ts';
 import { transactionOperations } from './transactions/index.ts';
@@ -35,6 +36,7 @@ export const OPERATIONS: readonly AnyOperation[] = [
   ...categoryOperations,
   ...entryOperations,
   ...attentionOperations,
+  ...mailOperations,
 ];
 
 const byName = new Map(OPERATIONS.map((operation) => [operation.name, operation]));

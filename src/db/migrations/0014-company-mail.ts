@@ -15,13 +15,8 @@ export async function up(db: Kysely<unknown>, t: ColumnTypes): Promise<void> {
     .addColumn('sender', 'text', (c) => c.notNull())
     .addColumn('subject', 'text', (c) => c.notNull())
     .addColumn('received_at', t.timestamp, (c) => c.notNull())
-    // Null once the retention sweeper purged the scan; the letter's record stays.
-    .addColumn('scan_id', t.id)
-    .addColumn('media_type', 'text', (c) => c.notNull())
-    .addColumn('file_name', 'text', (c) => c.notNull())
-    .addColumn('size_bytes', t.bigint, (c) => c.notNull())
-    .addColumn('sha256', 'text', (c) => c.notNull())
     .addColumn('file_count', 'integer', (c) => c.notNull())
+    .addColumn('size_bytes', t.bigint, (c) => c.notNull())
     .addColumn('read_at', t.timestamp)
     .addColumn('archived_at', t.timestamp)
     .addColumn('scan_purged_at', t.timestamp)
@@ -39,6 +34,21 @@ export async function up(db: Kysely<unknown>, t: ColumnTypes): Promise<void> {
     .createIndex('mail_items_archived')
     .on('mail_items')
     .columns(['archived_at', 'scan_purged_at'])
+    .execute();
+
+  // The files of a letter in order: a PDF, the pages as images, or a message and its attachments.
+  await db.schema
+    .createTable('mail_item_files')
+    .addColumn('organization_id', t.id, (c) => c.notNull())
+    .addColumn('item_id', t.id, (c) => c.notNull())
+    .addColumn('position', 'integer', (c) => c.notNull())
+    // Null once the retention sweeper purged the scan; the letter's record stays.
+    .addColumn('scan_id', t.id)
+    .addColumn('media_type', 'text', (c) => c.notNull())
+    .addColumn('file_name', 'text', (c) => c.notNull())
+    .addColumn('size_bytes', t.bigint, (c) => c.notNull())
+    .addColumn('sha256', 'text', (c) => c.notNull())
+    .addPrimaryKeyConstraint('mail_item_files_pk', ['item_id', 'position'])
     .execute();
 
   await db.schema

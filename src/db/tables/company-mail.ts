@@ -12,14 +12,10 @@ export interface MailItemsTable {
   sender: string;
   subject: string;
   received_at: Timestamp;
-  /** The stored scan (or raw message); null once the retention sweeper purged it. */
-  scan_id: Nullable<string>;
-  media_type: string;
-  file_name: string;
-  size_bytes: ColumnType<number, number, number>;
-  sha256: string;
-  /** Pages sent as images, or attachments of a message; 1 for a PDF. */
+  /** Files of the letter: 1 for a PDF, one per page image, a message plus its attachments. */
   file_count: number;
+  /** Total bytes of the files. */
+  size_bytes: ColumnType<number, number, number>;
   read_at: Nullable<Timestamp>;
   archived_at: Nullable<Timestamp>;
   scan_purged_at: Nullable<Timestamp>;
@@ -27,6 +23,19 @@ export interface MailItemsTable {
   revision: number;
   created_at: Timestamp;
   updated_at: Timestamp;
+}
+
+/** One file of a letter, in order (position 1 first). */
+export interface MailItemFilesTable {
+  organization_id: string;
+  item_id: string;
+  position: number;
+  /** The stored bytes; null once the retention sweeper purged them. */
+  scan_id: Nullable<string>;
+  media_type: string;
+  file_name: string;
+  size_bytes: ColumnType<number, number, number>;
+  sha256: string;
 }
 
 /** Scan bytes, until the shared file store (src/files/) holds them. */
@@ -54,6 +63,7 @@ export interface MailItemReadsTable {
 
 export interface CompanyMailTables {
   mail_items: MailItemsTable;
+  mail_item_files: MailItemFilesTable;
   mail_scans: MailScansTable;
   mail_item_reads: MailItemReadsTable;
 }

@@ -45,6 +45,9 @@ export const Organization = Type.Object(
     invoice_number_prefix: Type.String({
       description: 'Put before the invoice number, e.g. INV- in INV-000001.',
     }),
+    mail_scan_retention_days: Type.Union([Type.Integer(), Type.Null()], {
+      description: "Days an archived letter's scans are kept; null keeps them (company mail).",
+    }),
     revision: Revision,
     created_at: Timestamp('Creation time.'),
     updated_at: Timestamp('Last change.'),
@@ -62,6 +65,8 @@ export function toOrganization(row: OrganizationRow): Organization {
     time_zone: row.time_zone,
     default_currency: row.default_currency,
     invoice_number_prefix: row.invoice_number_prefix,
+    mail_scan_retention_days:
+      row.mail_scan_retention_days === null ? null : Number(row.mail_scan_retention_days),
     revision: row.revision,
     created_at: asIso(row.created_at),
     updated_at: asIso(row.updated_at ?? row.created_at),
