@@ -29,7 +29,7 @@ export function checkScanFiles(files: ReadonlyArray<{ mediaType: ScanMediaType; 
   }
   let total = 0;
   files.forEach((file, index) => {
-    const field = `files/${index}/contentBase64`;
+    const field = `files.${index}.contentBase64`;
     if (file.bytes.length === 0) throw new AppError('invalid_file', `File ${index + 1} is empty.`, { field });
     const matches = SIGNATURES[file.mediaType].some((signature) =>
       file.bytes.subarray(0, signature.length).equals(signature),

@@ -91,7 +91,7 @@ export const uploadMailItem = defineOperation({
         };
       } catch (error) {
         if (error instanceof AppError)
-          throw new AppError(error.code, error.message, { field: `files/${index}/contentBase64` });
+          throw new AppError(error.code, error.message, { field: `files.${index}.contentBase64` });
         throw error;
       }
     });
