@@ -3,6 +3,7 @@ import type { ContractorTables } from './tables/contractors.ts';
 import type { CoreTables } from './tables/core.ts';
 import type { InvitationTables } from './tables/invitations.ts';
 import type { InvoicingTables } from './tables/invoicing.ts';
+import type { ReceiptTables } from './tables/receipts.ts';
 import type { ScheduleTables } from './tables/schedules.ts';
 import type { WebhookTables } from './tables/webhooks.ts';
 
@@ -14,4 +15,5 @@ export interface Database
     WebhookTables,
     InvoicingTables,
     ScheduleTables,
-    BooksTables {}
+    BooksTables,
+    ReceiptTables {}
