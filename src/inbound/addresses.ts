@@ -70,10 +70,17 @@ export async function ensureInboundAddress(
   purpose: string,
   now: string,
 ): Promise<InboundAddressRow> {
-  return (
-    (await liveAddress(db, organizationId, purpose)) ??
-    (await insertAddress(db, organizationId, purpose, 1, now))
-  );
+  const live = await liveAddress(db, organizationId, purpose);
+  if (live) return live;
+  try {
+    return await insertAddress(db, organizationId, purpose, 1, now);
+  } catch (error) {
+    // Two first uses raced: the unique live-address index let one insert win; read the winner's.
+    // (Outside a transaction; inside one on PostgreSQL the failed insert has aborted it anyway.)
+    const winner = await liveAddress(db, organizationId, purpose);
+    if (winner) return winner;
+    throw error;
+  }
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { ColumnTypes } from './column-types.ts';
 
 /**
@@ -34,10 +34,13 @@ export async function up(db: Kysely<unknown>, t: ColumnTypes): Promise<void> {
     .addColumn('revision', 'integer', (c) => c.notNull())
     .addColumn('created_at', t.timestamp, (c) => c.notNull())
     .execute();
+  // One live address per organization and purpose, even when two first reads race.
   await db.schema
-    .createIndex('inbound_addresses_org_purpose')
+    .createIndex('inbound_addresses_live')
     .on('inbound_addresses')
-    .columns(['organization_id', 'purpose', 'retired_at'])
+    .columns(['organization_id', 'purpose'])
+    .unique()
+    .where(sql<boolean>`retired_at is null`)
     .execute();
 
   // One row per message delivered to an address: accepted or refused, with a stable reason code.
@@ -96,6 +99,15 @@ export async function up(db: Kysely<unknown>, t: ColumnTypes): Promise<void> {
     .createIndex('receipts_org_created')
     .on('receipts')
     .columns(['organization_id', 'created_at', 'id'])
+    .execute();
+
+  // When the matching job last looked for waiting receipts for the transaction (null: not yet).
+  await db.schema.alterTable('bank_transactions').addColumn('match_scanned_at', t.timestamp).execute();
+  await db.schema
+    .createIndex('bank_transactions_match_scan')
+    .on('bank_transactions')
+    .columns(['organization_id', 'created_at'])
+    .where(sql<boolean>`match_scanned_at is null`)
     .execute();
 
   // state: open | confirmed | declined (a declined pair is never suggested again).
