@@ -2718,6 +2718,216 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/accounting/receipts.upload": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Upload a receipt or invoice into the inbox
+         * @description The file as base64, at most 10 MiB decoded: PDF (a Factur-X/ZUGFeRD PDF is read from its embedded XML), JPEG, PNG, WebP, UBL 2.1 or UN/CEFACT CII XML. The type is read from the bytes and must agree with the file name and media type. The same bytes uploaded again (SHA-256) return the existing item with `duplicate: true`. Extraction runs in the background; the item moves from new to processing to ready, needs_review or failed (inbox.get, event receipt.processed).
+         *
+         *     **Access:** scopes `accounting:read`, `accounting:write`; roles admin, finance.
+         *
+         *     **Idempotency:** required: header `Idempotency-Key` (8-200) or body `idempotencyKey` (8-200).
+         *
+         *     **MCP tool:** `accounting_receipts_upload`.
+         */
+        post: operations["receipts.upload"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/accounting/inbox.list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List inbox items (received receipts), newest first
+         * @description Cursor pages as the contract gives them: `limit` and `cursor` in, `items` and `nextCursor` out (null at the end). Items that arrive between pages sort before the cursor, so a walk never skips or repeats one. `state` narrows the list.
+         *
+         *     **Access:** scopes `accounting:read`; roles admin, finance.
+         *
+         *     **MCP tool:** `accounting_inbox_list`.
+         */
+        get: operations["inbox.list:get"];
+        put?: never;
+        /**
+         * List inbox items (received receipts), newest first
+         * @description Cursor pages as the contract gives them: `limit` and `cursor` in, `items` and `nextCursor` out (null at the end). Items that arrive between pages sort before the cursor, so a walk never skips or repeats one. `state` narrows the list.
+         *
+         *     **Access:** scopes `accounting:read`; roles admin, finance.
+         *
+         *     Also available as `GET` with the same parameters in the query string.
+         *
+         *     **MCP tool:** `accounting_inbox_list`.
+         */
+        post: operations["inbox.list"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/accounting/inbox.get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get one inbox item with its extracted fields
+         * @description **Access:** scopes `accounting:read`; roles admin, finance.
+         *
+         *     **MCP tool:** `accounting_inbox_get`.
+         */
+        get: operations["inbox.get:get"];
+        put?: never;
+        /**
+         * Get one inbox item with its extracted fields
+         * @description **Access:** scopes `accounting:read`; roles admin, finance.
+         *
+         *     Also available as `GET` with the same parameters in the query string.
+         *
+         *     **MCP tool:** `accounting_inbox_get`.
+         */
+        post: operations["inbox.get"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/accounting/inbox.ignore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ignore an inbox item (not a receipt to match)
+         * @description Moves an item that is not matched to `ignored`: it leaves suggestions and auto-matching; inbox.restore brings it back to the state it had. A matched item is detached first (matching.detach).
+         *
+         *     **Access:** scopes `accounting:read`, `accounting:write`; roles admin, finance.
+         *
+         *     **Idempotency:** required: header `Idempotency-Key` (8-200) or body `idempotencyKey` (8-200).
+         *
+         *     **Revision:** send `expectedRevision` (the revision last read); a different current revision answers 409 `revision_conflict` with `current_revision`, and nothing changes.
+         *
+         *     **MCP tool:** `accounting_inbox_ignore`.
+         */
+        post: operations["inbox.ignore"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/accounting/inbox.restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Bring an ignored inbox item back
+         * @description An ignored item returns to the state it had when it was ignored.
+         *
+         *     **Access:** scopes `accounting:read`, `accounting:write`; roles admin, finance.
+         *
+         *     **Idempotency:** required: header `Idempotency-Key` (8-200) or body `idempotencyKey` (8-200).
+         *
+         *     **Revision:** send `expectedRevision` (the revision last read); a different current revision answers 409 `revision_conflict` with `current_revision`, and nothing changes.
+         *
+         *     **MCP tool:** `accounting_inbox_restore`.
+         */
+        post: operations["inbox.restore"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/accounting/inbox.address.get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The e-mail address that receives receipts for the organization
+         * @description Each attachment of a message sent to this address by an active member (the From address is a member’s e-mail) becomes an inbox item; any other message is refused and counted. Issued on first use; inbox.address.rotate replaces it.
+         *
+         *     **Access:** scopes `accounting:read`; roles admin, finance.
+         *
+         *     **MCP tool:** `accounting_inbox_address_get`.
+         */
+        get: operations["inbox.address.get:get"];
+        put?: never;
+        /**
+         * The e-mail address that receives receipts for the organization
+         * @description Each attachment of a message sent to this address by an active member (the From address is a member’s e-mail) becomes an inbox item; any other message is refused and counted. Issued on first use; inbox.address.rotate replaces it.
+         *
+         *     **Access:** scopes `accounting:read`; roles admin, finance.
+         *
+         *     Also available as `GET` with the same parameters in the query string.
+         *
+         *     **MCP tool:** `accounting_inbox_address_get`.
+         */
+        post: operations["inbox.address.get"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/accounting/inbox.address.rotate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Replace the receipts e-mail address (the old one stops at once)
+         * @description Issues a new receiving address; mail to the old one is refused from now on. Use it when the address leaked. Cannot be undone.
+         *
+         *     **Access:** scopes `accounting:read`, `accounting:write`; roles admin, finance.
+         *
+         *     **Idempotency:** required: header `Idempotency-Key` (8-200) or body `idempotencyKey` (8-200).
+         *
+         *     **Revision:** send `expectedRevision` (the revision last read); a different current revision answers 409 `revision_conflict` with `current_revision`, and nothing changes.
+         *
+         *     **Destructive:** the change cannot be undone.
+         *
+         *     **MCP tool:** `accounting_inbox_address_rotate`.
+         */
+        post: operations["inbox.address.rotate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/accounting/mail.items.upload": {
         parameters: {
             query?: never;
@@ -5497,13 +5707,13 @@ export interface components {
             allocations: components["schemas"]["EntryAllocation"][];
             /** @description unreviewed or reviewed. */
             review_status: "unreviewed" | "reviewed";
-            /** @description What posted the entry. */
-            source_type: "transaction" | "invoice" | "invoice_payment";
-            /** @description The transaction, invoice or payment that posted it. */
+            /** @description What posted the entry: a transaction, an invoice, an invoice payment, or a processed receipt (a receipt entry, waiting for its transaction). */
+            source_type: "transaction" | "invoice" | "invoice_payment" | "receipt";
+            /** @description The transaction, invoice, payment or receipt that posted it. */
             source_id: string;
             /** @description Transactions linked to the entry. */
             transaction_ids: string[];
-            /** @description Receipts linked to the entry (receipts issue). */
+            /** @description Receipts linked to the entry: its own receipt (a receipt entry), the receipt matched to its transaction, and receipts consolidated into it. */
             receipt_ids: string[];
             /** @description Revision: 1 at creation, +1 on every change; send it as expectedRevision. */
             revision: number;
@@ -5681,6 +5891,141 @@ export interface components {
             limit?: number;
             /** @description Opaque cursor from a previous page's nextCursor. */
             cursor?: string;
+        };
+        /** InboxItem */
+        InboxItem: {
+            /** @description Inbox item (receipt) id. */
+            id: string;
+            /** @description new (queued) -> processing -> ready, needs_review (read, a person should check: see review_reasons) or failed (see failure); matched once attached to a transaction; ignored by a person (inbox.restore brings it back). */
+            state: "new" | "processing" | "ready" | "needs_review" | "failed" | "matched" | "ignored";
+            /** @description upload (receipts.upload), email (sent to the inbox address) or mail_forward (company mail). */
+            source: "upload" | "email" | "mail_forward";
+            /** @description The stored original (an evidence id of consolidation previews). */
+            file_id: string;
+            /** @description File name as received. */
+            file_name: string;
+            /** @description Media type as received. */
+            media_type: string;
+            /** @description Size in bytes. */
+            size: number;
+            /** @description SHA-256 of the file (64 lowercase hex); identical files are one item. */
+            sha256: string;
+            /** @description How it was read: einvoice_ubl, einvoice_cii, facturx, pdf_text or image_ocr. */
+            kind: string | null;
+            /** @description Merchant as extracted. */
+            merchant: string | null;
+            /** @description Document date. */
+            date: string | null;
+            /** @description Amount to pay (signed minor units; negative for a credit note). */
+            total_minor: string | null;
+            /** @description ISO 4217 code. */
+            currency: string | null;
+            /** @description Last four digits of the card that paid, when printed. */
+            card_last_four: string | null;
+            /** @description Why a person should check it (missing_total, ocr_unavailable, low_confidence...). */
+            review_reasons: string[];
+            /** @description Why extraction failed (state failed), else null. */
+            failure: {
+                /** @description unsupported_type, type_mismatch, unsafe_xml, too_large, timeout, memory_limit or corrupt_file. */
+                code: string;
+                /** @description What went wrong, in words. */
+                message: string;
+            } | null;
+            /** @description Every extracted field with its confidence (0-1) and source (page and text span, or XML path); money as strings of minor units. docs/receipts.md lists them. */
+            fields: {
+                [key: string]: unknown;
+            } | null;
+            /** @description The receipt entry posted when it was read (waits for a transaction). */
+            entry_id: string | null;
+            /** @description The transaction it is matched to. */
+            transaction_id: string | null;
+            /** @description Revision: 1 at creation, +1 on every change; send it as expectedRevision. */
+            revision: number;
+            /**
+             * Format: date-time
+             * @description When it arrived (ISO 8601, UTC).
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description Last change (ISO 8601, UTC).
+             */
+            updated_at: string;
+        };
+        ReceiptsUploadResult: {
+            item: components["schemas"]["InboxItem"];
+            /** @description True when these exact bytes were already in the inbox. */
+            duplicate: boolean;
+        };
+        ReceiptsUploadRequest: {
+            /** @description File name, e.g. receipt.pdf. */
+            fileName: string;
+            /** @description application/pdf, image/jpeg, image/png, image/webp, application/xml or text/xml (application/octet-stream lets the bytes decide). */
+            mediaType: string;
+            /** @description The file, base64 (RFC 4648, padded, no line breaks); at most 10 MiB decoded. */
+            contentBase64: string;
+            /** @description Idempotency key, 8-200 characters; required unless the Idempotency-Key header is sent. */
+            idempotencyKey?: string;
+        };
+        InboxListResult: {
+            /** @description The page of inbox items, newest first (then by id). */
+            items: components["schemas"]["InboxItem"][];
+            /** @description Opaque cursor of the next page, or null when no more records remain. */
+            nextCursor: string | null;
+        };
+        InboxListRequest: {
+            /**
+             * @description Page size, 1 to 100 (default 30).
+             * @default 30
+             */
+            limit?: number;
+            /** @description Opaque cursor from a previous page's nextCursor. */
+            cursor?: string;
+            /** @description new (queued) -> processing -> ready, needs_review (read, a person should check: see review_reasons) or failed (see failure); matched once attached to a transaction; ignored by a person (inbox.restore brings it back). */
+            state?: "new" | "processing" | "ready" | "needs_review" | "failed" | "matched" | "ignored";
+        };
+        InboxGetRequest: {
+            /** @description Inbox item id. */
+            id: string;
+        };
+        InboxIgnoreRequest: {
+            /** @description Inbox item id. */
+            id: string;
+            /** @description The revision of the record the caller last read. */
+            expectedRevision: number;
+            /** @description Idempotency key, 8-200 characters; required unless the Idempotency-Key header is sent. */
+            idempotencyKey?: string;
+        };
+        InboxRestoreRequest: {
+            /** @description Inbox item id. */
+            id: string;
+            /** @description The revision of the record the caller last read. */
+            expectedRevision: number;
+            /** @description Idempotency key, 8-200 characters; required unless the Idempotency-Key header is sent. */
+            idempotencyKey?: string;
+        };
+        /** InboxAddress */
+        InboxAddress: {
+            /** @description Where members send receipts; each attachment becomes an inbox item. */
+            address: string;
+            /** @description Revision: 1 at creation, +1 on every change; send it as expectedRevision. */
+            revision: number;
+            /**
+             * Format: date-time
+             * @description When this address was issued.
+             */
+            created_at: string;
+            /** @description Messages accepted, all addresses so far. */
+            accepted_messages: number;
+            /** @description Messages refused (not from an active member, no receipt attachment...). */
+            refused_messages: number;
+        };
+        InboxAddressGetRequest: Record<string, never>;
+        InboxAddressRotateRequest: {
+            /** @description The revision of the address last read (inbox.address.get). */
+            expectedRevision: number;
+            /** @description Idempotency key, 8-200 characters; required unless the Idempotency-Key header is sent. */
+            idempotencyKey?: string;
         };
         /** MailItem */
         MailItem: {
@@ -16070,6 +16415,759 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "receipts.upload": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
+                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
+                /** @description Idempotency key of a mutation (8-200 characters); required unless the body has `idempotencyKey`, and must equal it when both are sent. A retry with the same key and input returns the stored result and takes effect once. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKeyHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The operation input. `idempotencyKey` may be sent here or as the Idempotency-Key header. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "fileName": "receipt.xml",
+                 *       "mediaType": "application/xml",
+                 *       "contentBase64": "PD94bWwgdmVyc2lvbj0iMS4wIj8+PEludm9pY2UgeG1sbnM9InVybjpvYXNpczpuYW1lczpzcGVjaWZpY2F0aW9uOnVibDpzY2hlbWE6eHNkOkludm9pY2UtMiI+PElEPlItMTwvSUQ+PC9JbnZvaWNlPg=="
+                 *     }
+                 */
+                "application/json": components["schemas"]["ReceiptsUploadRequest"];
+            };
+        };
+        responses: {
+            /** @description Success: the result is in `data`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "item": {
+                     *           "id": "01920000-0000-7000-8000-000000000001",
+                     *           "state": "new",
+                     *           "source": "upload",
+                     *           "file_id": "01920000-0000-7000-8000-000000000001",
+                     *           "file_name": "agreement.pdf",
+                     *           "media_type": "application/pdf",
+                     *           "size": 1,
+                     *           "sha256": "text",
+                     *           "kind": "text",
+                     *           "merchant": "text",
+                     *           "date": "2026-09-22",
+                     *           "total_minor": "text",
+                     *           "currency": "text",
+                     *           "card_last_four": "text",
+                     *           "review_reasons": [
+                     *             "text"
+                     *           ],
+                     *           "failure": {
+                     *             "code": "text",
+                     *             "message": "text"
+                     *           },
+                     *           "fields": {},
+                     *           "entry_id": "01920000-0000-7000-8000-000000000001",
+                     *           "transaction_id": "01920000-0000-7000-8000-000000000001",
+                     *           "revision": 1,
+                     *           "created_at": "2026-09-22T14:30:00.000Z",
+                     *           "updated_at": "2026-09-22T14:30:00.000Z"
+                     *         },
+                     *         "duplicate": true
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["ReceiptsUploadResult"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "inbox.list:get": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page size, 1 to 100 (default 30).
+                 * @example 30
+                 */
+                limit?: number;
+                /** @description Opaque cursor from a previous page's nextCursor. */
+                cursor?: string;
+                /** @description new (queued) -> processing -> ready, needs_review (read, a person should check: see review_reasons) or failed (see failure); matched once attached to a transaction; ignored by a person (inbox.restore brings it back). */
+                state?: "new" | "processing" | "ready" | "needs_review" | "failed" | "matched" | "ignored";
+            };
+            header?: {
+                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
+                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the result is in `data`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "items": [
+                     *           {
+                     *             "id": "01920000-0000-7000-8000-000000000001",
+                     *             "state": "new",
+                     *             "source": "upload",
+                     *             "file_id": "01920000-0000-7000-8000-000000000001",
+                     *             "file_name": "agreement.pdf",
+                     *             "media_type": "application/pdf",
+                     *             "size": 1,
+                     *             "sha256": "text",
+                     *             "kind": "text",
+                     *             "merchant": "text",
+                     *             "date": "2026-09-22",
+                     *             "total_minor": "text",
+                     *             "currency": "text",
+                     *             "card_last_four": "text",
+                     *             "review_reasons": [
+                     *               "text"
+                     *             ],
+                     *             "failure": {
+                     *               "code": "text",
+                     *               "message": "text"
+                     *             },
+                     *             "fields": {},
+                     *             "entry_id": "01920000-0000-7000-8000-000000000001",
+                     *             "transaction_id": "01920000-0000-7000-8000-000000000001",
+                     *             "revision": 1,
+                     *             "created_at": "2026-09-22T14:30:00.000Z",
+                     *             "updated_at": "2026-09-22T14:30:00.000Z"
+                     *           }
+                     *         ],
+                     *         "nextCursor": "eyJrIjpbIjIwMjYtMDktMjJUMTI6MDA6MDAuMDAwWiJdfQ"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["InboxListResult"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "inbox.list": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
+                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The operation input (an empty object when every parameter is optional). */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "limit": 30
+                 *     }
+                 */
+                "application/json": components["schemas"]["InboxListRequest"];
+            };
+        };
+        responses: {
+            /** @description Success: the result is in `data`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "items": [
+                     *           {
+                     *             "id": "01920000-0000-7000-8000-000000000001",
+                     *             "state": "new",
+                     *             "source": "upload",
+                     *             "file_id": "01920000-0000-7000-8000-000000000001",
+                     *             "file_name": "agreement.pdf",
+                     *             "media_type": "application/pdf",
+                     *             "size": 1,
+                     *             "sha256": "text",
+                     *             "kind": "text",
+                     *             "merchant": "text",
+                     *             "date": "2026-09-22",
+                     *             "total_minor": "text",
+                     *             "currency": "text",
+                     *             "card_last_four": "text",
+                     *             "review_reasons": [
+                     *               "text"
+                     *             ],
+                     *             "failure": {
+                     *               "code": "text",
+                     *               "message": "text"
+                     *             },
+                     *             "fields": {},
+                     *             "entry_id": "01920000-0000-7000-8000-000000000001",
+                     *             "transaction_id": "01920000-0000-7000-8000-000000000001",
+                     *             "revision": 1,
+                     *             "created_at": "2026-09-22T14:30:00.000Z",
+                     *             "updated_at": "2026-09-22T14:30:00.000Z"
+                     *           }
+                     *         ],
+                     *         "nextCursor": "eyJrIjpbIjIwMjYtMDktMjJUMTI6MDA6MDAuMDAwWiJdfQ"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["InboxListResult"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "inbox.get:get": {
+        parameters: {
+            query: {
+                /**
+                 * @description Inbox item id.
+                 * @example 00000000-0000-0000-0000-000000000000
+                 */
+                id: string;
+            };
+            header?: {
+                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
+                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the result is in `data`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "01920000-0000-7000-8000-000000000001",
+                     *         "state": "new",
+                     *         "source": "upload",
+                     *         "file_id": "01920000-0000-7000-8000-000000000001",
+                     *         "file_name": "agreement.pdf",
+                     *         "media_type": "application/pdf",
+                     *         "size": 1,
+                     *         "sha256": "text",
+                     *         "kind": "text",
+                     *         "merchant": "text",
+                     *         "date": "2026-09-22",
+                     *         "total_minor": "text",
+                     *         "currency": "text",
+                     *         "card_last_four": "text",
+                     *         "review_reasons": [
+                     *           "text"
+                     *         ],
+                     *         "failure": {
+                     *           "code": "text",
+                     *           "message": "text"
+                     *         },
+                     *         "fields": {},
+                     *         "entry_id": "01920000-0000-7000-8000-000000000001",
+                     *         "transaction_id": "01920000-0000-7000-8000-000000000001",
+                     *         "revision": 1,
+                     *         "created_at": "2026-09-22T14:30:00.000Z",
+                     *         "updated_at": "2026-09-22T14:30:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["InboxItem"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "inbox.get": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
+                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The operation input (an empty object when every parameter is optional). */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "00000000-0000-0000-0000-000000000000"
+                 *     }
+                 */
+                "application/json": components["schemas"]["InboxGetRequest"];
+            };
+        };
+        responses: {
+            /** @description Success: the result is in `data`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "01920000-0000-7000-8000-000000000001",
+                     *         "state": "new",
+                     *         "source": "upload",
+                     *         "file_id": "01920000-0000-7000-8000-000000000001",
+                     *         "file_name": "agreement.pdf",
+                     *         "media_type": "application/pdf",
+                     *         "size": 1,
+                     *         "sha256": "text",
+                     *         "kind": "text",
+                     *         "merchant": "text",
+                     *         "date": "2026-09-22",
+                     *         "total_minor": "text",
+                     *         "currency": "text",
+                     *         "card_last_four": "text",
+                     *         "review_reasons": [
+                     *           "text"
+                     *         ],
+                     *         "failure": {
+                     *           "code": "text",
+                     *           "message": "text"
+                     *         },
+                     *         "fields": {},
+                     *         "entry_id": "01920000-0000-7000-8000-000000000001",
+                     *         "transaction_id": "01920000-0000-7000-8000-000000000001",
+                     *         "revision": 1,
+                     *         "created_at": "2026-09-22T14:30:00.000Z",
+                     *         "updated_at": "2026-09-22T14:30:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["InboxItem"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "inbox.ignore": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
+                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
+                /** @description Idempotency key of a mutation (8-200 characters); required unless the body has `idempotencyKey`, and must equal it when both are sent. A retry with the same key and input returns the stored result and takes effect once. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKeyHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The operation input. `idempotencyKey` may be sent here or as the Idempotency-Key header. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "00000000-0000-0000-0000-000000000000",
+                 *       "expectedRevision": 1
+                 *     }
+                 */
+                "application/json": components["schemas"]["InboxIgnoreRequest"];
+            };
+        };
+        responses: {
+            /** @description Success: the result is in `data`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "01920000-0000-7000-8000-000000000001",
+                     *         "state": "new",
+                     *         "source": "upload",
+                     *         "file_id": "01920000-0000-7000-8000-000000000001",
+                     *         "file_name": "agreement.pdf",
+                     *         "media_type": "application/pdf",
+                     *         "size": 1,
+                     *         "sha256": "text",
+                     *         "kind": "text",
+                     *         "merchant": "text",
+                     *         "date": "2026-09-22",
+                     *         "total_minor": "text",
+                     *         "currency": "text",
+                     *         "card_last_four": "text",
+                     *         "review_reasons": [
+                     *           "text"
+                     *         ],
+                     *         "failure": {
+                     *           "code": "text",
+                     *           "message": "text"
+                     *         },
+                     *         "fields": {},
+                     *         "entry_id": "01920000-0000-7000-8000-000000000001",
+                     *         "transaction_id": "01920000-0000-7000-8000-000000000001",
+                     *         "revision": 1,
+                     *         "created_at": "2026-09-22T14:30:00.000Z",
+                     *         "updated_at": "2026-09-22T14:30:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["InboxItem"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "inbox.restore": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
+                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
+                /** @description Idempotency key of a mutation (8-200 characters); required unless the body has `idempotencyKey`, and must equal it when both are sent. A retry with the same key and input returns the stored result and takes effect once. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKeyHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The operation input. `idempotencyKey` may be sent here or as the Idempotency-Key header. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "00000000-0000-0000-0000-000000000000",
+                 *       "expectedRevision": 2
+                 *     }
+                 */
+                "application/json": components["schemas"]["InboxRestoreRequest"];
+            };
+        };
+        responses: {
+            /** @description Success: the result is in `data`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "01920000-0000-7000-8000-000000000001",
+                     *         "state": "new",
+                     *         "source": "upload",
+                     *         "file_id": "01920000-0000-7000-8000-000000000001",
+                     *         "file_name": "agreement.pdf",
+                     *         "media_type": "application/pdf",
+                     *         "size": 1,
+                     *         "sha256": "text",
+                     *         "kind": "text",
+                     *         "merchant": "text",
+                     *         "date": "2026-09-22",
+                     *         "total_minor": "text",
+                     *         "currency": "text",
+                     *         "card_last_four": "text",
+                     *         "review_reasons": [
+                     *           "text"
+                     *         ],
+                     *         "failure": {
+                     *           "code": "text",
+                     *           "message": "text"
+                     *         },
+                     *         "fields": {},
+                     *         "entry_id": "01920000-0000-7000-8000-000000000001",
+                     *         "transaction_id": "01920000-0000-7000-8000-000000000001",
+                     *         "revision": 1,
+                     *         "created_at": "2026-09-22T14:30:00.000Z",
+                     *         "updated_at": "2026-09-22T14:30:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["InboxItem"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "inbox.address.get:get": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
+                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the result is in `data`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "address": "text",
+                     *         "revision": 1,
+                     *         "created_at": "2026-09-22T14:30:00.000Z",
+                     *         "accepted_messages": 1,
+                     *         "refused_messages": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["InboxAddress"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "inbox.address.get": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
+                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The operation input (an empty object when every parameter is optional). */
+        requestBody: {
+            content: {
+                /** @example {} */
+                "application/json": components["schemas"]["InboxAddressGetRequest"];
+            };
+        };
+        responses: {
+            /** @description Success: the result is in `data`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "address": "text",
+                     *         "revision": 1,
+                     *         "created_at": "2026-09-22T14:30:00.000Z",
+                     *         "accepted_messages": 1,
+                     *         "refused_messages": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["InboxAddress"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "inbox.address.rotate": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
+                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
+                /** @description Idempotency key of a mutation (8-200 characters); required unless the body has `idempotencyKey`, and must equal it when both are sent. A retry with the same key and input returns the stored result and takes effect once. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKeyHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The operation input. `idempotencyKey` may be sent here or as the Idempotency-Key header. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "expectedRevision": 1
+                 *     }
+                 */
+                "application/json": components["schemas"]["InboxAddressRotateRequest"];
+            };
+        };
+        responses: {
+            /** @description Success: the result is in `data`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "address": "text",
+                     *         "revision": 1,
+                     *         "created_at": "2026-09-22T14:30:00.000Z",
+                     *         "accepted_messages": 1,
+                     *         "refused_messages": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["InboxAddress"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];

@@ -4,6 +4,7 @@ import { contractorEvents } from './types/contractors.ts';
 import { invoicingEvents } from './types/invoicing.ts';
 import { mailEvents } from './types/mail.ts';
 import { partyEvents } from './types/parties.ts';
+import { receiptEvents } from './types/receipts.ts';
 import { webhookEvents } from './types/webhooks.ts';
 
 /** Every event type the service emits; each area keeps its own list in `src/events/types/<area>.ts`. */
@@ -13,6 +14,7 @@ export const EVENT_TYPES: readonly EventDefinition[] = [
   ...partyEvents,
   ...invoicingEvents,
   ...booksEvents,
+  ...receiptEvents,
   ...mailEvents,
 ];
 
