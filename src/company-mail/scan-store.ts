@@ -1,12 +1,13 @@
-import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
-import { newId } from '../lib/ids.ts';
+import { readFile, storeFile } from '../files/store.ts';
+import { MAX_SCAN_BYTES } from './scan-files.ts';
 
 /**
- * Where the bytes of a letter live. A small interface so the scans can move to the shared file
- * store (src/files/) without touching the letters: the rest of company mail only keeps the id.
- * Every call runs in the caller's transaction (or connection, for reads).
+ * Where the bytes of a letter live: the shared file store (src/files/, content-addressed and in
+ * the database, so every node reads the same bytes). Company mail keeps only the stored file's
+ * id per file of a letter (`mail_item_files.scan_id`). Every call runs in the caller's
+ * transaction (or connection, for reads).
  */
 export interface ScanStore {
   put(
@@ -15,40 +16,48 @@ export interface ScanStore {
   ): Promise<{ id: string; sha256: string; size: number }>;
   /** The bytes, or undefined for an unknown id or another organization's. */
   read(db: Kysely<Database>, organizationId: string, id: string): Promise<Buffer | undefined>;
-  /** Deletes the bytes for good (retention). */
-  remove(db: Kysely<Database>, organizationId: string, id: string): Promise<void>;
+  /**
+   * Called by retention after the letter's reference is cleared: the bytes go once nothing else
+   * holds them. Identical bytes are one stored file, so another letter or a receipt inbox item
+   * (a letter forwarded to the inbox) may share it; an accounting original is never deleted.
+   */
+  release(db: Kysely<Database>, organizationId: string, id: string): Promise<boolean>;
 }
 
-export const sha256Hex = (bytes: Buffer): string => createHash('sha256').update(bytes).digest('hex');
-
-/** Scans in the database (`mail_scans`), one row per file: every node reads the same bytes. */
-export const databaseScanStore: ScanStore = {
+export const sharedFileScanStore: ScanStore = {
   async put(db, file) {
-    const row = {
-      id: newId(),
-      organization_id: file.organizationId,
-      sha256: sha256Hex(file.bytes),
-      size_bytes: file.bytes.length,
-      content: file.bytes,
-      created_at: file.now,
-    };
-    await db.insertInto('mail_scans').values(row).execute();
-    return { id: row.id, sha256: row.sha256, size: row.size_bytes };
+    const { file: stored } = await storeFile(db, { ...file, maxBytes: MAX_SCAN_BYTES });
+    return { id: stored.id, sha256: stored.sha256, size: stored.size };
   },
   async read(db, organizationId, id) {
-    const row = await db
-      .selectFrom('mail_scans')
-      .select('content')
-      .where('organization_id', '=', organizationId)
-      .where('id', '=', id)
-      .executeTakeFirst();
-    return row ? Buffer.from(row.content) : undefined;
+    return (await readFile(db, organizationId, id))?.bytes;
   },
-  async remove(db, organizationId, id) {
-    await db
-      .deleteFrom('mail_scans')
+  async release(db, organizationId, id) {
+    const result = await db
+      .deleteFrom('stored_files')
       .where('organization_id', '=', organizationId)
       .where('id', '=', id)
-      .execute();
+      .where(({ not, exists, selectFrom }) =>
+        not(
+          exists(
+            selectFrom('mail_item_files')
+              .select('position')
+              .where('organization_id', '=', organizationId)
+              .where('scan_id', '=', id),
+          ),
+        ),
+      )
+      .where(({ not, exists, selectFrom }) =>
+        not(
+          exists(
+            selectFrom('receipts')
+              .select('id')
+              .where('organization_id', '=', organizationId)
+              .where('file_id', '=', id),
+          ),
+        ),
+      )
+      .executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
   },
 };

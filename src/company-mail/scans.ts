@@ -1,4 +1,4 @@
-import { databaseScanStore, type ScanStore } from './scan-store.ts';
+import { type ScanStore, sharedFileScanStore } from './scan-store.ts';
 
-/** The store company mail uses; the one line to change when scans move to src/files/. */
-export const mailScanStore: ScanStore = databaseScanStore;
+/** The store company mail uses (one line to change for another backend). */
+export const mailScanStore: ScanStore = sharedFileScanStore;

@@ -3,8 +3,8 @@ import type { ColumnTypes } from './column-types.ts';
 
 /**
  * Company mail (issue 15): letters (scanned post, messages to the company mail address), the
- * record of every read of one, the scans themselves until the shared file store takes them, and
- * the organization's retention of scans. The reserved scope `mail:send` becomes `mail:write`.
+ * record of every read of one, and the organization's retention of scans (the bytes live in the
+ * shared file store, stored_files of 0013). The reserved scope `mail:send` becomes `mail:write`.
  */
 export async function up(db: Kysely<unknown>, t: ColumnTypes): Promise<void> {
   await db.schema
@@ -42,23 +42,13 @@ export async function up(db: Kysely<unknown>, t: ColumnTypes): Promise<void> {
     .addColumn('organization_id', t.id, (c) => c.notNull())
     .addColumn('item_id', t.id, (c) => c.notNull())
     .addColumn('position', 'integer', (c) => c.notNull())
-    // Null once the retention sweeper purged the scan; the letter's record stays.
+    // A stored_files id; null once the retention sweeper purged the scan (the letter's record stays).
     .addColumn('scan_id', t.id)
     .addColumn('media_type', 'text', (c) => c.notNull())
     .addColumn('file_name', 'text', (c) => c.notNull())
     .addColumn('size_bytes', t.bigint, (c) => c.notNull())
     .addColumn('sha256', 'text', (c) => c.notNull())
     .addPrimaryKeyConstraint('mail_item_files_pk', ['item_id', 'position'])
-    .execute();
-
-  await db.schema
-    .createTable('mail_scans')
-    .addColumn('id', t.id, (c) => c.primaryKey())
-    .addColumn('organization_id', t.id, (c) => c.notNull())
-    .addColumn('sha256', 'text', (c) => c.notNull())
-    .addColumn('size_bytes', t.bigint, (c) => c.notNull())
-    .addColumn('content', t.blob, (c) => c.notNull())
-    .addColumn('created_at', t.timestamp, (c) => c.notNull())
     .execute();
 
   await db.schema

@@ -38,16 +38,6 @@ export interface MailItemFilesTable {
   sha256: string;
 }
 
-/** Scan bytes, until the shared file store (src/files/) holds them. */
-export interface MailScansTable {
-  id: string;
-  organization_id: string;
-  sha256: string;
-  size_bytes: ColumnType<number, number, number>;
-  content: Buffer;
-  created_at: Timestamp;
-}
-
 /** One row per read of a letter (mail.items.get, mail.items.download): who, when, which item. */
 export interface MailItemReadsTable {
   id: string;
@@ -64,6 +54,5 @@ export interface MailItemReadsTable {
 export interface CompanyMailTables {
   mail_items: MailItemsTable;
   mail_item_files: MailItemFilesTable;
-  mail_scans: MailScansTable;
   mail_item_reads: MailItemReadsTable;
 }
