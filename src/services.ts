@@ -1,4 +1,5 @@
 import { type Logger, pino } from 'pino';
+import { companyMailInboundHandler } from './company-mail/inbound.ts';
 import type { Config } from './config.ts';
 import { type Db, openDatabase } from './db/database.ts';
 import { type CredentialRateLimiter, createCredentialRateLimiter } from './db/shared-rate-limit.ts';
@@ -91,5 +92,6 @@ async function smtpTransportFromConfig(config: Config): Promise<MailTransport | 
 function inboundRouter(): InboundRouter {
   const router = new InboundRouter();
   router.register('receipts', receiptsInboundHandler);
+  router.register('company_mail', companyMailInboundHandler);
   return router;
 }

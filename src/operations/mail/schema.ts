@@ -1,7 +1,10 @@
+import type { Kysely } from 'kysely';
 import { type Static, Type } from 'typebox';
 import type { MailItemFileRow, MailItemRow } from '../../company-mail/items.ts';
 import { Id, Timestamp } from '../../contract/formats.ts';
+import type { Database } from '../../db/schema.ts';
 import { asInt, asIso, asIsoOrNull } from '../../db/values.ts';
+import { formatAddress, type InboundAddressRow, inboundCounts } from '../../inbound/addresses.ts';
 
 const NullableTimestamp = (description: string) =>
   Type.Union([Timestamp(description), Type.Null()], { description });
@@ -109,3 +112,25 @@ export const MAIL_CHANGE_ACCESS = {
   scopes: ['mail:read', 'mail:write'],
   roles: ['admin', 'finance'],
 } as const;
+
+export const MailAddress = Type.Object(
+  {
+    address: Type.String({ description: 'Where company mail is sent; each message becomes a letter.' }),
+    revision: Type.Integer({ minimum: 1, description: 'Revision: send it as expectedRevision to rotate.' }),
+    created_at: Timestamp('When this address was issued.'),
+    accepted_messages: Type.Integer({ minimum: 0, description: 'Messages accepted, all addresses so far.' }),
+    refused_messages: Type.Integer({ minimum: 0, description: 'Messages refused (bounces, too large...).' }),
+  },
+  { title: 'MailAddress', additionalProperties: false },
+);
+
+export async function toMailAddress(db: Kysely<Database>, row: InboundAddressRow, domain: string) {
+  const counts = await inboundCounts(db, row.organization_id, row.purpose);
+  return {
+    address: formatAddress(row.local_part, domain),
+    revision: row.revision,
+    created_at: asIso(row.created_at),
+    accepted_messages: counts.accepted,
+    refused_messages: counts.refused,
+  };
+}
