@@ -178,40 +178,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/accounting/contractors.taxSummary": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Tax year summary: fees paid per contractor and the slips that apply
-         * @description Cash basis: payouts marked paid with a payment date in the calendar year. Slips from the reviewed tax profile: T4A box 048 for Canadian residents paid more than CAD 500.00; T4A-NR and 15 % Regulation 105 withholding for non-residents rendering services in Canada; 1099-NEC for US residents paid USD 600.00 or more (USD 2,000.00 from tax year 2026). Rules and sources: docs/contractors.md. Over HTTP, `Accept: text/csv` returns the CSV itself.
-         *
-         *     **Access:** scopes `accounting:read`; roles admin, finance.
-         *
-         *     **MCP tool:** `accounting_contractors_tax_summary`.
-         */
-        get: operations["contractors.taxSummary:get"];
-        put?: never;
-        /**
-         * Tax year summary: fees paid per contractor and the slips that apply
-         * @description Cash basis: payouts marked paid with a payment date in the calendar year. Slips from the reviewed tax profile: T4A box 048 for Canadian residents paid more than CAD 500.00; T4A-NR and 15 % Regulation 105 withholding for non-residents rendering services in Canada; 1099-NEC for US residents paid USD 600.00 or more (USD 2,000.00 from tax year 2026). Rules and sources: docs/contractors.md. Over HTTP, `Accept: text/csv` returns the CSV itself.
-         *
-         *     **Access:** scopes `accounting:read`; roles admin, finance.
-         *
-         *     Also available as `GET` with the same parameters in the query string.
-         *
-         *     **MCP tool:** `accounting_contractors_tax_summary`.
-         */
-        post: operations["contractors.taxSummary"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/v1/accounting/contractorOps.directory.list": {
         parameters: {
             query?: never;
@@ -600,430 +566,6 @@ export interface paths {
          *     **MCP tool:** `accounting_contractors_templates_upload`.
          */
         post: operations["contractors.templates.upload"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/accounting/contractors.hours.list": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * List hours, newest work date first
-         * @description Hours of the organization, optionally of one contractor and in one status; newest work date first. Offset pagination.
-         *
-         *     **Access:** scopes `accounting:read`; roles admin, finance.
-         *
-         *     **MCP tool:** `accounting_contractors_hours_list`.
-         */
-        get: operations["contractors.hours.list:get"];
-        put?: never;
-        /**
-         * List hours, newest work date first
-         * @description Hours of the organization, optionally of one contractor and in one status; newest work date first. Offset pagination.
-         *
-         *     **Access:** scopes `accounting:read`; roles admin, finance.
-         *
-         *     Also available as `GET` with the same parameters in the query string.
-         *
-         *     **MCP tool:** `accounting_contractors_hours_list`.
-         */
-        post: operations["contractors.hours.list"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/accounting/contractors.hours.submit": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Submit a contractor's hours for a day
-         * @description Records hours for a contractor (the contractor does the same in the portal). The amount is hours x the role's hourly rate, rounded half-even to a whole minor unit, in the role's currency. A contractor without a role: 409 `rate_missing`. The hours start `submitted`.
-         *
-         *     **Access:** scopes `accounting:read`, `accounting:write`; roles admin, finance.
-         *
-         *     **Idempotency:** required: header `Idempotency-Key` (8-200) or body `idempotencyKey` (8-150).
-         *
-         *     **MCP tool:** `accounting_contractors_hours_submit`.
-         */
-        post: operations["contractors.hours.submit"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/accounting/contractors.hours.update": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Change submitted hours before review
-         * @description Only while `submitted` (409 `hours_not_submitted` otherwise, with `status`); a stale `expectedRevision` is 409 `revision_conflict`. Changing `hours` re-prices them at the role's current rate.
-         *
-         *     **Access:** scopes `accounting:read`, `accounting:write`; roles admin, finance.
-         *
-         *     **Idempotency:** required: header `Idempotency-Key` (8-200) or body `idempotencyKey` (8-150).
-         *
-         *     **Revision:** send `expectedRevision` (the revision last read); a different current revision answers 409 `revision_conflict` with `current_revision`, and nothing changes.
-         *
-         *     **MCP tool:** `accounting_contractors_hours_update`.
-         */
-        post: operations["contractors.hours.update"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/accounting/contractors.hours.approve": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Approve submitted hours
-         * @description submitted -> approved; a payout of their period then includes them. Other states: 409 `hours_not_submitted`; stale revision: 409 `revision_conflict`.
-         *
-         *     **Access:** scopes `accounting:read`, `accounting:write`; roles admin, finance.
-         *
-         *     **Idempotency:** required: header `Idempotency-Key` (8-200) or body `idempotencyKey` (8-150).
-         *
-         *     **Revision:** send `expectedRevision` (the revision last read); a different current revision answers 409 `revision_conflict` with `current_revision`, and nothing changes.
-         *
-         *     **MCP tool:** `accounting_contractors_hours_approve`.
-         */
-        post: operations["contractors.hours.approve"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/accounting/contractors.hours.reject": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Reject submitted hours with a reason
-         * @description submitted -> rejected; the contractor sees the reason in the portal. Other states: 409 `hours_not_submitted`; stale revision: 409 `revision_conflict`.
-         *
-         *     **Access:** scopes `accounting:read`, `accounting:write`; roles admin, finance.
-         *
-         *     **Idempotency:** required: header `Idempotency-Key` (8-200) or body `idempotencyKey` (8-150).
-         *
-         *     **Revision:** send `expectedRevision` (the revision last read); a different current revision answers 409 `revision_conflict` with `current_revision`, and nothing changes.
-         *
-         *     **MCP tool:** `accounting_contractors_hours_reject`.
-         */
-        post: operations["contractors.hours.reject"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/accounting/contractors.payouts.list": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * List payouts, newest period first
-         * @description Optionally of one contractor and in one status. Offset pagination.
-         *
-         *     **Access:** scopes `accounting:read`; roles admin, finance.
-         *
-         *     **MCP tool:** `accounting_contractors_payouts_list`.
-         */
-        get: operations["contractors.payouts.list:get"];
-        put?: never;
-        /**
-         * List payouts, newest period first
-         * @description Optionally of one contractor and in one status. Offset pagination.
-         *
-         *     **Access:** scopes `accounting:read`; roles admin, finance.
-         *
-         *     Also available as `GET` with the same parameters in the query string.
-         *
-         *     **MCP tool:** `accounting_contractors_payouts_list`.
-         */
-        post: operations["contractors.payouts.list"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/accounting/contractors.payouts.get": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * One payout with its lines
-         * @description Unknown id (or one of another organization): 404.
-         *
-         *     **Access:** scopes `accounting:read`; roles admin, finance.
-         *
-         *     **MCP tool:** `accounting_contractors_payouts_get`.
-         */
-        get: operations["contractors.payouts.get:get"];
-        put?: never;
-        /**
-         * One payout with its lines
-         * @description Unknown id (or one of another organization): 404.
-         *
-         *     **Access:** scopes `accounting:read`; roles admin, finance.
-         *
-         *     Also available as `GET` with the same parameters in the query string.
-         *
-         *     **MCP tool:** `accounting_contractors_payouts_get`.
-         */
-        post: operations["contractors.payouts.get"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/accounting/contractors.payouts.create": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Create a payout from approved hours and fixed amounts
-         * @description The pay period ends on `periodEnd` and starts by the role's pay cadence (weekly: 7 days, biweekly: 14 days, semimonthly: from the 1st or the 16th, monthly: from the 1st). Every approved hours record of the period not yet in a payout is included, in the role's currency, plus `fixedAmounts`. Nothing to pay: 409 `payout_empty`; no role: 409 `rate_missing`. The payout starts `unpaid`; the hours stay approved until it is marked paid.
-         *
-         *     **Access:** scopes `accounting:read`, `accounting:write`; roles admin, finance.
-         *
-         *     **Idempotency:** required: header `Idempotency-Key` (8-200) or body `idempotencyKey` (8-150).
-         *
-         *     **MCP tool:** `accounting_contractors_payouts_create`.
-         */
-        post: operations["contractors.payouts.create"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/accounting/contractors.payouts.markPaid": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Record that a payout was paid
-         * @description unpaid -> paid on `paidOn` with `reference`; its hours become `paid` and a ledger entry of the total posts on `paidOn` to 7000 Payroll and contractors (money out). Already paid: 409 `payout_already_paid`; stale revision: 409 `revision_conflict`. The tax year summary counts the payout in `paidOn`'s year.
-         *
-         *     **Access:** scopes `accounting:read`, `accounting:write`; roles admin, finance.
-         *
-         *     **Idempotency:** required: header `Idempotency-Key` (8-200) or body `idempotencyKey` (8-150).
-         *
-         *     **Revision:** send `expectedRevision` (the revision last read); a different current revision answers 409 `revision_conflict` with `current_revision`, and nothing changes.
-         *
-         *     **MCP tool:** `accounting_contractors_payouts_mark_paid`.
-         */
-        post: operations["contractors.payouts.markPaid"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/accounting/contractors.agreements.list": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * List agreements, newest first
-         * @description Optionally of one contractor and in one status. Offset pagination.
-         *
-         *     **Access:** scopes `accounting:read`; roles admin, finance.
-         *
-         *     **MCP tool:** `accounting_contractors_agreements_list`.
-         */
-        get: operations["contractors.agreements.list:get"];
-        put?: never;
-        /**
-         * List agreements, newest first
-         * @description Optionally of one contractor and in one status. Offset pagination.
-         *
-         *     **Access:** scopes `accounting:read`; roles admin, finance.
-         *
-         *     Also available as `GET` with the same parameters in the query string.
-         *
-         *     **MCP tool:** `accounting_contractors_agreements_list`.
-         */
-        post: operations["contractors.agreements.list"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/accounting/contractors.agreements.get": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * One agreement and its signature record
-         * @description Status, document hash and, once signed, the typed name, time and client address. Unknown id: 404.
-         *
-         *     **Access:** scopes `accounting:read`; roles admin, finance.
-         *
-         *     **MCP tool:** `accounting_contractors_agreements_get`.
-         */
-        get: operations["contractors.agreements.get:get"];
-        put?: never;
-        /**
-         * One agreement and its signature record
-         * @description Status, document hash and, once signed, the typed name, time and client address. Unknown id: 404.
-         *
-         *     **Access:** scopes `accounting:read`; roles admin, finance.
-         *
-         *     Also available as `GET` with the same parameters in the query string.
-         *
-         *     **MCP tool:** `accounting_contractors_agreements_get`.
-         */
-        post: operations["contractors.agreements.get"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/accounting/contractors.agreements.download": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Download an agreement: the signed PDF once signed, else the document sent
-         * @description Signed: the PDF with its signature page (`<name> (signed).pdf`). Not signed (sent or voided before signing): the exact document sent, whose SHA-256 is `document_sha256`. Over HTTP, `Accept` with the media type or `application/octet-stream` returns the bytes themselves.
-         *
-         *     **Access:** scopes `accounting:read`; roles admin, finance.
-         *
-         *     **MCP tool:** `accounting_contractors_agreements_download`.
-         */
-        get: operations["contractors.agreements.download:get"];
-        put?: never;
-        /**
-         * Download an agreement: the signed PDF once signed, else the document sent
-         * @description Signed: the PDF with its signature page (`<name> (signed).pdf`). Not signed (sent or voided before signing): the exact document sent, whose SHA-256 is `document_sha256`. Over HTTP, `Accept` with the media type or `application/octet-stream` returns the bytes themselves.
-         *
-         *     **Access:** scopes `accounting:read`; roles admin, finance.
-         *
-         *     Also available as `GET` with the same parameters in the query string.
-         *
-         *     **MCP tool:** `accounting_contractors_agreements_download`.
-         */
-        post: operations["contractors.agreements.download"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/accounting/contractors.agreements.send": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Send an agreement to a contractor from a template
-         * @description Fixes the exact document the contractor will read and sign in the portal: a Markdown draft rendered with the contractor's fields (placeholders `{{contractor.displayName}}`, `{{contractor.legalName}}`, `{{contractor.email}}`, `{{contractor.country}}`, `{{role.name}}`, `{{organization.name}}`, `{{date}}`; any other placeholder is refused), or an uploaded original byte for byte. Its SHA-256 is returned and kept; the agreement starts `sent`.
-         *
-         *     **Access:** scopes `accounting:read`, `accounting:write`; roles admin, finance.
-         *
-         *     **Idempotency:** required: header `Idempotency-Key` (8-200) or body `idempotencyKey` (8-150).
-         *
-         *     **MCP tool:** `accounting_contractors_agreements_send`.
-         */
-        post: operations["contractors.agreements.send"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/accounting/contractors.agreements.void": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Void an agreement
-         * @description A sent agreement can no longer be signed; a signed one is no longer on file (the directory stops counting it). Already voided: 409 `agreement_voided`; stale revision: 409 `revision_conflict`. Cannot be undone; send a new agreement instead.
-         *
-         *     **Access:** scopes `accounting:read`, `accounting:write`; roles admin, finance.
-         *
-         *     **Idempotency:** required: header `Idempotency-Key` (8-200) or body `idempotencyKey` (8-150).
-         *
-         *     **Revision:** send `expectedRevision` (the revision last read); a different current revision answers 409 `revision_conflict` with `current_revision`, and nothing changes.
-         *
-         *     **Destructive:** the change cannot be undone.
-         *
-         *     **MCP tool:** `accounting_contractors_agreements_void`.
-         */
-        post: operations["contractors.agreements.void"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3176,6 +2718,394 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/accounting/receipts.upload": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Upload a receipt or invoice into the inbox
+         * @description The file as base64, at most 10 MiB decoded: PDF (a Factur-X/ZUGFeRD PDF is read from its embedded XML), JPEG, PNG, WebP, UBL 2.1 or UN/CEFACT CII XML. The type is read from the bytes and must agree with the file name and media type. The same bytes uploaded again (SHA-256) return the existing item with `duplicate: true`. Extraction runs in the background; the item moves from new to processing to ready, needs_review or failed (inbox.get, event receipt.processed).
+         *
+         *     **Access:** scopes `accounting:read`, `accounting:write`; roles admin, finance.
+         *
+         *     **Idempotency:** required: header `Idempotency-Key` (8-200) or body `idempotencyKey` (8-200).
+         *
+         *     **MCP tool:** `accounting_receipts_upload`.
+         */
+        post: operations["receipts.upload"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/accounting/inbox.list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List inbox items (received receipts), newest first
+         * @description Cursor pages as the contract gives them: `limit` and `cursor` in, `items` and `nextCursor` out (null at the end). Items that arrive between pages sort before the cursor, so a walk never skips or repeats one. `state` narrows the list.
+         *
+         *     **Access:** scopes `accounting:read`; roles admin, finance.
+         *
+         *     **MCP tool:** `accounting_inbox_list`.
+         */
+        get: operations["inbox.list:get"];
+        put?: never;
+        /**
+         * List inbox items (received receipts), newest first
+         * @description Cursor pages as the contract gives them: `limit` and `cursor` in, `items` and `nextCursor` out (null at the end). Items that arrive between pages sort before the cursor, so a walk never skips or repeats one. `state` narrows the list.
+         *
+         *     **Access:** scopes `accounting:read`; roles admin, finance.
+         *
+         *     Also available as `GET` with the same parameters in the query string.
+         *
+         *     **MCP tool:** `accounting_inbox_list`.
+         */
+        post: operations["inbox.list"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/accounting/inbox.get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get one inbox item with its extracted fields
+         * @description **Access:** scopes `accounting:read`; roles admin, finance.
+         *
+         *     **MCP tool:** `accounting_inbox_get`.
+         */
+        get: operations["inbox.get:get"];
+        put?: never;
+        /**
+         * Get one inbox item with its extracted fields
+         * @description **Access:** scopes `accounting:read`; roles admin, finance.
+         *
+         *     Also available as `GET` with the same parameters in the query string.
+         *
+         *     **MCP tool:** `accounting_inbox_get`.
+         */
+        post: operations["inbox.get"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/accounting/inbox.ignore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ignore an inbox item (not a receipt to match)
+         * @description Moves an item that is not matched to `ignored`: it leaves suggestions and auto-matching; inbox.restore brings it back to the state it had. A matched item is detached first (matching.detach).
+         *
+         *     **Access:** scopes `accounting:read`, `accounting:write`; roles admin, finance.
+         *
+         *     **Idempotency:** required: header `Idempotency-Key` (8-200) or body `idempotencyKey` (8-200).
+         *
+         *     **Revision:** send `expectedRevision` (the revision last read); a different current revision answers 409 `revision_conflict` with `current_revision`, and nothing changes.
+         *
+         *     **MCP tool:** `accounting_inbox_ignore`.
+         */
+        post: operations["inbox.ignore"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/accounting/inbox.restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Bring an ignored inbox item back
+         * @description An ignored item returns to the state it had when it was ignored.
+         *
+         *     **Access:** scopes `accounting:read`, `accounting:write`; roles admin, finance.
+         *
+         *     **Idempotency:** required: header `Idempotency-Key` (8-200) or body `idempotencyKey` (8-200).
+         *
+         *     **Revision:** send `expectedRevision` (the revision last read); a different current revision answers 409 `revision_conflict` with `current_revision`, and nothing changes.
+         *
+         *     **MCP tool:** `accounting_inbox_restore`.
+         */
+        post: operations["inbox.restore"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/accounting/inbox.address.get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The e-mail address that receives receipts for the organization
+         * @description Each attachment of a message sent to this address by an active member (the From address is a member’s e-mail) becomes an inbox item; any other message is refused and counted. Issued on first use; inbox.address.rotate replaces it.
+         *
+         *     **Access:** scopes `accounting:read`; roles admin, finance.
+         *
+         *     **MCP tool:** `accounting_inbox_address_get`.
+         */
+        get: operations["inbox.address.get:get"];
+        put?: never;
+        /**
+         * The e-mail address that receives receipts for the organization
+         * @description Each attachment of a message sent to this address by an active member (the From address is a member’s e-mail) becomes an inbox item; any other message is refused and counted. Issued on first use; inbox.address.rotate replaces it.
+         *
+         *     **Access:** scopes `accounting:read`; roles admin, finance.
+         *
+         *     Also available as `GET` with the same parameters in the query string.
+         *
+         *     **MCP tool:** `accounting_inbox_address_get`.
+         */
+        post: operations["inbox.address.get"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/accounting/inbox.address.rotate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Replace the receipts e-mail address (the old one stops at once)
+         * @description Issues a new receiving address; mail to the old one is refused from now on. Use it when the address leaked. Cannot be undone.
+         *
+         *     **Access:** scopes `accounting:read`, `accounting:write`; roles admin, finance.
+         *
+         *     **Idempotency:** required: header `Idempotency-Key` (8-200) or body `idempotencyKey` (8-200).
+         *
+         *     **Revision:** send `expectedRevision` (the revision last read); a different current revision answers 409 `revision_conflict` with `current_revision`, and nothing changes.
+         *
+         *     **Destructive:** the change cannot be undone.
+         *
+         *     **MCP tool:** `accounting_inbox_address_rotate`.
+         */
+        post: operations["inbox.address.rotate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/accounting/mail.items.upload": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Record a scanned postal letter
+         * @description For a scanning service's key or a member: needs only `mail:write`, so a scanning service's key can deliver letters without reading any. One PDF, or 1-50 page images (JPEG, PNG, TIFF), at most 20971520 bytes in all (413 payload_too_large). Emits mail.received (ids, channel, dates and counts only).
+         *
+         *     **Access:** scopes `mail:write`; roles admin, finance.
+         *
+         *     **Idempotency:** required: header `Idempotency-Key` (8-200) or body `idempotencyKey` (8-200).
+         */
+        post: operations["mail.items.upload"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/accounting/mail.items.list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the organization's letters, newest first
+         * @description A cursor list like inbox.list: `limit` and `cursor` in, `items` and `nextCursor` out; pages never skip or repeat a letter, whatever arrives meanwhile. Letters not archived unless `archived` is true. Listing is not a read of a letter: mail.items.get and mail.items.download are, and are recorded.
+         *
+         *     **Access:** scopes `mail:read`; roles admin, finance.
+         *
+         *     **MCP tool:** `accounting_mail_items_list`.
+         */
+        get: operations["mail.items.list:get"];
+        put?: never;
+        /**
+         * List the organization's letters, newest first
+         * @description A cursor list like inbox.list: `limit` and `cursor` in, `items` and `nextCursor` out; pages never skip or repeat a letter, whatever arrives meanwhile. Letters not archived unless `archived` is true. Listing is not a read of a letter: mail.items.get and mail.items.download are, and are recorded.
+         *
+         *     **Access:** scopes `mail:read`; roles admin, finance.
+         *
+         *     Also available as `GET` with the same parameters in the query string.
+         *
+         *     **MCP tool:** `accounting_mail_items_list`.
+         */
+        post: operations["mail.items.list"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/accounting/mail.items.get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read one letter, with who read it
+         * @description Returns the letter (sender, subject, dates, files) and the record of its reads, newest first. This call is a read and is recorded first (who, when, which letter), so it appears in `reads`. Unknown id: 404.
+         *
+         *     **Access:** scopes `mail:read`; roles admin, finance.
+         *
+         *     **MCP tool:** `accounting_mail_items_get`.
+         */
+        get: operations["mail.items.get:get"];
+        put?: never;
+        /**
+         * Read one letter, with who read it
+         * @description Returns the letter (sender, subject, dates, files) and the record of its reads, newest first. This call is a read and is recorded first (who, when, which letter), so it appears in `reads`. Unknown id: 404.
+         *
+         *     **Access:** scopes `mail:read`; roles admin, finance.
+         *
+         *     Also available as `GET` with the same parameters in the query string.
+         *
+         *     **MCP tool:** `accounting_mail_items_get`.
+         */
+        post: operations["mail.items.get"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/accounting/mail.items.download": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download one of a letter's files
+         * @description The file's bytes as received. Over HTTP, `Accept` with the file's media type or `application/octet-stream` returns the bytes themselves (Content-Disposition: attachment) instead of JSON with base64 content. Recorded as a read of the letter. Unknown letter or file: 404; files deleted by the scan retention: 409 mail_scan_purged.
+         *
+         *     **Access:** scopes `mail:read`; roles admin, finance.
+         */
+        get: operations["mail.items.download:get"];
+        put?: never;
+        /**
+         * Download one of a letter's files
+         * @description The file's bytes as received. Over HTTP, `Accept` with the file's media type or `application/octet-stream` returns the bytes themselves (Content-Disposition: attachment) instead of JSON with base64 content. Recorded as a read of the letter. Unknown letter or file: 404; files deleted by the scan retention: 409 mail_scan_purged.
+         *
+         *     **Access:** scopes `mail:read`; roles admin, finance.
+         *
+         *     Also available as `GET` with the same parameters in the query string.
+         */
+        post: operations["mail.items.download"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/accounting/mail.items.markRead": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mark a letter read (or unread again)
+         * @description Sets read_at (or clears it with `read: false`). Marking a letter already in that state: 409 invalid_state. This changes the letter's state; it is not the access record (mail.items.get records reads).
+         *
+         *     **Access:** scopes `mail:read`, `mail:write`; roles admin, finance.
+         *
+         *     **Idempotency:** required: header `Idempotency-Key` (8-200) or body `idempotencyKey` (8-200).
+         *
+         *     **Revision:** send `expectedRevision` (the revision last read); a different current revision answers 409 `revision_conflict` with `current_revision`, and nothing changes.
+         *
+         *     **MCP tool:** `accounting_mail_items_mark_read`.
+         */
+        post: operations["mail.items.markRead"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/accounting/mail.items.archive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Archive a letter
+         * @description Moves the letter out of the default list (mail.items.list `archived: true` shows it). When the organization sets a scan retention (admin.organization.update `mailScanRetentionDays`), the letter's files are deleted that many days after archiving. Emits mail.archived. Already archived: 409 invalid_state.
+         *
+         *     **Access:** scopes `mail:read`, `mail:write`; roles admin, finance.
+         *
+         *     **Idempotency:** required: header `Idempotency-Key` (8-200) or body `idempotencyKey` (8-200).
+         *
+         *     **Revision:** send `expectedRevision` (the revision last read); a different current revision answers 409 `revision_conflict` with `current_revision`, and nothing changes.
+         *
+         *     **MCP tool:** `accounting_mail_items_archive`.
+         */
+        post: operations["mail.items.archive"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -3188,7 +3118,7 @@ export interface components {
                  * @description Stable, machine-readable error code (see docs/errors.md).
                  * @enum {string}
                  */
-                code: "invalid_json" | "invalid_input" | "unknown_field" | "unknown_parameter" | "idempotency_key_required" | "idempotency_key_mismatch" | "idempotency_key_reused" | "unsupported_api_version" | "invalid_file" | "missing_credential" | "invalid_credential" | "organization_mismatch" | "membership_inactive" | "insufficient_scope" | "role_not_allowed" | "dashboard_only" | "csrf_failed" | "unknown_operation" | "not_found" | "method_not_allowed" | "revision_conflict" | "idempotency_in_progress" | "email_taken" | "job_role_inactive" | "unpaid_not_acknowledged" | "contractor_joined" | "contractor_inactive" | "invitation_not_open" | "invalid_state" | "hours_not_submitted" | "rate_missing" | "agreement_already_signed" | "agreement_voided" | "payout_empty" | "payout_already_paid" | "member_email_taken" | "last_admin" | "scope_not_held" | "party_email_taken" | "party_email_missing" | "unsupported_currency" | "invalid_quantity" | "invalid_tax_rate" | "amount_overflow" | "payment_exceeds_balance" | "payment_not_allowed" | "allocations_unbalanced" | "category_code_taken" | "job_role_name_taken" | "no_open_invitation" | "webhook_url_not_allowed" | "unknown_event_type" | "origin_not_allowed" | "installments_sum_mismatch" | "payment_plan_exists" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "invitation_limit_reached" | "replay_unavailable" | "internal_error" | "service_unavailable" | "oauth_unavailable";
+                code: "invalid_json" | "invalid_input" | "unknown_field" | "unknown_parameter" | "idempotency_key_required" | "idempotency_key_mismatch" | "idempotency_key_reused" | "unsupported_api_version" | "invalid_file" | "missing_credential" | "invalid_credential" | "organization_mismatch" | "membership_inactive" | "insufficient_scope" | "role_not_allowed" | "dashboard_only" | "unknown_operation" | "not_found" | "method_not_allowed" | "revision_conflict" | "idempotency_in_progress" | "email_taken" | "job_role_inactive" | "unpaid_not_acknowledged" | "contractor_joined" | "contractor_inactive" | "invitation_not_open" | "invalid_state" | "member_email_taken" | "last_admin" | "scope_not_held" | "party_email_taken" | "party_email_missing" | "unsupported_currency" | "invalid_quantity" | "invalid_tax_rate" | "amount_overflow" | "payment_exceeds_balance" | "payment_not_allowed" | "allocations_unbalanced" | "category_code_taken" | "job_role_name_taken" | "no_open_invitation" | "webhook_url_not_allowed" | "unknown_event_type" | "origin_not_allowed" | "installments_sum_mismatch" | "payment_plan_exists" | "mail_scan_purged" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "invitation_limit_reached" | "replay_unavailable" | "internal_error" | "service_unavailable" | "oauth_unavailable";
                 /** @description Human-readable explanation; never contains secrets. */
                 message: string;
                 /** @description The input field at fault, in the caller’s spelling (dotted for nested fields). */
@@ -3380,50 +3310,6 @@ export interface components {
             /** @description Idempotency key, 8-150 characters; required unless the Idempotency-Key header is sent. */
             idempotencyKey?: string;
         };
-        ContractorsTaxSummaryResult: {
-            /** @description The calendar year. */
-            year: number;
-            /** @description One item per contractor and currency, by legal name. */
-            items: {
-                /** @description Contractor id. */
-                contractor_id: string;
-                /** @description Display name. */
-                display_name: string;
-                /** @description Legal name (the name on the slip). */
-                legal_name: string;
-                /** @description Reviewed tax residency, or null. */
-                residency: string | null;
-                /** @description Reviewed: services rendered in Canada, or null. */
-                services_in_canada: boolean | null;
-                /** @description Reviewed: identity confirmed. */
-                identity_confirmed: boolean;
-                /** @description Currency of the fees (one item per contractor and currency). */
-                currency: string;
-                /** @description Fees paid in the year (cash basis), minor units. */
-                fees_paid_minor: string;
-                /** @description Paid payouts counted. */
-                payout_count: number;
-                /** @description Slips that apply; empty when none does. */
-                slips: {
-                    /** @description `T4A`, `T4A-NR` or `1099-NEC`. */
-                    form: string;
-                    /** @description The box the fees go in (T4A 048, 1099-NEC 1); null for the T4A-NR (see the CRA guide RC4445). */
-                    box: string | null;
-                    /** @description Why the slip applies. */
-                    basis: string;
-                }[];
-                /** @description Regulation 105 withholding (15 %) for non-residents rendering services in Canada, or null. */
-                withholding_minor: string | null;
-                /** @description What still needs a person (review, currency conversion). */
-                notes: string[];
-            }[];
-            /** @description The same summary as CSV (RFC 4180, CRLF), one row per item. */
-            csv: string;
-        };
-        ContractorsTaxSummaryRequest: {
-            /** @description Calendar year, 2000-2100. */
-            year: number;
-        };
         /** ContractorDirectoryEntry */
         ContractorDirectoryEntry: {
             /** @description Contractor id. */
@@ -3451,9 +3337,9 @@ export interface components {
             currency: string | null;
             /** @description The role's pay cadence. */
             pay_cadence: ("weekly" | "biweekly" | "semimonthly" | "monthly") | null;
-            /** @description Whether a signed agreement (not voided) is on file for the contractor. */
+            /** @description Whether a template-based agreement is on file (and not voided) for the contractor. */
             agreement_on_file: boolean;
-            /** @description Hours submitted or approved and not yet paid (rejected hours excluded), decimal string with two fraction digits ("12.50"). */
+            /** @description Hours worked and not yet paid, decimal string with two fraction digits ("12.50"). */
             pending_hours: string;
             /** @description The contractor's revision (as in contractors.get); send it as expectedRevision. */
             revision: number;
@@ -3786,350 +3672,6 @@ export interface components {
             mediaType: "application/pdf" | "application/vnd.openxmlformats-officedocument.wordprocessingml.document" | "application/msword" | "text/plain" | "text/markdown";
             /** @description The file content, base64 (RFC 4648, padded, no line breaks); at most 5242880 bytes decoded. */
             contentBase64: string;
-            /** @description Idempotency key, 8-150 characters; required unless the Idempotency-Key header is sent. */
-            idempotencyKey?: string;
-        };
-        /** ContractorHours */
-        ContractorHours: {
-            /** @description Hours id. */
-            id: string;
-            /** @description Contractor id. */
-            contractor_id: string;
-            /**
-             * Format: date
-             * @description The day worked (YYYY-MM-DD).
-             */
-            work_date: string;
-            /** @description Hours worked, decimal with two fraction digits ("7.25"). */
-            hours: string;
-            /** @description What was done, 1-500 characters. */
-            description: string;
-            /** @description The role's hourly rate used, decimal string of minor units. */
-            rate_minor: string;
-            /** @description hours x rate, rounded half-even to a whole minor unit, decimal string. */
-            amount_minor: string;
-            /** @description The role's ISO 4217 currency. */
-            currency: string;
-            /** @description submitted -> approved -> paid, or submitted -> rejected. */
-            status: "submitted" | "approved" | "rejected" | "paid";
-            /** @description Why the hours were rejected, or null. */
-            rejection_reason: string | null;
-            /** @description Whether a finance member or the contractor (portal) submitted the hours. */
-            submitted_by: "member" | "contractor";
-            /** @description When the hours were approved or rejected, or null. */
-            decided_at: string | null;
-            /** @description The payout that pays these hours, or null. */
-            payout_id: string | null;
-            /** @description Revision; send it as expectedRevision. */
-            revision: number;
-            /**
-             * Format: date-time
-             * @description When the hours were submitted (ISO 8601, UTC).
-             */
-            created_at: string;
-            /**
-             * Format: date-time
-             * @description Last change (ISO 8601, UTC).
-             */
-            updated_at: string;
-        };
-        ContractorsHoursListResult: {
-            /** @description The page of hours, newest work date first. */
-            items: components["schemas"]["ContractorHours"][];
-            /** @description The page size used. */
-            limit: number;
-            /** @description The offset used. */
-            offset: number;
-            /** @description Offset of the next page, or null when this page is the last. */
-            nextOffset: number | null;
-        };
-        ContractorsHoursListRequest: {
-            /** @description Only this contractor. */
-            contractorId?: string;
-            /** @description submitted -> approved -> paid, or submitted -> rejected. */
-            status?: "submitted" | "approved" | "rejected" | "paid";
-            /**
-             * @description Page size, 1 to 100 (default 30).
-             * @default 30
-             */
-            limit?: number;
-            /**
-             * @description Number of records to skip (default 0).
-             * @default 0
-             */
-            offset?: number;
-        };
-        ContractorsHoursSubmitRequest: {
-            /** @description Contractor id. */
-            contractorId: string;
-            /**
-             * Format: date
-             * @description The day worked (YYYY-MM-DD).
-             */
-            workDate: string;
-            /** @description Hours worked that day, above 0 and at most 24, up to two fraction digits ("7.25"). */
-            hours: string;
-            /** @description What was done, 1-500 characters. */
-            description: string;
-            /** @description Idempotency key, 8-150 characters; required unless the Idempotency-Key header is sent. */
-            idempotencyKey?: string;
-        };
-        ContractorsHoursUpdateRequest: {
-            /** @description Hours id. */
-            id: string;
-            /** @description The revision of the record the caller last read. */
-            expectedRevision: number;
-            /**
-             * Format: date
-             * @description The day worked (YYYY-MM-DD).
-             */
-            workDate?: string;
-            /** @description Hours worked that day, above 0 and at most 24, up to two fraction digits ("7.25"). */
-            hours?: string;
-            /** @description What was done, 1-500 characters. */
-            description?: string;
-            /** @description Idempotency key, 8-150 characters; required unless the Idempotency-Key header is sent. */
-            idempotencyKey?: string;
-        };
-        ContractorsHoursApproveRequest: {
-            /** @description Hours id. */
-            id: string;
-            /** @description The revision of the record the caller last read. */
-            expectedRevision: number;
-            /** @description Idempotency key, 8-150 characters; required unless the Idempotency-Key header is sent. */
-            idempotencyKey?: string;
-        };
-        ContractorsHoursRejectRequest: {
-            /** @description Hours id. */
-            id: string;
-            /** @description The revision of the record the caller last read. */
-            expectedRevision: number;
-            /** @description Why, shown to the contractor, 1-500 characters. */
-            reason: string;
-            /** @description Idempotency key, 8-150 characters; required unless the Idempotency-Key header is sent. */
-            idempotencyKey?: string;
-        };
-        /** ContractorPayout */
-        ContractorPayout: {
-            /** @description Payout id. */
-            id: string;
-            /** @description Contractor id. */
-            contractor_id: string;
-            /** @description unpaid -> paid (contractors.payouts.markPaid). */
-            status: "unpaid" | "paid";
-            /** @description Total of the lines, decimal string of minor units. */
-            amount_minor: string;
-            /** @description The contractor's currency (their role's), ISO 4217. */
-            currency: string;
-            /** @description The role's pay cadence the period follows. */
-            pay_cadence: string;
-            /**
-             * Format: date
-             * @description First day of the pay period.
-             */
-            period_start: string;
-            /**
-             * Format: date
-             * @description Last day of the pay period.
-             */
-            period_end: string;
-            /** @description Payment date, or null while unpaid. */
-            paid_on: string | null;
-            /** @description Payment reference (bank transfer id, cheque number), or null while unpaid. */
-            reference: string | null;
-            /** @description Hours lines first (by work date), then fixed amounts. */
-            lines: {
-                /** @description `hours` (approved hours) or `fixed` (a fixed amount). */
-                kind: "hours" | "fixed";
-                /** @description The hours paid by this line, or null for a fixed amount. */
-                hours_id: string | null;
-                /** @description What the line pays. */
-                description: string;
-                /** @description Amount, decimal string of minor units. */
-                amount_minor: string;
-            }[];
-            /** @description Revision; send it as expectedRevision. */
-            revision: number;
-            /**
-             * Format: date-time
-             * @description When the payout was created (ISO 8601, UTC).
-             */
-            created_at: string;
-            /**
-             * Format: date-time
-             * @description Last change (ISO 8601, UTC).
-             */
-            updated_at: string;
-        };
-        ContractorsPayoutsListResult: {
-            /** @description The page of payouts, newest period end first. */
-            items: components["schemas"]["ContractorPayout"][];
-            /** @description The page size used. */
-            limit: number;
-            /** @description The offset used. */
-            offset: number;
-            /** @description Offset of the next page, or null when this page is the last. */
-            nextOffset: number | null;
-        };
-        ContractorsPayoutsListRequest: {
-            /** @description Only this contractor. */
-            contractorId?: string;
-            /** @description unpaid or paid. */
-            status?: "unpaid" | "paid";
-            /**
-             * @description Page size, 1 to 100 (default 30).
-             * @default 30
-             */
-            limit?: number;
-            /**
-             * @description Number of records to skip (default 0).
-             * @default 0
-             */
-            offset?: number;
-        };
-        ContractorsPayoutsGetRequest: {
-            /** @description Payout id. */
-            id: string;
-        };
-        ContractorsPayoutsCreateRequest: {
-            /** @description Contractor id. */
-            contractorId: string;
-            /**
-             * Format: date
-             * @description Last day of the pay period (YYYY-MM-DD).
-             */
-            periodEnd: string;
-            /** @description Fixed amounts (a flat fee, an expense), 0-20 items. */
-            fixedAmounts?: {
-                /** @description What the amount pays, 1-200 characters. */
-                description: string;
-                /** @description Positive amount, decimal string of minor units (at most 15 digits). */
-                amountMinor: string;
-            }[];
-            /** @description Idempotency key, 8-150 characters; required unless the Idempotency-Key header is sent. */
-            idempotencyKey?: string;
-        };
-        ContractorsPayoutsMarkPaidRequest: {
-            /** @description Payout id. */
-            id: string;
-            /** @description The revision of the record the caller last read. */
-            expectedRevision: number;
-            /**
-             * Format: date
-             * @description Date the money left (YYYY-MM-DD).
-             */
-            paidOn: string;
-            /** @description Payment reference (transfer id, cheque number), 1-200 characters. */
-            reference: string;
-            /** @description Idempotency key, 8-150 characters; required unless the Idempotency-Key header is sent. */
-            idempotencyKey?: string;
-        };
-        /** ContractorAgreement */
-        ContractorAgreement: {
-            /** @description Agreement id. */
-            id: string;
-            /** @description Contractor id. */
-            contractor_id: string;
-            /** @description The template it was made from. */
-            template_id: string;
-            /** @description Title shown to the contractor. */
-            title: string;
-            /** @description sent -> signed (portal), or voided. */
-            status: "sent" | "signed" | "voided";
-            /** @description Media type of the document to sign. */
-            media_type: string;
-            /** @description File name of the document to sign. */
-            file_name: string;
-            /** @description SHA-256 of the exact document to sign, lowercase hex. */
-            document_sha256: string;
-            /** @description When signed, or null. */
-            signed_at: string | null;
-            /** @description The full name the contractor typed, or null. */
-            signed_name: string | null;
-            /** @description Client IP address the signature came from, or null. */
-            signed_address: string | null;
-            /** @description When voided, or null. */
-            voided_at: string | null;
-            /** @description Why it was voided, or null. */
-            void_reason: string | null;
-            /** @description Revision; send it as expectedRevision. */
-            revision: number;
-            /**
-             * Format: date-time
-             * @description When sent (ISO 8601, UTC).
-             */
-            created_at: string;
-            /**
-             * Format: date-time
-             * @description Last change (ISO 8601, UTC).
-             */
-            updated_at: string;
-        };
-        ContractorsAgreementsListResult: {
-            /** @description The page of agreements, newest first. */
-            items: components["schemas"]["ContractorAgreement"][];
-            /** @description The page size used. */
-            limit: number;
-            /** @description The offset used. */
-            offset: number;
-            /** @description Offset of the next page, or null when this page is the last. */
-            nextOffset: number | null;
-        };
-        ContractorsAgreementsListRequest: {
-            /** @description Only this contractor. */
-            contractorId?: string;
-            /** @description sent, signed or voided. */
-            status?: "sent" | "signed" | "voided";
-            /**
-             * @description Page size, 1 to 100 (default 30).
-             * @default 30
-             */
-            limit?: number;
-            /**
-             * @description Number of records to skip (default 0).
-             * @default 0
-             */
-            offset?: number;
-        };
-        ContractorsAgreementsGetRequest: {
-            /** @description Agreement id. */
-            id: string;
-        };
-        ContractorsAgreementsDownloadResult: {
-            /** @description File name to save under. */
-            file_name: string;
-            /** @description Media type of the content. */
-            media_type: string;
-            /** @description Whether this is the signed PDF. */
-            signed: boolean;
-            /** @description Size of the content in bytes. */
-            size_bytes: number;
-            /** @description SHA-256 of the content, lowercase hex. */
-            sha256: string;
-            /** @description The content, base64. */
-            content_base64: string;
-        };
-        ContractorsAgreementsDownloadRequest: {
-            /** @description Agreement id. */
-            id: string;
-        };
-        ContractorsAgreementsSendRequest: {
-            /** @description Contractor id. */
-            contractorId: string;
-            /** @description Agreement template id (contractors.templates.list). */
-            templateId: string;
-            /** @description Title shown to the contractor, 1-200 characters; the template's name by default. */
-            title?: string;
-            /** @description Idempotency key, 8-150 characters; required unless the Idempotency-Key header is sent. */
-            idempotencyKey?: string;
-        };
-        ContractorsAgreementsVoidRequest: {
-            /** @description Agreement id. */
-            id: string;
-            /** @description The revision of the record the caller last read. */
-            expectedRevision: number;
-            /** @description Why, 1-500 characters. */
-            reason: string;
             /** @description Idempotency key, 8-150 characters; required unless the Idempotency-Key header is sent. */
             idempotencyKey?: string;
         };
@@ -5321,6 +4863,8 @@ export interface components {
             default_currency: string | null;
             /** @description Put before the invoice number, e.g. INV- in INV-000001. */
             invoice_number_prefix: string;
+            /** @description Days an archived letter's scans are kept; null keeps them (company mail). */
+            mail_scan_retention_days: number | null;
             /** @description Revision: 1 at creation, +1 on every change; send it as expectedRevision. */
             revision: number;
             /**
@@ -5350,6 +4894,8 @@ export interface components {
             defaultCurrency?: string | null;
             /** @description Put before invoice numbers: 0-20 letters, digits, dot, slash, underscore or hyphen (default INV-). */
             invoiceNumberPrefix?: string;
+            /** @description Company mail: days the scans of an archived letter are kept (1-3650), then deleted by the retention sweeper (sender, subject, dates and reads stay); null keeps scans until deleted by hand. */
+            mailScanRetentionDays?: number | null;
             /** @description Idempotency key, 8-200 characters; required unless the Idempotency-Key header is sent. */
             idempotencyKey?: string;
         };
@@ -5452,7 +4998,7 @@ export interface components {
             /** @description The member who created the key; the key acts as this member. */
             created_by: string;
             /** @description Scopes the key carries. */
-            scopes: ("accounting:read" | "accounting:write" | "accounting:admin" | "mail:read" | "mail:send")[];
+            scopes: ("accounting:read" | "accounting:write" | "accounting:admin" | "mail:read" | "mail:write")[];
             /** @description `active`, `expired` (past expires_at) or `revoked`. */
             status: "active" | "expired" | "revoked";
             /**
@@ -5501,7 +5047,7 @@ export interface components {
         };
         AdminApiKeysCreateRequest: {
             /** @description Scopes of the new key (1-5, no repeats); each must be held by the calling credential. */
-            scopes: ("accounting:read" | "accounting:write" | "accounting:admin" | "mail:read" | "mail:send")[];
+            scopes: ("accounting:read" | "accounting:write" | "accounting:admin" | "mail:read" | "mail:write")[];
             /** @description Label, 1-200 characters. */
             name?: string;
             /**
@@ -5524,9 +5070,9 @@ export interface components {
         AuditEntry: {
             /** @description Audit entry id. */
             id: string;
-            /** @description `member`, `system` (a job) or `contractor` (the portal). */
+            /** @description `member`, `system` (a job), `contractor` (the portal) or `operator` (the command line). */
             actor_type: string;
-            /** @description Member or contractor id, or job:<name>. */
+            /** @description Member or contractor id, job:<name>, or operator:<OS user> for the command line. */
             actor_id: string;
             /** @description The API key id (or OAuth credential) used, or null. */
             credential_id: string | null;
@@ -6161,13 +5707,13 @@ export interface components {
             allocations: components["schemas"]["EntryAllocation"][];
             /** @description unreviewed or reviewed. */
             review_status: "unreviewed" | "reviewed";
-            /** @description What posted the entry. */
-            source_type: "transaction" | "invoice" | "invoice_payment" | "contractor_payout";
-            /** @description The transaction, invoice or payment that posted it. */
+            /** @description What posted the entry: a transaction, an invoice, an invoice payment, or a processed receipt (a receipt entry, waiting for its transaction). */
+            source_type: "transaction" | "invoice" | "invoice_payment" | "receipt";
+            /** @description The transaction, invoice, payment or receipt that posted it. */
             source_id: string;
             /** @description Transactions linked to the entry. */
             transaction_ids: string[];
-            /** @description Receipts linked to the entry (receipts issue). */
+            /** @description Receipts linked to the entry: its own receipt (a receipt entry), the receipt matched to its transaction, and receipts consolidated into it. */
             receipt_ids: string[];
             /** @description Revision: 1 at creation, +1 on every change; send it as expectedRevision. */
             revision: number;
@@ -6346,6 +5892,300 @@ export interface components {
             /** @description Opaque cursor from a previous page's nextCursor. */
             cursor?: string;
         };
+        /** InboxItem */
+        InboxItem: {
+            /** @description Inbox item (receipt) id. */
+            id: string;
+            /** @description new (queued) -> processing -> ready, needs_review (read, a person should check: see review_reasons) or failed (see failure); matched once attached to a transaction; ignored by a person (inbox.restore brings it back). */
+            state: "new" | "processing" | "ready" | "needs_review" | "failed" | "matched" | "ignored";
+            /** @description upload (receipts.upload), email (sent to the inbox address) or mail_forward (company mail). */
+            source: "upload" | "email" | "mail_forward";
+            /** @description The stored original (an evidence id of consolidation previews). */
+            file_id: string;
+            /** @description File name as received. */
+            file_name: string;
+            /** @description Media type as received. */
+            media_type: string;
+            /** @description Size in bytes. */
+            size: number;
+            /** @description SHA-256 of the file (64 lowercase hex); identical files are one item. */
+            sha256: string;
+            /** @description How it was read: einvoice_ubl, einvoice_cii, facturx, pdf_text or image_ocr. */
+            kind: string | null;
+            /** @description Merchant as extracted. */
+            merchant: string | null;
+            /** @description Document date. */
+            date: string | null;
+            /** @description Amount to pay (signed minor units; negative for a credit note). */
+            total_minor: string | null;
+            /** @description ISO 4217 code. */
+            currency: string | null;
+            /** @description Last four digits of the card that paid, when printed. */
+            card_last_four: string | null;
+            /** @description Why a person should check it (missing_total, ocr_unavailable, low_confidence...). */
+            review_reasons: string[];
+            /** @description Why extraction failed (state failed), else null. */
+            failure: {
+                /** @description unsupported_type, type_mismatch, unsafe_xml, too_large, timeout, memory_limit or corrupt_file. */
+                code: string;
+                /** @description What went wrong, in words. */
+                message: string;
+            } | null;
+            /** @description Every extracted field with its confidence (0-1) and source (page and text span, or XML path); money as strings of minor units. docs/receipts.md lists them. */
+            fields: {
+                [key: string]: unknown;
+            } | null;
+            /** @description The receipt entry posted when it was read (waits for a transaction). */
+            entry_id: string | null;
+            /** @description The transaction it is matched to. */
+            transaction_id: string | null;
+            /** @description Revision: 1 at creation, +1 on every change; send it as expectedRevision. */
+            revision: number;
+            /**
+             * Format: date-time
+             * @description When it arrived (ISO 8601, UTC).
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description Last change (ISO 8601, UTC).
+             */
+            updated_at: string;
+        };
+        ReceiptsUploadResult: {
+            item: components["schemas"]["InboxItem"];
+            /** @description True when these exact bytes were already in the inbox. */
+            duplicate: boolean;
+        };
+        ReceiptsUploadRequest: {
+            /** @description File name, e.g. receipt.pdf. */
+            fileName: string;
+            /** @description application/pdf, image/jpeg, image/png, image/webp, application/xml or text/xml (application/octet-stream lets the bytes decide). */
+            mediaType: string;
+            /** @description The file, base64 (RFC 4648, padded, no line breaks); at most 10 MiB decoded. */
+            contentBase64: string;
+            /** @description Idempotency key, 8-200 characters; required unless the Idempotency-Key header is sent. */
+            idempotencyKey?: string;
+        };
+        InboxListResult: {
+            /** @description The page of inbox items, newest first (then by id). */
+            items: components["schemas"]["InboxItem"][];
+            /** @description Opaque cursor of the next page, or null when no more records remain. */
+            nextCursor: string | null;
+        };
+        InboxListRequest: {
+            /**
+             * @description Page size, 1 to 100 (default 30).
+             * @default 30
+             */
+            limit?: number;
+            /** @description Opaque cursor from a previous page's nextCursor. */
+            cursor?: string;
+            /** @description new (queued) -> processing -> ready, needs_review (read, a person should check: see review_reasons) or failed (see failure); matched once attached to a transaction; ignored by a person (inbox.restore brings it back). */
+            state?: "new" | "processing" | "ready" | "needs_review" | "failed" | "matched" | "ignored";
+        };
+        InboxGetRequest: {
+            /** @description Inbox item id. */
+            id: string;
+        };
+        InboxIgnoreRequest: {
+            /** @description Inbox item id. */
+            id: string;
+            /** @description The revision of the record the caller last read. */
+            expectedRevision: number;
+            /** @description Idempotency key, 8-200 characters; required unless the Idempotency-Key header is sent. */
+            idempotencyKey?: string;
+        };
+        InboxRestoreRequest: {
+            /** @description Inbox item id. */
+            id: string;
+            /** @description The revision of the record the caller last read. */
+            expectedRevision: number;
+            /** @description Idempotency key, 8-200 characters; required unless the Idempotency-Key header is sent. */
+            idempotencyKey?: string;
+        };
+        /** InboxAddress */
+        InboxAddress: {
+            /** @description Where members send receipts; each attachment becomes an inbox item. */
+            address: string;
+            /** @description Revision: 1 at creation, +1 on every change; send it as expectedRevision. */
+            revision: number;
+            /**
+             * Format: date-time
+             * @description When this address was issued.
+             */
+            created_at: string;
+            /** @description Messages accepted, all addresses so far. */
+            accepted_messages: number;
+            /** @description Messages refused (not from an active member, no receipt attachment...). */
+            refused_messages: number;
+        };
+        InboxAddressGetRequest: Record<string, never>;
+        InboxAddressRotateRequest: {
+            /** @description The revision of the address last read (inbox.address.get). */
+            expectedRevision: number;
+            /** @description Idempotency key, 8-200 characters; required unless the Idempotency-Key header is sent. */
+            idempotencyKey?: string;
+        };
+        /** MailItem */
+        MailItem: {
+            /** @description Letter id. */
+            id: string;
+            /** @description `post`: a scanned postal letter (mail.items.upload); `email`: a message to the company mail address. */
+            channel: "post" | "email";
+            /** @description Who sent the letter, as recorded at arrival. */
+            sender: string;
+            /** @description What the letter is about, as recorded at arrival. */
+            subject: string;
+            /**
+             * Format: date-time
+             * @description When the letter was received.
+             */
+            received_at: string;
+            /** @description The files of the letter, in order. */
+            files: {
+                /** @description Position of the file in the letter, from 1 (mail.items.download `file`). */
+                position: number;
+                /** @description application/pdf, image/jpeg, image/png, image/tiff or message/rfc822. */
+                media_type: string;
+                /** @description File name as sent, or letter-<position>.<ext>. */
+                file_name: string;
+                /** @description Size in bytes. */
+                size_bytes: number;
+                /** @description SHA-256 of the bytes, lowercase hex. */
+                sha256: string;
+                /** @description false once the scan retention deleted the bytes. */
+                available: boolean;
+            }[];
+            /** @description Total size of the files in bytes. */
+            size_bytes: number;
+            /** @description When marked read (mail.items.markRead), or null while unread. */
+            read_at: string | null;
+            /** @description When archived, or null. */
+            archived_at: string | null;
+            /** @description When the scan retention deleted the letter's files, or null. */
+            scan_purged_at: string | null;
+            /** @description The receipt inbox item made from this letter (mail.items.forwardToInbox), or null. */
+            forwarded_inbox_item_id: string | null;
+            /** @description Revision: send it as expectedRevision. */
+            revision: number;
+            /**
+             * Format: date-time
+             * @description When the letter was recorded in the service.
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description Last change.
+             */
+            updated_at: string;
+        };
+        MailItemsUploadRequest: {
+            /** @description Who sent the letter, 1-300 characters. */
+            sender: string;
+            /** @description What it is about, 1-500 characters. */
+            subject: string;
+            /**
+             * Format: date-time
+             * @description When the letter was received (ISO 8601); not in the future.
+             */
+            receivedAt: string;
+            /** @description The scan: one PDF, or the pages as images in order (1-50). */
+            files: {
+                /** @description application/pdf, image/jpeg, image/png or image/tiff; checked against the bytes. */
+                mediaType: "application/pdf" | "image/jpeg" | "image/png" | "image/tiff";
+                /** @description File name, 1-255 characters, no path separators or control characters; default letter-<n>.<ext>. */
+                fileName?: string;
+                /** @description The bytes, base64 (RFC 4648, padded, no line breaks). */
+                contentBase64: string;
+            }[];
+            /** @description Idempotency key, 8-200 characters; required unless the Idempotency-Key header is sent. */
+            idempotencyKey?: string;
+        };
+        MailItemsListResult: {
+            /** @description The page of letters, newest first. */
+            items: components["schemas"]["MailItem"][];
+            /** @description Opaque cursor of the next page, or null when no more records remain. */
+            nextCursor: string | null;
+        };
+        MailItemsListRequest: {
+            /**
+             * @description Page size, 1 to 100 (default 30).
+             * @default 30
+             */
+            limit?: number;
+            /** @description Opaque cursor from a previous page's nextCursor. */
+            cursor?: string;
+            /** @description false (default): letters not archived; true: archived letters only. */
+            archived?: boolean;
+            /** @description true: unread letters only; false: read letters only. */
+            unread?: boolean;
+            /** @description `post`: a scanned postal letter (mail.items.upload); `email`: a message to the company mail address. */
+            channel?: "post" | "email";
+        };
+        MailItemsGetResult: {
+            item: components["schemas"]["MailItem"];
+            /** @description Who read this letter and when, newest first (this read included), at most 100. */
+            reads: {
+                /** @description `member`, `system` (a job) or `operator`. */
+                actor_type: string;
+                /** @description Member id (or job:<name>, operator:<user>). */
+                actor_id: string;
+                /** @description The API key or OAuth credential used. */
+                credential_id: string | null;
+                /** @description mail.items.get or mail.items.download. */
+                operation: string;
+                /** @description Request id of the read. */
+                request_id: string;
+                /**
+                 * Format: date-time
+                 * @description When.
+                 */
+                read_at: string;
+            }[];
+            /** @description Number of reads recorded in all. */
+            read_count: number;
+        };
+        MailItemsGetRequest: {
+            /** @description Letter id. */
+            id: string;
+        };
+        MailItemsDownloadResult: {
+            /** @description The file name. */
+            file_name: string;
+            /** @description The media type. */
+            media_type: string;
+            /** @description Size in bytes. */
+            size_bytes: number;
+            /** @description SHA-256 of the content, lowercase hex: compare after download. */
+            sha256: string;
+            /** @description The content, base64. */
+            content_base64: string;
+        };
+        MailItemsDownloadRequest: {
+            /** @description Letter id. */
+            id: string;
+            /** @description Position of the file (item.files[].position); default 1. */
+            file?: number;
+        };
+        MailItemsMarkReadRequest: {
+            /** @description Letter id. */
+            id: string;
+            /** @description The revision of the record the caller last read. */
+            expectedRevision: number;
+            /** @description true (default): mark read; false: mark unread. */
+            read?: boolean;
+            /** @description Idempotency key, 8-200 characters; required unless the Idempotency-Key header is sent. */
+            idempotencyKey?: string;
+        };
+        MailItemsArchiveRequest: {
+            /** @description Letter id. */
+            id: string;
+            /** @description The revision of the record the caller last read. */
+            expectedRevision: number;
+            /** @description Idempotency key, 8-200 characters; required unless the Idempotency-Key header is sent. */
+            idempotencyKey?: string;
+        };
     };
     responses: {
         /**
@@ -6406,7 +6246,6 @@ export interface components {
          *     - `insufficient_scope`: The credential lacks a scope the operation requires.
          *     - `role_not_allowed`: The member's role may not perform this operation (or change this field).
          *     - `dashboard_only`: The operation is available only from the dashboard, never to API keys, OAuth tokens or MCP.
-         *     - `csrf_failed`: A dashboard form came without its session security token, or from another site; reload the page and send it again.
          *     - `scope_not_held`: A new API key may carry only scopes the credential creating it holds; `field` is `scopes`, `missing_scopes` lists the others.
          *     - `origin_not_allowed`: A browser request to `/mcp` came from a web origin other than this service or a local development origin.
          */
@@ -6451,12 +6290,6 @@ export interface components {
          *     - `contractor_inactive`: The contractor's portal access is off; turn it on before inviting.
          *     - `invitation_not_open`: The invitation was already accepted, revoked, replaced or has expired.
          *     - `invalid_state`: The record's state does not allow this action; `error.state` tells the current state.
-         *     - `hours_not_submitted`: The hours were already approved, rejected or paid; only submitted hours can be updated, approved or rejected. `error.status` tells the current state.
-         *     - `rate_missing`: The contractor has no job role, so there is no hourly rate or currency; assign one with contractorOps.roles.assign first.
-         *     - `agreement_already_signed`: The agreement is already signed; it cannot be signed again.
-         *     - `agreement_voided`: The agreement was voided; it can no longer be signed or voided again. Send a new one.
-         *     - `payout_empty`: The payout would be empty: no approved hours in its period and no fixed amounts. Approve hours or add `fixedAmounts`.
-         *     - `payout_already_paid`: The payout is already marked paid.
          *     - `member_email_taken`: Another member of the organization (in any status, removed included) already has this email.
          *     - `last_admin`: The change would leave the organization without an active admin (suspending, removing or demoting the last one).
          *     - `party_email_taken`: Another party in the organization already has this email (compared case-insensitively).
@@ -6466,6 +6299,7 @@ export interface components {
          *     - `category_code_taken`: Another category of the organization already has this code.
          *     - `job_role_name_taken`: Another job role in the organization already has this name.
          *     - `payment_plan_exists`: The invoice already has an active or paused payment plan (`error.plan_id`); cancel it before creating another.
+         *     - `mail_scan_purged`: The letter's files were deleted by the organization's scan retention; the letter's record and its reads remain.
          *     - `replay_unavailable`: The first request with this idempotency key took effect, but its stored answer (which holds a secret) was sealed with a key this server no longer has (`ACCOUNTING_SECRET_KEY` changed). Read the record instead; for a webhook secret, rotate it to get a new one.
          */
         Conflict: {
@@ -7176,168 +7010,6 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["ServiceUnavailable"];
-        };
-    };
-    "contractors.taxSummary:get": {
-        parameters: {
-            query: {
-                /**
-                 * @description Calendar year, 2000-2100.
-                 * @example 2026
-                 */
-                year: number;
-            };
-            header?: {
-                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
-                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success: the result is in `data`; with `Accept: text/csv` or `application/octet-stream`, the file itself. */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    /** @description Only on the file form: `attachment; filename="..."; filename*=UTF-8''...`. */
-                    "Content-Disposition"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "data": {
-                     *         "year": 1,
-                     *         "items": [
-                     *           {
-                     *             "contractor_id": "text",
-                     *             "display_name": "Ada Lovelace",
-                     *             "legal_name": "Ada Lovelace Consulting Ltd.",
-                     *             "residency": "text",
-                     *             "services_in_canada": true,
-                     *             "identity_confirmed": true,
-                     *             "currency": "text",
-                     *             "fees_paid_minor": "text",
-                     *             "payout_count": 1,
-                     *             "slips": [
-                     *               {
-                     *                 "form": "text",
-                     *                 "box": "text",
-                     *                 "basis": "text"
-                     *               }
-                     *             ],
-                     *             "withholding_minor": "text",
-                     *             "notes": [
-                     *               "text"
-                     *             ]
-                     *           }
-                     *         ],
-                     *         "csv": "text"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        data: components["schemas"]["ContractorsTaxSummaryResult"];
-                    };
-                    "text/csv": string;
-                    "application/octet-stream": string;
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["ServiceUnavailable"];
-        };
-    };
-    "contractors.taxSummary": {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
-                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
-            };
-            path?: never;
-            cookie?: never;
-        };
-        /** @description The operation input (an empty object when every parameter is optional). */
-        requestBody: {
-            content: {
-                /**
-                 * @example {
-                 *       "year": 2026
-                 *     }
-                 */
-                "application/json": components["schemas"]["ContractorsTaxSummaryRequest"];
-            };
-        };
-        responses: {
-            /** @description Success: the result is in `data`; with `Accept: text/csv` or `application/octet-stream`, the file itself. */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    /** @description Only on the file form: `attachment; filename="..."; filename*=UTF-8''...`. */
-                    "Content-Disposition"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "data": {
-                     *         "year": 1,
-                     *         "items": [
-                     *           {
-                     *             "contractor_id": "text",
-                     *             "display_name": "Ada Lovelace",
-                     *             "legal_name": "Ada Lovelace Consulting Ltd.",
-                     *             "residency": "text",
-                     *             "services_in_canada": true,
-                     *             "identity_confirmed": true,
-                     *             "currency": "text",
-                     *             "fees_paid_minor": "text",
-                     *             "payout_count": 1,
-                     *             "slips": [
-                     *               {
-                     *                 "form": "text",
-                     *                 "box": "text",
-                     *                 "basis": "text"
-                     *               }
-                     *             ],
-                     *             "withholding_minor": "text",
-                     *             "notes": [
-                     *               "text"
-                     *             ]
-                     *           }
-                     *         ],
-                     *         "csv": "text"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        data: components["schemas"]["ContractorsTaxSummaryResult"];
-                    };
-                    "text/csv": string;
-                    "application/octet-stream": string;
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
@@ -8662,1534 +8334,6 @@ export interface operations {
                      */
                     "application/json": {
                         data: components["schemas"]["AgreementTemplate"];
-                    };
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["ServiceUnavailable"];
-        };
-    };
-    "contractors.hours.list:get": {
-        parameters: {
-            query?: {
-                /**
-                 * @description Only this contractor.
-                 * @example 01927f3e-6a1c-7b2d-8e4f-0123456789ab
-                 */
-                contractorId?: string;
-                /**
-                 * @description submitted -> approved -> paid, or submitted -> rejected.
-                 * @example submitted
-                 */
-                status?: "submitted" | "approved" | "rejected" | "paid";
-                /**
-                 * @description Page size, 1 to 100 (default 30).
-                 * @example 30
-                 */
-                limit?: number;
-                /** @description Number of records to skip (default 0). */
-                offset?: number;
-            };
-            header?: {
-                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
-                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success: the result is in `data`. */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "data": {
-                     *         "items": [
-                     *           {
-                     *             "id": "01920000-0000-7000-8000-000000000001",
-                     *             "contractor_id": "01920000-0000-7000-8000-000000000001",
-                     *             "work_date": "2026-09-22",
-                     *             "hours": "text",
-                     *             "description": "Accounting webhooks",
-                     *             "rate_minor": "text",
-                     *             "amount_minor": "text",
-                     *             "currency": "text",
-                     *             "status": "submitted",
-                     *             "rejection_reason": "text",
-                     *             "submitted_by": "member",
-                     *             "decided_at": "2026-09-22T14:30:00.000Z",
-                     *             "payout_id": "text",
-                     *             "revision": 1,
-                     *             "created_at": "2026-09-22T14:30:00.000Z",
-                     *             "updated_at": "2026-09-22T14:30:00.000Z"
-                     *           }
-                     *         ],
-                     *         "limit": 1,
-                     *         "offset": 1,
-                     *         "nextOffset": 1
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        data: components["schemas"]["ContractorsHoursListResult"];
-                    };
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["ServiceUnavailable"];
-        };
-    };
-    "contractors.hours.list": {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
-                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
-            };
-            path?: never;
-            cookie?: never;
-        };
-        /** @description The operation input (an empty object when every parameter is optional). */
-        requestBody: {
-            content: {
-                /**
-                 * @example {
-                 *       "contractorId": "01927f3e-6a1c-7b2d-8e4f-0123456789ab",
-                 *       "status": "submitted",
-                 *       "limit": 30
-                 *     }
-                 */
-                "application/json": components["schemas"]["ContractorsHoursListRequest"];
-            };
-        };
-        responses: {
-            /** @description Success: the result is in `data`. */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "data": {
-                     *         "items": [
-                     *           {
-                     *             "id": "01920000-0000-7000-8000-000000000001",
-                     *             "contractor_id": "01920000-0000-7000-8000-000000000001",
-                     *             "work_date": "2026-09-22",
-                     *             "hours": "text",
-                     *             "description": "Accounting webhooks",
-                     *             "rate_minor": "text",
-                     *             "amount_minor": "text",
-                     *             "currency": "text",
-                     *             "status": "submitted",
-                     *             "rejection_reason": "text",
-                     *             "submitted_by": "member",
-                     *             "decided_at": "2026-09-22T14:30:00.000Z",
-                     *             "payout_id": "text",
-                     *             "revision": 1,
-                     *             "created_at": "2026-09-22T14:30:00.000Z",
-                     *             "updated_at": "2026-09-22T14:30:00.000Z"
-                     *           }
-                     *         ],
-                     *         "limit": 1,
-                     *         "offset": 1,
-                     *         "nextOffset": 1
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        data: components["schemas"]["ContractorsHoursListResult"];
-                    };
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["ServiceUnavailable"];
-        };
-    };
-    "contractors.hours.submit": {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
-                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
-                /** @description Idempotency key of a mutation (8-200 characters); required unless the body has `idempotencyKey`, and must equal it when both are sent. A retry with the same key and input returns the stored result and takes effect once. */
-                "Idempotency-Key"?: components["parameters"]["IdempotencyKeyHeader"];
-            };
-            path?: never;
-            cookie?: never;
-        };
-        /** @description The operation input. `idempotencyKey` may be sent here or as the Idempotency-Key header. */
-        requestBody: {
-            content: {
-                /**
-                 * @example {
-                 *       "contractorId": "01927f3e-6a1c-7b2d-8e4f-0123456789ab",
-                 *       "workDate": "2026-09-21",
-                 *       "hours": "7.25",
-                 *       "description": "Bookkeeping clean-up",
-                 *       "idempotencyKey": "hours-submit-0001"
-                 *     }
-                 */
-                "application/json": components["schemas"]["ContractorsHoursSubmitRequest"];
-            };
-        };
-        responses: {
-            /** @description Success: the result is in `data`. */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "data": {
-                     *         "id": "01920000-0000-7000-8000-000000000001",
-                     *         "contractor_id": "01920000-0000-7000-8000-000000000001",
-                     *         "work_date": "2026-09-22",
-                     *         "hours": "text",
-                     *         "description": "Accounting webhooks",
-                     *         "rate_minor": "text",
-                     *         "amount_minor": "text",
-                     *         "currency": "text",
-                     *         "status": "submitted",
-                     *         "rejection_reason": "text",
-                     *         "submitted_by": "member",
-                     *         "decided_at": "2026-09-22T14:30:00.000Z",
-                     *         "payout_id": "text",
-                     *         "revision": 1,
-                     *         "created_at": "2026-09-22T14:30:00.000Z",
-                     *         "updated_at": "2026-09-22T14:30:00.000Z"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        data: components["schemas"]["ContractorHours"];
-                    };
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["ServiceUnavailable"];
-        };
-    };
-    "contractors.hours.update": {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
-                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
-                /** @description Idempotency key of a mutation (8-200 characters); required unless the body has `idempotencyKey`, and must equal it when both are sent. A retry with the same key and input returns the stored result and takes effect once. */
-                "Idempotency-Key"?: components["parameters"]["IdempotencyKeyHeader"];
-            };
-            path?: never;
-            cookie?: never;
-        };
-        /** @description The operation input. `idempotencyKey` may be sent here or as the Idempotency-Key header. */
-        requestBody: {
-            content: {
-                /**
-                 * @example {
-                 *       "id": "01927f3e-6a1c-7b2d-8e4f-0123456789ab",
-                 *       "expectedRevision": 1,
-                 *       "hours": "6.50",
-                 *       "idempotencyKey": "hours-update-0001"
-                 *     }
-                 */
-                "application/json": components["schemas"]["ContractorsHoursUpdateRequest"];
-            };
-        };
-        responses: {
-            /** @description Success: the result is in `data`. */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "data": {
-                     *         "id": "01920000-0000-7000-8000-000000000001",
-                     *         "contractor_id": "01920000-0000-7000-8000-000000000001",
-                     *         "work_date": "2026-09-22",
-                     *         "hours": "text",
-                     *         "description": "Accounting webhooks",
-                     *         "rate_minor": "text",
-                     *         "amount_minor": "text",
-                     *         "currency": "text",
-                     *         "status": "submitted",
-                     *         "rejection_reason": "text",
-                     *         "submitted_by": "member",
-                     *         "decided_at": "2026-09-22T14:30:00.000Z",
-                     *         "payout_id": "text",
-                     *         "revision": 1,
-                     *         "created_at": "2026-09-22T14:30:00.000Z",
-                     *         "updated_at": "2026-09-22T14:30:00.000Z"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        data: components["schemas"]["ContractorHours"];
-                    };
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["ServiceUnavailable"];
-        };
-    };
-    "contractors.hours.approve": {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
-                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
-                /** @description Idempotency key of a mutation (8-200 characters); required unless the body has `idempotencyKey`, and must equal it when both are sent. A retry with the same key and input returns the stored result and takes effect once. */
-                "Idempotency-Key"?: components["parameters"]["IdempotencyKeyHeader"];
-            };
-            path?: never;
-            cookie?: never;
-        };
-        /** @description The operation input. `idempotencyKey` may be sent here or as the Idempotency-Key header. */
-        requestBody: {
-            content: {
-                /**
-                 * @example {
-                 *       "id": "01927f3e-6a1c-7b2d-8e4f-0123456789ab",
-                 *       "expectedRevision": 1,
-                 *       "idempotencyKey": "approve-0001"
-                 *     }
-                 */
-                "application/json": components["schemas"]["ContractorsHoursApproveRequest"];
-            };
-        };
-        responses: {
-            /** @description Success: the result is in `data`. */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "data": {
-                     *         "id": "01920000-0000-7000-8000-000000000001",
-                     *         "contractor_id": "01920000-0000-7000-8000-000000000001",
-                     *         "work_date": "2026-09-22",
-                     *         "hours": "text",
-                     *         "description": "Accounting webhooks",
-                     *         "rate_minor": "text",
-                     *         "amount_minor": "text",
-                     *         "currency": "text",
-                     *         "status": "submitted",
-                     *         "rejection_reason": "text",
-                     *         "submitted_by": "member",
-                     *         "decided_at": "2026-09-22T14:30:00.000Z",
-                     *         "payout_id": "text",
-                     *         "revision": 1,
-                     *         "created_at": "2026-09-22T14:30:00.000Z",
-                     *         "updated_at": "2026-09-22T14:30:00.000Z"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        data: components["schemas"]["ContractorHours"];
-                    };
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["ServiceUnavailable"];
-        };
-    };
-    "contractors.hours.reject": {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
-                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
-                /** @description Idempotency key of a mutation (8-200 characters); required unless the body has `idempotencyKey`, and must equal it when both are sent. A retry with the same key and input returns the stored result and takes effect once. */
-                "Idempotency-Key"?: components["parameters"]["IdempotencyKeyHeader"];
-            };
-            path?: never;
-            cookie?: never;
-        };
-        /** @description The operation input. `idempotencyKey` may be sent here or as the Idempotency-Key header. */
-        requestBody: {
-            content: {
-                /**
-                 * @example {
-                 *       "id": "01927f3e-6a1c-7b2d-8e4f-0123456789ab",
-                 *       "expectedRevision": 1,
-                 *       "reason": "Not a working day for this project",
-                 *       "idempotencyKey": "reject-0001"
-                 *     }
-                 */
-                "application/json": components["schemas"]["ContractorsHoursRejectRequest"];
-            };
-        };
-        responses: {
-            /** @description Success: the result is in `data`. */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "data": {
-                     *         "id": "01920000-0000-7000-8000-000000000001",
-                     *         "contractor_id": "01920000-0000-7000-8000-000000000001",
-                     *         "work_date": "2026-09-22",
-                     *         "hours": "text",
-                     *         "description": "Accounting webhooks",
-                     *         "rate_minor": "text",
-                     *         "amount_minor": "text",
-                     *         "currency": "text",
-                     *         "status": "submitted",
-                     *         "rejection_reason": "text",
-                     *         "submitted_by": "member",
-                     *         "decided_at": "2026-09-22T14:30:00.000Z",
-                     *         "payout_id": "text",
-                     *         "revision": 1,
-                     *         "created_at": "2026-09-22T14:30:00.000Z",
-                     *         "updated_at": "2026-09-22T14:30:00.000Z"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        data: components["schemas"]["ContractorHours"];
-                    };
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["ServiceUnavailable"];
-        };
-    };
-    "contractors.payouts.list:get": {
-        parameters: {
-            query?: {
-                /**
-                 * @description Only this contractor.
-                 * @example 01927f3e-6a1c-7b2d-8e4f-0123456789ab
-                 */
-                contractorId?: string;
-                /**
-                 * @description unpaid or paid.
-                 * @example unpaid
-                 */
-                status?: "unpaid" | "paid";
-                /** @description Page size, 1 to 100 (default 30). */
-                limit?: number;
-                /** @description Number of records to skip (default 0). */
-                offset?: number;
-            };
-            header?: {
-                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
-                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success: the result is in `data`. */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "data": {
-                     *         "items": [
-                     *           {
-                     *             "id": "01920000-0000-7000-8000-000000000001",
-                     *             "contractor_id": "01920000-0000-7000-8000-000000000001",
-                     *             "status": "unpaid",
-                     *             "amount_minor": "text",
-                     *             "currency": "text",
-                     *             "pay_cadence": "text",
-                     *             "period_start": "2026-09-22",
-                     *             "period_end": "2026-09-22",
-                     *             "paid_on": "2026-09-22",
-                     *             "reference": "text",
-                     *             "lines": [
-                     *               {
-                     *                 "kind": "hours",
-                     *                 "hours_id": "text",
-                     *                 "description": "Accounting webhooks",
-                     *                 "amount_minor": "text"
-                     *               }
-                     *             ],
-                     *             "revision": 1,
-                     *             "created_at": "2026-09-22T14:30:00.000Z",
-                     *             "updated_at": "2026-09-22T14:30:00.000Z"
-                     *           }
-                     *         ],
-                     *         "limit": 1,
-                     *         "offset": 1,
-                     *         "nextOffset": 1
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        data: components["schemas"]["ContractorsPayoutsListResult"];
-                    };
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["ServiceUnavailable"];
-        };
-    };
-    "contractors.payouts.list": {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
-                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
-            };
-            path?: never;
-            cookie?: never;
-        };
-        /** @description The operation input (an empty object when every parameter is optional). */
-        requestBody: {
-            content: {
-                /**
-                 * @example {
-                 *       "contractorId": "01927f3e-6a1c-7b2d-8e4f-0123456789ab",
-                 *       "status": "unpaid"
-                 *     }
-                 */
-                "application/json": components["schemas"]["ContractorsPayoutsListRequest"];
-            };
-        };
-        responses: {
-            /** @description Success: the result is in `data`. */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "data": {
-                     *         "items": [
-                     *           {
-                     *             "id": "01920000-0000-7000-8000-000000000001",
-                     *             "contractor_id": "01920000-0000-7000-8000-000000000001",
-                     *             "status": "unpaid",
-                     *             "amount_minor": "text",
-                     *             "currency": "text",
-                     *             "pay_cadence": "text",
-                     *             "period_start": "2026-09-22",
-                     *             "period_end": "2026-09-22",
-                     *             "paid_on": "2026-09-22",
-                     *             "reference": "text",
-                     *             "lines": [
-                     *               {
-                     *                 "kind": "hours",
-                     *                 "hours_id": "text",
-                     *                 "description": "Accounting webhooks",
-                     *                 "amount_minor": "text"
-                     *               }
-                     *             ],
-                     *             "revision": 1,
-                     *             "created_at": "2026-09-22T14:30:00.000Z",
-                     *             "updated_at": "2026-09-22T14:30:00.000Z"
-                     *           }
-                     *         ],
-                     *         "limit": 1,
-                     *         "offset": 1,
-                     *         "nextOffset": 1
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        data: components["schemas"]["ContractorsPayoutsListResult"];
-                    };
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["ServiceUnavailable"];
-        };
-    };
-    "contractors.payouts.get:get": {
-        parameters: {
-            query: {
-                /**
-                 * @description Payout id.
-                 * @example 01927f3e-6a1c-7b2d-8e4f-0123456789ab
-                 */
-                id: string;
-            };
-            header?: {
-                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
-                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success: the result is in `data`. */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "data": {
-                     *         "id": "01920000-0000-7000-8000-000000000001",
-                     *         "contractor_id": "01920000-0000-7000-8000-000000000001",
-                     *         "status": "unpaid",
-                     *         "amount_minor": "text",
-                     *         "currency": "text",
-                     *         "pay_cadence": "text",
-                     *         "period_start": "2026-09-22",
-                     *         "period_end": "2026-09-22",
-                     *         "paid_on": "2026-09-22",
-                     *         "reference": "text",
-                     *         "lines": [
-                     *           {
-                     *             "kind": "hours",
-                     *             "hours_id": "text",
-                     *             "description": "Accounting webhooks",
-                     *             "amount_minor": "text"
-                     *           }
-                     *         ],
-                     *         "revision": 1,
-                     *         "created_at": "2026-09-22T14:30:00.000Z",
-                     *         "updated_at": "2026-09-22T14:30:00.000Z"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        data: components["schemas"]["ContractorPayout"];
-                    };
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["ServiceUnavailable"];
-        };
-    };
-    "contractors.payouts.get": {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
-                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
-            };
-            path?: never;
-            cookie?: never;
-        };
-        /** @description The operation input (an empty object when every parameter is optional). */
-        requestBody: {
-            content: {
-                /**
-                 * @example {
-                 *       "id": "01927f3e-6a1c-7b2d-8e4f-0123456789ab"
-                 *     }
-                 */
-                "application/json": components["schemas"]["ContractorsPayoutsGetRequest"];
-            };
-        };
-        responses: {
-            /** @description Success: the result is in `data`. */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "data": {
-                     *         "id": "01920000-0000-7000-8000-000000000001",
-                     *         "contractor_id": "01920000-0000-7000-8000-000000000001",
-                     *         "status": "unpaid",
-                     *         "amount_minor": "text",
-                     *         "currency": "text",
-                     *         "pay_cadence": "text",
-                     *         "period_start": "2026-09-22",
-                     *         "period_end": "2026-09-22",
-                     *         "paid_on": "2026-09-22",
-                     *         "reference": "text",
-                     *         "lines": [
-                     *           {
-                     *             "kind": "hours",
-                     *             "hours_id": "text",
-                     *             "description": "Accounting webhooks",
-                     *             "amount_minor": "text"
-                     *           }
-                     *         ],
-                     *         "revision": 1,
-                     *         "created_at": "2026-09-22T14:30:00.000Z",
-                     *         "updated_at": "2026-09-22T14:30:00.000Z"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        data: components["schemas"]["ContractorPayout"];
-                    };
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["ServiceUnavailable"];
-        };
-    };
-    "contractors.payouts.create": {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
-                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
-                /** @description Idempotency key of a mutation (8-200 characters); required unless the body has `idempotencyKey`, and must equal it when both are sent. A retry with the same key and input returns the stored result and takes effect once. */
-                "Idempotency-Key"?: components["parameters"]["IdempotencyKeyHeader"];
-            };
-            path?: never;
-            cookie?: never;
-        };
-        /** @description The operation input. `idempotencyKey` may be sent here or as the Idempotency-Key header. */
-        requestBody: {
-            content: {
-                /**
-                 * @example {
-                 *       "contractorId": "01927f3e-6a1c-7b2d-8e4f-0123456789ab",
-                 *       "periodEnd": "2026-09-30",
-                 *       "fixedAmounts": [
-                 *         {
-                 *           "description": "Monthly retainer",
-                 *           "amountMinor": "50000"
-                 *         }
-                 *       ],
-                 *       "idempotencyKey": "payout-create-0001"
-                 *     }
-                 */
-                "application/json": components["schemas"]["ContractorsPayoutsCreateRequest"];
-            };
-        };
-        responses: {
-            /** @description Success: the result is in `data`. */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "data": {
-                     *         "id": "01920000-0000-7000-8000-000000000001",
-                     *         "contractor_id": "01920000-0000-7000-8000-000000000001",
-                     *         "status": "unpaid",
-                     *         "amount_minor": "text",
-                     *         "currency": "text",
-                     *         "pay_cadence": "text",
-                     *         "period_start": "2026-09-22",
-                     *         "period_end": "2026-09-22",
-                     *         "paid_on": "2026-09-22",
-                     *         "reference": "text",
-                     *         "lines": [
-                     *           {
-                     *             "kind": "hours",
-                     *             "hours_id": "text",
-                     *             "description": "Accounting webhooks",
-                     *             "amount_minor": "text"
-                     *           }
-                     *         ],
-                     *         "revision": 1,
-                     *         "created_at": "2026-09-22T14:30:00.000Z",
-                     *         "updated_at": "2026-09-22T14:30:00.000Z"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        data: components["schemas"]["ContractorPayout"];
-                    };
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["ServiceUnavailable"];
-        };
-    };
-    "contractors.payouts.markPaid": {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
-                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
-                /** @description Idempotency key of a mutation (8-200 characters); required unless the body has `idempotencyKey`, and must equal it when both are sent. A retry with the same key and input returns the stored result and takes effect once. */
-                "Idempotency-Key"?: components["parameters"]["IdempotencyKeyHeader"];
-            };
-            path?: never;
-            cookie?: never;
-        };
-        /** @description The operation input. `idempotencyKey` may be sent here or as the Idempotency-Key header. */
-        requestBody: {
-            content: {
-                /**
-                 * @example {
-                 *       "id": "01927f3e-6a1c-7b2d-8e4f-0123456789ab",
-                 *       "expectedRevision": 1,
-                 *       "paidOn": "2026-10-01",
-                 *       "reference": "WIRE-20261001-17",
-                 *       "idempotencyKey": "payout-paid-0001"
-                 *     }
-                 */
-                "application/json": components["schemas"]["ContractorsPayoutsMarkPaidRequest"];
-            };
-        };
-        responses: {
-            /** @description Success: the result is in `data`. */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "data": {
-                     *         "id": "01920000-0000-7000-8000-000000000001",
-                     *         "contractor_id": "01920000-0000-7000-8000-000000000001",
-                     *         "status": "unpaid",
-                     *         "amount_minor": "text",
-                     *         "currency": "text",
-                     *         "pay_cadence": "text",
-                     *         "period_start": "2026-09-22",
-                     *         "period_end": "2026-09-22",
-                     *         "paid_on": "2026-09-22",
-                     *         "reference": "text",
-                     *         "lines": [
-                     *           {
-                     *             "kind": "hours",
-                     *             "hours_id": "text",
-                     *             "description": "Accounting webhooks",
-                     *             "amount_minor": "text"
-                     *           }
-                     *         ],
-                     *         "revision": 1,
-                     *         "created_at": "2026-09-22T14:30:00.000Z",
-                     *         "updated_at": "2026-09-22T14:30:00.000Z"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        data: components["schemas"]["ContractorPayout"];
-                    };
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["ServiceUnavailable"];
-        };
-    };
-    "contractors.agreements.list:get": {
-        parameters: {
-            query?: {
-                /**
-                 * @description Only this contractor.
-                 * @example 01927f3e-6a1c-7b2d-8e4f-0123456789ab
-                 */
-                contractorId?: string;
-                /**
-                 * @description sent, signed or voided.
-                 * @example signed
-                 */
-                status?: "sent" | "signed" | "voided";
-                /** @description Page size, 1 to 100 (default 30). */
-                limit?: number;
-                /** @description Number of records to skip (default 0). */
-                offset?: number;
-            };
-            header?: {
-                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
-                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success: the result is in `data`. */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "data": {
-                     *         "items": [
-                     *           {
-                     *             "id": "01920000-0000-7000-8000-000000000001",
-                     *             "contractor_id": "01920000-0000-7000-8000-000000000001",
-                     *             "template_id": "01920000-0000-7000-8000-000000000001",
-                     *             "title": "text",
-                     *             "status": "sent",
-                     *             "media_type": "application/pdf",
-                     *             "file_name": "agreement.pdf",
-                     *             "document_sha256": "text",
-                     *             "signed_at": "2026-09-22T14:30:00.000Z",
-                     *             "signed_name": "text",
-                     *             "signed_address": "text",
-                     *             "voided_at": "2026-09-22T14:30:00.000Z",
-                     *             "void_reason": "text",
-                     *             "revision": 1,
-                     *             "created_at": "2026-09-22T14:30:00.000Z",
-                     *             "updated_at": "2026-09-22T14:30:00.000Z"
-                     *           }
-                     *         ],
-                     *         "limit": 1,
-                     *         "offset": 1,
-                     *         "nextOffset": 1
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        data: components["schemas"]["ContractorsAgreementsListResult"];
-                    };
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["ServiceUnavailable"];
-        };
-    };
-    "contractors.agreements.list": {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
-                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
-            };
-            path?: never;
-            cookie?: never;
-        };
-        /** @description The operation input (an empty object when every parameter is optional). */
-        requestBody: {
-            content: {
-                /**
-                 * @example {
-                 *       "contractorId": "01927f3e-6a1c-7b2d-8e4f-0123456789ab",
-                 *       "status": "signed"
-                 *     }
-                 */
-                "application/json": components["schemas"]["ContractorsAgreementsListRequest"];
-            };
-        };
-        responses: {
-            /** @description Success: the result is in `data`. */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "data": {
-                     *         "items": [
-                     *           {
-                     *             "id": "01920000-0000-7000-8000-000000000001",
-                     *             "contractor_id": "01920000-0000-7000-8000-000000000001",
-                     *             "template_id": "01920000-0000-7000-8000-000000000001",
-                     *             "title": "text",
-                     *             "status": "sent",
-                     *             "media_type": "application/pdf",
-                     *             "file_name": "agreement.pdf",
-                     *             "document_sha256": "text",
-                     *             "signed_at": "2026-09-22T14:30:00.000Z",
-                     *             "signed_name": "text",
-                     *             "signed_address": "text",
-                     *             "voided_at": "2026-09-22T14:30:00.000Z",
-                     *             "void_reason": "text",
-                     *             "revision": 1,
-                     *             "created_at": "2026-09-22T14:30:00.000Z",
-                     *             "updated_at": "2026-09-22T14:30:00.000Z"
-                     *           }
-                     *         ],
-                     *         "limit": 1,
-                     *         "offset": 1,
-                     *         "nextOffset": 1
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        data: components["schemas"]["ContractorsAgreementsListResult"];
-                    };
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["ServiceUnavailable"];
-        };
-    };
-    "contractors.agreements.get:get": {
-        parameters: {
-            query: {
-                /**
-                 * @description Agreement id.
-                 * @example 01927f3e-6a1c-7b2d-8e4f-0123456789ab
-                 */
-                id: string;
-            };
-            header?: {
-                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
-                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success: the result is in `data`. */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "data": {
-                     *         "id": "01920000-0000-7000-8000-000000000001",
-                     *         "contractor_id": "01920000-0000-7000-8000-000000000001",
-                     *         "template_id": "01920000-0000-7000-8000-000000000001",
-                     *         "title": "text",
-                     *         "status": "sent",
-                     *         "media_type": "application/pdf",
-                     *         "file_name": "agreement.pdf",
-                     *         "document_sha256": "text",
-                     *         "signed_at": "2026-09-22T14:30:00.000Z",
-                     *         "signed_name": "text",
-                     *         "signed_address": "text",
-                     *         "voided_at": "2026-09-22T14:30:00.000Z",
-                     *         "void_reason": "text",
-                     *         "revision": 1,
-                     *         "created_at": "2026-09-22T14:30:00.000Z",
-                     *         "updated_at": "2026-09-22T14:30:00.000Z"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        data: components["schemas"]["ContractorAgreement"];
-                    };
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["ServiceUnavailable"];
-        };
-    };
-    "contractors.agreements.get": {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
-                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
-            };
-            path?: never;
-            cookie?: never;
-        };
-        /** @description The operation input (an empty object when every parameter is optional). */
-        requestBody: {
-            content: {
-                /**
-                 * @example {
-                 *       "id": "01927f3e-6a1c-7b2d-8e4f-0123456789ab"
-                 *     }
-                 */
-                "application/json": components["schemas"]["ContractorsAgreementsGetRequest"];
-            };
-        };
-        responses: {
-            /** @description Success: the result is in `data`. */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "data": {
-                     *         "id": "01920000-0000-7000-8000-000000000001",
-                     *         "contractor_id": "01920000-0000-7000-8000-000000000001",
-                     *         "template_id": "01920000-0000-7000-8000-000000000001",
-                     *         "title": "text",
-                     *         "status": "sent",
-                     *         "media_type": "application/pdf",
-                     *         "file_name": "agreement.pdf",
-                     *         "document_sha256": "text",
-                     *         "signed_at": "2026-09-22T14:30:00.000Z",
-                     *         "signed_name": "text",
-                     *         "signed_address": "text",
-                     *         "voided_at": "2026-09-22T14:30:00.000Z",
-                     *         "void_reason": "text",
-                     *         "revision": 1,
-                     *         "created_at": "2026-09-22T14:30:00.000Z",
-                     *         "updated_at": "2026-09-22T14:30:00.000Z"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        data: components["schemas"]["ContractorAgreement"];
-                    };
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["ServiceUnavailable"];
-        };
-    };
-    "contractors.agreements.download:get": {
-        parameters: {
-            query: {
-                /**
-                 * @description Agreement id.
-                 * @example 01927f3e-6a1c-7b2d-8e4f-0123456789ab
-                 */
-                id: string;
-            };
-            header?: {
-                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
-                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success: the result is in `data`; with `Accept: application/pdf, application/vnd.openxmlformats-officedocument.wordprocessingml.document, application/msword, text/plain, text/markdown` or `application/octet-stream`, the file itself. */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    /** @description Only on the file form: `attachment; filename="..."; filename*=UTF-8''...`. */
-                    "Content-Disposition"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "data": {
-                     *         "file_name": "agreement.pdf",
-                     *         "media_type": "application/pdf",
-                     *         "signed": true,
-                     *         "size_bytes": 1,
-                     *         "sha256": "text",
-                     *         "content_base64": "text"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        data: components["schemas"]["ContractorsAgreementsDownloadResult"];
-                    };
-                    "application/pdf": string;
-                    "application/vnd.openxmlformats-officedocument.wordprocessingml.document": string;
-                    "application/msword": string;
-                    "text/plain": string;
-                    "text/markdown": string;
-                    "application/octet-stream": string;
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["ServiceUnavailable"];
-        };
-    };
-    "contractors.agreements.download": {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
-                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
-            };
-            path?: never;
-            cookie?: never;
-        };
-        /** @description The operation input (an empty object when every parameter is optional). */
-        requestBody: {
-            content: {
-                /**
-                 * @example {
-                 *       "id": "01927f3e-6a1c-7b2d-8e4f-0123456789ab"
-                 *     }
-                 */
-                "application/json": components["schemas"]["ContractorsAgreementsDownloadRequest"];
-            };
-        };
-        responses: {
-            /** @description Success: the result is in `data`; with `Accept: application/pdf, application/vnd.openxmlformats-officedocument.wordprocessingml.document, application/msword, text/plain, text/markdown` or `application/octet-stream`, the file itself. */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    /** @description Only on the file form: `attachment; filename="..."; filename*=UTF-8''...`. */
-                    "Content-Disposition"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "data": {
-                     *         "file_name": "agreement.pdf",
-                     *         "media_type": "application/pdf",
-                     *         "signed": true,
-                     *         "size_bytes": 1,
-                     *         "sha256": "text",
-                     *         "content_base64": "text"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        data: components["schemas"]["ContractorsAgreementsDownloadResult"];
-                    };
-                    "application/pdf": string;
-                    "application/vnd.openxmlformats-officedocument.wordprocessingml.document": string;
-                    "application/msword": string;
-                    "text/plain": string;
-                    "text/markdown": string;
-                    "application/octet-stream": string;
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["ServiceUnavailable"];
-        };
-    };
-    "contractors.agreements.send": {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
-                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
-                /** @description Idempotency key of a mutation (8-200 characters); required unless the body has `idempotencyKey`, and must equal it when both are sent. A retry with the same key and input returns the stored result and takes effect once. */
-                "Idempotency-Key"?: components["parameters"]["IdempotencyKeyHeader"];
-            };
-            path?: never;
-            cookie?: never;
-        };
-        /** @description The operation input. `idempotencyKey` may be sent here or as the Idempotency-Key header. */
-        requestBody: {
-            content: {
-                /**
-                 * @example {
-                 *       "contractorId": "01927f3e-6a1c-7b2d-8e4f-0123456789ab",
-                 *       "templateId": "01927f3e-6a1c-7b2d-8e4f-0123456789ac",
-                 *       "title": "Master services agreement",
-                 *       "idempotencyKey": "agreement-send-0001"
-                 *     }
-                 */
-                "application/json": components["schemas"]["ContractorsAgreementsSendRequest"];
-            };
-        };
-        responses: {
-            /** @description Success: the result is in `data`. */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "data": {
-                     *         "id": "01920000-0000-7000-8000-000000000001",
-                     *         "contractor_id": "01920000-0000-7000-8000-000000000001",
-                     *         "template_id": "01920000-0000-7000-8000-000000000001",
-                     *         "title": "text",
-                     *         "status": "sent",
-                     *         "media_type": "application/pdf",
-                     *         "file_name": "agreement.pdf",
-                     *         "document_sha256": "text",
-                     *         "signed_at": "2026-09-22T14:30:00.000Z",
-                     *         "signed_name": "text",
-                     *         "signed_address": "text",
-                     *         "voided_at": "2026-09-22T14:30:00.000Z",
-                     *         "void_reason": "text",
-                     *         "revision": 1,
-                     *         "created_at": "2026-09-22T14:30:00.000Z",
-                     *         "updated_at": "2026-09-22T14:30:00.000Z"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        data: components["schemas"]["ContractorAgreement"];
-                    };
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["InternalError"];
-            503: components["responses"]["ServiceUnavailable"];
-        };
-    };
-    "contractors.agreements.void": {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
-                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
-                /** @description Idempotency key of a mutation (8-200 characters); required unless the body has `idempotencyKey`, and must equal it when both are sent. A retry with the same key and input returns the stored result and takes effect once. */
-                "Idempotency-Key"?: components["parameters"]["IdempotencyKeyHeader"];
-            };
-            path?: never;
-            cookie?: never;
-        };
-        /** @description The operation input. `idempotencyKey` may be sent here or as the Idempotency-Key header. */
-        requestBody: {
-            content: {
-                /**
-                 * @example {
-                 *       "id": "01927f3e-6a1c-7b2d-8e4f-0123456789ab",
-                 *       "expectedRevision": 1,
-                 *       "reason": "Sent to the wrong contractor",
-                 *       "idempotencyKey": "agreement-void-0001"
-                 *     }
-                 */
-                "application/json": components["schemas"]["ContractorsAgreementsVoidRequest"];
-            };
-        };
-        responses: {
-            /** @description Success: the result is in `data`. */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "data": {
-                     *         "id": "01920000-0000-7000-8000-000000000001",
-                     *         "contractor_id": "01920000-0000-7000-8000-000000000001",
-                     *         "template_id": "01920000-0000-7000-8000-000000000001",
-                     *         "title": "text",
-                     *         "status": "sent",
-                     *         "media_type": "application/pdf",
-                     *         "file_name": "agreement.pdf",
-                     *         "document_sha256": "text",
-                     *         "signed_at": "2026-09-22T14:30:00.000Z",
-                     *         "signed_name": "text",
-                     *         "signed_address": "text",
-                     *         "voided_at": "2026-09-22T14:30:00.000Z",
-                     *         "void_reason": "text",
-                     *         "revision": 1,
-                     *         "created_at": "2026-09-22T14:30:00.000Z",
-                     *         "updated_at": "2026-09-22T14:30:00.000Z"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        data: components["schemas"]["ContractorAgreement"];
                     };
                 };
             };
@@ -14499,6 +12643,7 @@ export interface operations {
                      *         "time_zone": "America/Toronto",
                      *         "default_currency": "text",
                      *         "invoice_number_prefix": "text",
+                     *         "mail_scan_retention_days": 1,
                      *         "revision": 1,
                      *         "created_at": "2026-09-22T14:30:00.000Z",
                      *         "updated_at": "2026-09-22T14:30:00.000Z"
@@ -14557,6 +12702,7 @@ export interface operations {
                      *         "time_zone": "America/Toronto",
                      *         "default_currency": "text",
                      *         "invoice_number_prefix": "text",
+                     *         "mail_scan_retention_days": 1,
                      *         "revision": 1,
                      *         "created_at": "2026-09-22T14:30:00.000Z",
                      *         "updated_at": "2026-09-22T14:30:00.000Z"
@@ -14627,6 +12773,7 @@ export interface operations {
                      *         "time_zone": "America/Toronto",
                      *         "default_currency": "text",
                      *         "invoice_number_prefix": "text",
+                     *         "mail_scan_retention_days": 1,
                      *         "revision": 1,
                      *         "created_at": "2026-09-22T14:30:00.000Z",
                      *         "updated_at": "2026-09-22T14:30:00.000Z"
@@ -18268,6 +16415,1491 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "receipts.upload": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
+                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
+                /** @description Idempotency key of a mutation (8-200 characters); required unless the body has `idempotencyKey`, and must equal it when both are sent. A retry with the same key and input returns the stored result and takes effect once. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKeyHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The operation input. `idempotencyKey` may be sent here or as the Idempotency-Key header. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "fileName": "receipt.xml",
+                 *       "mediaType": "application/xml",
+                 *       "contentBase64": "PD94bWwgdmVyc2lvbj0iMS4wIj8+PEludm9pY2UgeG1sbnM9InVybjpvYXNpczpuYW1lczpzcGVjaWZpY2F0aW9uOnVibDpzY2hlbWE6eHNkOkludm9pY2UtMiI+PElEPlItMTwvSUQ+PC9JbnZvaWNlPg=="
+                 *     }
+                 */
+                "application/json": components["schemas"]["ReceiptsUploadRequest"];
+            };
+        };
+        responses: {
+            /** @description Success: the result is in `data`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "item": {
+                     *           "id": "01920000-0000-7000-8000-000000000001",
+                     *           "state": "new",
+                     *           "source": "upload",
+                     *           "file_id": "01920000-0000-7000-8000-000000000001",
+                     *           "file_name": "agreement.pdf",
+                     *           "media_type": "application/pdf",
+                     *           "size": 1,
+                     *           "sha256": "text",
+                     *           "kind": "text",
+                     *           "merchant": "text",
+                     *           "date": "2026-09-22",
+                     *           "total_minor": "text",
+                     *           "currency": "text",
+                     *           "card_last_four": "text",
+                     *           "review_reasons": [
+                     *             "text"
+                     *           ],
+                     *           "failure": {
+                     *             "code": "text",
+                     *             "message": "text"
+                     *           },
+                     *           "fields": {},
+                     *           "entry_id": "01920000-0000-7000-8000-000000000001",
+                     *           "transaction_id": "01920000-0000-7000-8000-000000000001",
+                     *           "revision": 1,
+                     *           "created_at": "2026-09-22T14:30:00.000Z",
+                     *           "updated_at": "2026-09-22T14:30:00.000Z"
+                     *         },
+                     *         "duplicate": true
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["ReceiptsUploadResult"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "inbox.list:get": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page size, 1 to 100 (default 30).
+                 * @example 30
+                 */
+                limit?: number;
+                /** @description Opaque cursor from a previous page's nextCursor. */
+                cursor?: string;
+                /** @description new (queued) -> processing -> ready, needs_review (read, a person should check: see review_reasons) or failed (see failure); matched once attached to a transaction; ignored by a person (inbox.restore brings it back). */
+                state?: "new" | "processing" | "ready" | "needs_review" | "failed" | "matched" | "ignored";
+            };
+            header?: {
+                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
+                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the result is in `data`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "items": [
+                     *           {
+                     *             "id": "01920000-0000-7000-8000-000000000001",
+                     *             "state": "new",
+                     *             "source": "upload",
+                     *             "file_id": "01920000-0000-7000-8000-000000000001",
+                     *             "file_name": "agreement.pdf",
+                     *             "media_type": "application/pdf",
+                     *             "size": 1,
+                     *             "sha256": "text",
+                     *             "kind": "text",
+                     *             "merchant": "text",
+                     *             "date": "2026-09-22",
+                     *             "total_minor": "text",
+                     *             "currency": "text",
+                     *             "card_last_four": "text",
+                     *             "review_reasons": [
+                     *               "text"
+                     *             ],
+                     *             "failure": {
+                     *               "code": "text",
+                     *               "message": "text"
+                     *             },
+                     *             "fields": {},
+                     *             "entry_id": "01920000-0000-7000-8000-000000000001",
+                     *             "transaction_id": "01920000-0000-7000-8000-000000000001",
+                     *             "revision": 1,
+                     *             "created_at": "2026-09-22T14:30:00.000Z",
+                     *             "updated_at": "2026-09-22T14:30:00.000Z"
+                     *           }
+                     *         ],
+                     *         "nextCursor": "eyJrIjpbIjIwMjYtMDktMjJUMTI6MDA6MDAuMDAwWiJdfQ"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["InboxListResult"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "inbox.list": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
+                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The operation input (an empty object when every parameter is optional). */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "limit": 30
+                 *     }
+                 */
+                "application/json": components["schemas"]["InboxListRequest"];
+            };
+        };
+        responses: {
+            /** @description Success: the result is in `data`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "items": [
+                     *           {
+                     *             "id": "01920000-0000-7000-8000-000000000001",
+                     *             "state": "new",
+                     *             "source": "upload",
+                     *             "file_id": "01920000-0000-7000-8000-000000000001",
+                     *             "file_name": "agreement.pdf",
+                     *             "media_type": "application/pdf",
+                     *             "size": 1,
+                     *             "sha256": "text",
+                     *             "kind": "text",
+                     *             "merchant": "text",
+                     *             "date": "2026-09-22",
+                     *             "total_minor": "text",
+                     *             "currency": "text",
+                     *             "card_last_four": "text",
+                     *             "review_reasons": [
+                     *               "text"
+                     *             ],
+                     *             "failure": {
+                     *               "code": "text",
+                     *               "message": "text"
+                     *             },
+                     *             "fields": {},
+                     *             "entry_id": "01920000-0000-7000-8000-000000000001",
+                     *             "transaction_id": "01920000-0000-7000-8000-000000000001",
+                     *             "revision": 1,
+                     *             "created_at": "2026-09-22T14:30:00.000Z",
+                     *             "updated_at": "2026-09-22T14:30:00.000Z"
+                     *           }
+                     *         ],
+                     *         "nextCursor": "eyJrIjpbIjIwMjYtMDktMjJUMTI6MDA6MDAuMDAwWiJdfQ"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["InboxListResult"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "inbox.get:get": {
+        parameters: {
+            query: {
+                /**
+                 * @description Inbox item id.
+                 * @example 00000000-0000-0000-0000-000000000000
+                 */
+                id: string;
+            };
+            header?: {
+                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
+                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the result is in `data`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "01920000-0000-7000-8000-000000000001",
+                     *         "state": "new",
+                     *         "source": "upload",
+                     *         "file_id": "01920000-0000-7000-8000-000000000001",
+                     *         "file_name": "agreement.pdf",
+                     *         "media_type": "application/pdf",
+                     *         "size": 1,
+                     *         "sha256": "text",
+                     *         "kind": "text",
+                     *         "merchant": "text",
+                     *         "date": "2026-09-22",
+                     *         "total_minor": "text",
+                     *         "currency": "text",
+                     *         "card_last_four": "text",
+                     *         "review_reasons": [
+                     *           "text"
+                     *         ],
+                     *         "failure": {
+                     *           "code": "text",
+                     *           "message": "text"
+                     *         },
+                     *         "fields": {},
+                     *         "entry_id": "01920000-0000-7000-8000-000000000001",
+                     *         "transaction_id": "01920000-0000-7000-8000-000000000001",
+                     *         "revision": 1,
+                     *         "created_at": "2026-09-22T14:30:00.000Z",
+                     *         "updated_at": "2026-09-22T14:30:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["InboxItem"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "inbox.get": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
+                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The operation input (an empty object when every parameter is optional). */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "00000000-0000-0000-0000-000000000000"
+                 *     }
+                 */
+                "application/json": components["schemas"]["InboxGetRequest"];
+            };
+        };
+        responses: {
+            /** @description Success: the result is in `data`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "01920000-0000-7000-8000-000000000001",
+                     *         "state": "new",
+                     *         "source": "upload",
+                     *         "file_id": "01920000-0000-7000-8000-000000000001",
+                     *         "file_name": "agreement.pdf",
+                     *         "media_type": "application/pdf",
+                     *         "size": 1,
+                     *         "sha256": "text",
+                     *         "kind": "text",
+                     *         "merchant": "text",
+                     *         "date": "2026-09-22",
+                     *         "total_minor": "text",
+                     *         "currency": "text",
+                     *         "card_last_four": "text",
+                     *         "review_reasons": [
+                     *           "text"
+                     *         ],
+                     *         "failure": {
+                     *           "code": "text",
+                     *           "message": "text"
+                     *         },
+                     *         "fields": {},
+                     *         "entry_id": "01920000-0000-7000-8000-000000000001",
+                     *         "transaction_id": "01920000-0000-7000-8000-000000000001",
+                     *         "revision": 1,
+                     *         "created_at": "2026-09-22T14:30:00.000Z",
+                     *         "updated_at": "2026-09-22T14:30:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["InboxItem"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "inbox.ignore": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
+                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
+                /** @description Idempotency key of a mutation (8-200 characters); required unless the body has `idempotencyKey`, and must equal it when both are sent. A retry with the same key and input returns the stored result and takes effect once. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKeyHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The operation input. `idempotencyKey` may be sent here or as the Idempotency-Key header. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "00000000-0000-0000-0000-000000000000",
+                 *       "expectedRevision": 1
+                 *     }
+                 */
+                "application/json": components["schemas"]["InboxIgnoreRequest"];
+            };
+        };
+        responses: {
+            /** @description Success: the result is in `data`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "01920000-0000-7000-8000-000000000001",
+                     *         "state": "new",
+                     *         "source": "upload",
+                     *         "file_id": "01920000-0000-7000-8000-000000000001",
+                     *         "file_name": "agreement.pdf",
+                     *         "media_type": "application/pdf",
+                     *         "size": 1,
+                     *         "sha256": "text",
+                     *         "kind": "text",
+                     *         "merchant": "text",
+                     *         "date": "2026-09-22",
+                     *         "total_minor": "text",
+                     *         "currency": "text",
+                     *         "card_last_four": "text",
+                     *         "review_reasons": [
+                     *           "text"
+                     *         ],
+                     *         "failure": {
+                     *           "code": "text",
+                     *           "message": "text"
+                     *         },
+                     *         "fields": {},
+                     *         "entry_id": "01920000-0000-7000-8000-000000000001",
+                     *         "transaction_id": "01920000-0000-7000-8000-000000000001",
+                     *         "revision": 1,
+                     *         "created_at": "2026-09-22T14:30:00.000Z",
+                     *         "updated_at": "2026-09-22T14:30:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["InboxItem"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "inbox.restore": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
+                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
+                /** @description Idempotency key of a mutation (8-200 characters); required unless the body has `idempotencyKey`, and must equal it when both are sent. A retry with the same key and input returns the stored result and takes effect once. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKeyHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The operation input. `idempotencyKey` may be sent here or as the Idempotency-Key header. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "00000000-0000-0000-0000-000000000000",
+                 *       "expectedRevision": 2
+                 *     }
+                 */
+                "application/json": components["schemas"]["InboxRestoreRequest"];
+            };
+        };
+        responses: {
+            /** @description Success: the result is in `data`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "01920000-0000-7000-8000-000000000001",
+                     *         "state": "new",
+                     *         "source": "upload",
+                     *         "file_id": "01920000-0000-7000-8000-000000000001",
+                     *         "file_name": "agreement.pdf",
+                     *         "media_type": "application/pdf",
+                     *         "size": 1,
+                     *         "sha256": "text",
+                     *         "kind": "text",
+                     *         "merchant": "text",
+                     *         "date": "2026-09-22",
+                     *         "total_minor": "text",
+                     *         "currency": "text",
+                     *         "card_last_four": "text",
+                     *         "review_reasons": [
+                     *           "text"
+                     *         ],
+                     *         "failure": {
+                     *           "code": "text",
+                     *           "message": "text"
+                     *         },
+                     *         "fields": {},
+                     *         "entry_id": "01920000-0000-7000-8000-000000000001",
+                     *         "transaction_id": "01920000-0000-7000-8000-000000000001",
+                     *         "revision": 1,
+                     *         "created_at": "2026-09-22T14:30:00.000Z",
+                     *         "updated_at": "2026-09-22T14:30:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["InboxItem"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "inbox.address.get:get": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
+                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the result is in `data`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "address": "text",
+                     *         "revision": 1,
+                     *         "created_at": "2026-09-22T14:30:00.000Z",
+                     *         "accepted_messages": 1,
+                     *         "refused_messages": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["InboxAddress"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "inbox.address.get": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
+                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The operation input (an empty object when every parameter is optional). */
+        requestBody: {
+            content: {
+                /** @example {} */
+                "application/json": components["schemas"]["InboxAddressGetRequest"];
+            };
+        };
+        responses: {
+            /** @description Success: the result is in `data`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "address": "text",
+                     *         "revision": 1,
+                     *         "created_at": "2026-09-22T14:30:00.000Z",
+                     *         "accepted_messages": 1,
+                     *         "refused_messages": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["InboxAddress"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "inbox.address.rotate": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
+                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
+                /** @description Idempotency key of a mutation (8-200 characters); required unless the body has `idempotencyKey`, and must equal it when both are sent. A retry with the same key and input returns the stored result and takes effect once. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKeyHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The operation input. `idempotencyKey` may be sent here or as the Idempotency-Key header. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "expectedRevision": 1
+                 *     }
+                 */
+                "application/json": components["schemas"]["InboxAddressRotateRequest"];
+            };
+        };
+        responses: {
+            /** @description Success: the result is in `data`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "address": "text",
+                     *         "revision": 1,
+                     *         "created_at": "2026-09-22T14:30:00.000Z",
+                     *         "accepted_messages": 1,
+                     *         "refused_messages": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["InboxAddress"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "mail.items.upload": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
+                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
+                /** @description Idempotency key of a mutation (8-200 characters); required unless the body has `idempotencyKey`, and must equal it when both are sent. A retry with the same key and input returns the stored result and takes effect once. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKeyHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The operation input. `idempotencyKey` may be sent here or as the Idempotency-Key header. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "sender": "Tax office",
+                 *       "subject": "Assessment notice",
+                 *       "receivedAt": "2026-01-05T09:00:00.000Z",
+                 *       "files": [
+                 *         {
+                 *           "mediaType": "application/pdf",
+                 *           "fileName": "scan.pdf",
+                 *           "contentBase64": "JVBERi0xLjcKJcOkw7zDtsOfCg=="
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["MailItemsUploadRequest"];
+            };
+        };
+        responses: {
+            /** @description Success: the result is in `data`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "01920000-0000-7000-8000-000000000001",
+                     *         "channel": "post",
+                     *         "sender": "text",
+                     *         "subject": "text",
+                     *         "received_at": "2026-09-22T14:30:00.000Z",
+                     *         "files": [
+                     *           {
+                     *             "position": 1,
+                     *             "media_type": "application/pdf",
+                     *             "file_name": "agreement.pdf",
+                     *             "size_bytes": 1,
+                     *             "sha256": "text",
+                     *             "available": true
+                     *           }
+                     *         ],
+                     *         "size_bytes": 1,
+                     *         "read_at": "2026-09-22T14:30:00.000Z",
+                     *         "archived_at": "2026-09-22T14:30:00.000Z",
+                     *         "scan_purged_at": "2026-09-22T14:30:00.000Z",
+                     *         "forwarded_inbox_item_id": "01920000-0000-7000-8000-000000000001",
+                     *         "revision": 1,
+                     *         "created_at": "2026-09-22T14:30:00.000Z",
+                     *         "updated_at": "2026-09-22T14:30:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["MailItem"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "mail.items.list:get": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page size, 1 to 100 (default 30).
+                 * @example 30
+                 */
+                limit?: number;
+                /** @description Opaque cursor from a previous page's nextCursor. */
+                cursor?: string;
+                /** @description false (default): letters not archived; true: archived letters only. */
+                archived?: boolean;
+                /**
+                 * @description true: unread letters only; false: read letters only.
+                 * @example true
+                 */
+                unread?: boolean;
+                /** @description `post`: a scanned postal letter (mail.items.upload); `email`: a message to the company mail address. */
+                channel?: "post" | "email";
+            };
+            header?: {
+                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
+                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the result is in `data`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "items": [
+                     *           {
+                     *             "id": "01920000-0000-7000-8000-000000000001",
+                     *             "channel": "post",
+                     *             "sender": "text",
+                     *             "subject": "text",
+                     *             "received_at": "2026-09-22T14:30:00.000Z",
+                     *             "files": [
+                     *               {
+                     *                 "position": 1,
+                     *                 "media_type": "application/pdf",
+                     *                 "file_name": "agreement.pdf",
+                     *                 "size_bytes": 1,
+                     *                 "sha256": "text",
+                     *                 "available": true
+                     *               }
+                     *             ],
+                     *             "size_bytes": 1,
+                     *             "read_at": "2026-09-22T14:30:00.000Z",
+                     *             "archived_at": "2026-09-22T14:30:00.000Z",
+                     *             "scan_purged_at": "2026-09-22T14:30:00.000Z",
+                     *             "forwarded_inbox_item_id": "01920000-0000-7000-8000-000000000001",
+                     *             "revision": 1,
+                     *             "created_at": "2026-09-22T14:30:00.000Z",
+                     *             "updated_at": "2026-09-22T14:30:00.000Z"
+                     *           }
+                     *         ],
+                     *         "nextCursor": "eyJrIjpbIjIwMjYtMDktMjJUMTI6MDA6MDAuMDAwWiJdfQ"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["MailItemsListResult"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "mail.items.list": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
+                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The operation input (an empty object when every parameter is optional). */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "limit": 30,
+                 *       "unread": true
+                 *     }
+                 */
+                "application/json": components["schemas"]["MailItemsListRequest"];
+            };
+        };
+        responses: {
+            /** @description Success: the result is in `data`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "items": [
+                     *           {
+                     *             "id": "01920000-0000-7000-8000-000000000001",
+                     *             "channel": "post",
+                     *             "sender": "text",
+                     *             "subject": "text",
+                     *             "received_at": "2026-09-22T14:30:00.000Z",
+                     *             "files": [
+                     *               {
+                     *                 "position": 1,
+                     *                 "media_type": "application/pdf",
+                     *                 "file_name": "agreement.pdf",
+                     *                 "size_bytes": 1,
+                     *                 "sha256": "text",
+                     *                 "available": true
+                     *               }
+                     *             ],
+                     *             "size_bytes": 1,
+                     *             "read_at": "2026-09-22T14:30:00.000Z",
+                     *             "archived_at": "2026-09-22T14:30:00.000Z",
+                     *             "scan_purged_at": "2026-09-22T14:30:00.000Z",
+                     *             "forwarded_inbox_item_id": "01920000-0000-7000-8000-000000000001",
+                     *             "revision": 1,
+                     *             "created_at": "2026-09-22T14:30:00.000Z",
+                     *             "updated_at": "2026-09-22T14:30:00.000Z"
+                     *           }
+                     *         ],
+                     *         "nextCursor": "eyJrIjpbIjIwMjYtMDktMjJUMTI6MDA6MDAuMDAwWiJdfQ"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["MailItemsListResult"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "mail.items.get:get": {
+        parameters: {
+            query: {
+                /**
+                 * @description Letter id.
+                 * @example 01927f3e-6a1c-7b2d-8e4f-0123456789ab
+                 */
+                id: string;
+            };
+            header?: {
+                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
+                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the result is in `data`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "item": {
+                     *           "id": "01920000-0000-7000-8000-000000000001",
+                     *           "channel": "post",
+                     *           "sender": "text",
+                     *           "subject": "text",
+                     *           "received_at": "2026-09-22T14:30:00.000Z",
+                     *           "files": [
+                     *             {
+                     *               "position": 1,
+                     *               "media_type": "application/pdf",
+                     *               "file_name": "agreement.pdf",
+                     *               "size_bytes": 1,
+                     *               "sha256": "text",
+                     *               "available": true
+                     *             }
+                     *           ],
+                     *           "size_bytes": 1,
+                     *           "read_at": "2026-09-22T14:30:00.000Z",
+                     *           "archived_at": "2026-09-22T14:30:00.000Z",
+                     *           "scan_purged_at": "2026-09-22T14:30:00.000Z",
+                     *           "forwarded_inbox_item_id": "01920000-0000-7000-8000-000000000001",
+                     *           "revision": 1,
+                     *           "created_at": "2026-09-22T14:30:00.000Z",
+                     *           "updated_at": "2026-09-22T14:30:00.000Z"
+                     *         },
+                     *         "reads": [
+                     *           {
+                     *             "actor_type": "text",
+                     *             "actor_id": "text",
+                     *             "credential_id": "text",
+                     *             "operation": "text",
+                     *             "request_id": "text",
+                     *             "read_at": "2026-09-22T14:30:00.000Z"
+                     *           }
+                     *         ],
+                     *         "read_count": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["MailItemsGetResult"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "mail.items.get": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
+                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The operation input (an empty object when every parameter is optional). */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "01927f3e-6a1c-7b2d-8e4f-0123456789ab"
+                 *     }
+                 */
+                "application/json": components["schemas"]["MailItemsGetRequest"];
+            };
+        };
+        responses: {
+            /** @description Success: the result is in `data`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "item": {
+                     *           "id": "01920000-0000-7000-8000-000000000001",
+                     *           "channel": "post",
+                     *           "sender": "text",
+                     *           "subject": "text",
+                     *           "received_at": "2026-09-22T14:30:00.000Z",
+                     *           "files": [
+                     *             {
+                     *               "position": 1,
+                     *               "media_type": "application/pdf",
+                     *               "file_name": "agreement.pdf",
+                     *               "size_bytes": 1,
+                     *               "sha256": "text",
+                     *               "available": true
+                     *             }
+                     *           ],
+                     *           "size_bytes": 1,
+                     *           "read_at": "2026-09-22T14:30:00.000Z",
+                     *           "archived_at": "2026-09-22T14:30:00.000Z",
+                     *           "scan_purged_at": "2026-09-22T14:30:00.000Z",
+                     *           "forwarded_inbox_item_id": "01920000-0000-7000-8000-000000000001",
+                     *           "revision": 1,
+                     *           "created_at": "2026-09-22T14:30:00.000Z",
+                     *           "updated_at": "2026-09-22T14:30:00.000Z"
+                     *         },
+                     *         "reads": [
+                     *           {
+                     *             "actor_type": "text",
+                     *             "actor_id": "text",
+                     *             "credential_id": "text",
+                     *             "operation": "text",
+                     *             "request_id": "text",
+                     *             "read_at": "2026-09-22T14:30:00.000Z"
+                     *           }
+                     *         ],
+                     *         "read_count": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["MailItemsGetResult"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "mail.items.download:get": {
+        parameters: {
+            query: {
+                /**
+                 * @description Letter id.
+                 * @example 01927f3e-6a1c-7b2d-8e4f-0123456789ab
+                 */
+                id: string;
+                /**
+                 * @description Position of the file (item.files[].position); default 1.
+                 * @example 1
+                 */
+                file?: number;
+            };
+            header?: {
+                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
+                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the result is in `data`; with `Accept: application/pdf, image/jpeg, image/png, image/tiff, message/rfc822` or `application/octet-stream`, the file itself. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Only on the file form: `attachment; filename="..."; filename*=UTF-8''...`. */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "file_name": "agreement.pdf",
+                     *         "media_type": "application/pdf",
+                     *         "size_bytes": 1,
+                     *         "sha256": "text",
+                     *         "content_base64": "text"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["MailItemsDownloadResult"];
+                    };
+                    "application/pdf": string;
+                    "image/jpeg": string;
+                    "image/png": string;
+                    "image/tiff": string;
+                    "message/rfc822": string;
+                    "application/octet-stream": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "mail.items.download": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
+                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The operation input (an empty object when every parameter is optional). */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "01927f3e-6a1c-7b2d-8e4f-0123456789ab",
+                 *       "file": 1
+                 *     }
+                 */
+                "application/json": components["schemas"]["MailItemsDownloadRequest"];
+            };
+        };
+        responses: {
+            /** @description Success: the result is in `data`; with `Accept: application/pdf, image/jpeg, image/png, image/tiff, message/rfc822` or `application/octet-stream`, the file itself. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Only on the file form: `attachment; filename="..."; filename*=UTF-8''...`. */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "file_name": "agreement.pdf",
+                     *         "media_type": "application/pdf",
+                     *         "size_bytes": 1,
+                     *         "sha256": "text",
+                     *         "content_base64": "text"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["MailItemsDownloadResult"];
+                    };
+                    "application/pdf": string;
+                    "image/jpeg": string;
+                    "image/png": string;
+                    "image/tiff": string;
+                    "message/rfc822": string;
+                    "application/octet-stream": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "mail.items.markRead": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
+                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
+                /** @description Idempotency key of a mutation (8-200 characters); required unless the body has `idempotencyKey`, and must equal it when both are sent. A retry with the same key and input returns the stored result and takes effect once. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKeyHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The operation input. `idempotencyKey` may be sent here or as the Idempotency-Key header. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "01927f3e-6a1c-7b2d-8e4f-0123456789ab",
+                 *       "expectedRevision": 1
+                 *     }
+                 */
+                "application/json": components["schemas"]["MailItemsMarkReadRequest"];
+            };
+        };
+        responses: {
+            /** @description Success: the result is in `data`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "01920000-0000-7000-8000-000000000001",
+                     *         "channel": "post",
+                     *         "sender": "text",
+                     *         "subject": "text",
+                     *         "received_at": "2026-09-22T14:30:00.000Z",
+                     *         "files": [
+                     *           {
+                     *             "position": 1,
+                     *             "media_type": "application/pdf",
+                     *             "file_name": "agreement.pdf",
+                     *             "size_bytes": 1,
+                     *             "sha256": "text",
+                     *             "available": true
+                     *           }
+                     *         ],
+                     *         "size_bytes": 1,
+                     *         "read_at": "2026-09-22T14:30:00.000Z",
+                     *         "archived_at": "2026-09-22T14:30:00.000Z",
+                     *         "scan_purged_at": "2026-09-22T14:30:00.000Z",
+                     *         "forwarded_inbox_item_id": "01920000-0000-7000-8000-000000000001",
+                     *         "revision": 1,
+                     *         "created_at": "2026-09-22T14:30:00.000Z",
+                     *         "updated_at": "2026-09-22T14:30:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["MailItem"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "mail.items.archive": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
+                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
+                /** @description Idempotency key of a mutation (8-200 characters); required unless the body has `idempotencyKey`, and must equal it when both are sent. A retry with the same key and input returns the stored result and takes effect once. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKeyHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The operation input. `idempotencyKey` may be sent here or as the Idempotency-Key header. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "01927f3e-6a1c-7b2d-8e4f-0123456789ab",
+                 *       "expectedRevision": 1
+                 *     }
+                 */
+                "application/json": components["schemas"]["MailItemsArchiveRequest"];
+            };
+        };
+        responses: {
+            /** @description Success: the result is in `data`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "01920000-0000-7000-8000-000000000001",
+                     *         "channel": "post",
+                     *         "sender": "text",
+                     *         "subject": "text",
+                     *         "received_at": "2026-09-22T14:30:00.000Z",
+                     *         "files": [
+                     *           {
+                     *             "position": 1,
+                     *             "media_type": "application/pdf",
+                     *             "file_name": "agreement.pdf",
+                     *             "size_bytes": 1,
+                     *             "sha256": "text",
+                     *             "available": true
+                     *           }
+                     *         ],
+                     *         "size_bytes": 1,
+                     *         "read_at": "2026-09-22T14:30:00.000Z",
+                     *         "archived_at": "2026-09-22T14:30:00.000Z",
+                     *         "scan_purged_at": "2026-09-22T14:30:00.000Z",
+                     *         "forwarded_inbox_item_id": "01920000-0000-7000-8000-000000000001",
+                     *         "revision": 1,
+                     *         "created_at": "2026-09-22T14:30:00.000Z",
+                     *         "updated_at": "2026-09-22T14:30:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["MailItem"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];

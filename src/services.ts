@@ -1,4 +1,5 @@
 import { type Logger, pino } from 'pino';
+import { companyMailInboundHandler } from './company-mail/inbound.ts';
 import type { Config } from './config.ts';
 import { type Db, openDatabase } from './db/database.ts';
 import { type CredentialRateLimiter, createCredentialRateLimiter } from './db/shared-rate-limit.ts';
@@ -8,11 +9,13 @@ import {
   type EventRecorder,
   nonConformancePolicy,
 } from './events/recorder.ts';
+import { InboundRouter } from './inbound/router.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
 import { RateLimiter } from './lib/rate-limit.ts';
 import { createMailQueue, type MailQueue, type MailTransport } from './mail/outbox-queue.ts';
 import { createMetrics, type Metrics } from './observability/metrics.ts';
 import { publishWakeupsOver } from './unit/cross-process-wakeups.ts';
+import { receiptsInboundHandler } from './receipts/inbox/inbound.ts';
 import { Wakeups } from './unit/wakeups.ts';
 import { webhookFanOut } from './webhooks/fan-out.ts';
 
@@ -33,6 +36,8 @@ export interface Services {
   metrics: Metrics;
   /** Nudges for this process's job loops after a commit (see src/unit/wakeups.ts). */
   wakeups: Wakeups;
+  /** Inbound mail handlers by address purpose (src/inbound/router.ts); registered in `inboundRouter`. */
+  inbound: InboundRouter;
 }
 
 export interface ServiceOverrides {
@@ -79,6 +84,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     signInRateLimiter: createCredentialRateLimiter(db, config.sessions.signInRateLimit, config.redisUrl),
     metrics: createMetrics(),
     wakeups,
+    inbound: inboundRouter(),
   };
 }
 
@@ -86,4 +92,12 @@ async function smtpTransportFromConfig(config: Config): Promise<MailTransport | 
   if (!config.smtpUrl) return undefined;
   const { createSmtpMailer } = await import('./mail/mailer.ts');
   return createSmtpMailer({ url: config.smtpUrl, from: config.mailFrom });
+}
+
+/** Each inbound mail purpose and its handler; an area adds its line here. */
+function inboundRouter(): InboundRouter {
+  const router = new InboundRouter();
+  router.register('receipts', receiptsInboundHandler);
+  router.register('company_mail', companyMailInboundHandler);
+  return router;
 }

@@ -38,7 +38,7 @@ export async function requireMember(
 
 export async function addMemberByEmail(
   unit: UnitOfWork,
-  input: { email: string; role: Role; name?: string | undefined },
+  input: { email: string; role: Role; name?: string | undefined; oauthSubject?: string | undefined },
 ): Promise<MemberRow> {
   await lockOrganization(unit);
   const email = input.email.toLowerCase();
@@ -62,7 +62,7 @@ export async function addMemberByEmail(
     name: input.name ?? null,
     role: input.role,
     status: 'active',
-    oauth_subject: null,
+    oauth_subject: input.oauthSubject ?? null,
     revision: 1,
     created_at: now,
     updated_at: now,
@@ -72,7 +72,8 @@ export async function addMemberByEmail(
   return row;
 }
 
-export type MemberChange = { role: Role } | { status: 'suspended' | 'removed' };
+/** `active` reinstates a suspended member: an operator's act (the CLI), not an API operation. */
+export type MemberChange = { role: Role } | { status: 'suspended' | 'removed' | 'active' };
 
 /**
  * 404 -> 409 revision_conflict -> 409 invalid_state -> 409 last_admin, then a compare-and-set.
@@ -94,8 +95,11 @@ export async function changeMember(
       details: { state: row.status },
     });
   }
+  const leavesActive = 'status' in change && change.status !== 'active';
   const losesAdmin =
-    row.role === 'admin' && row.status === 'active' && ('status' in change || change.role !== 'admin');
+    row.role === 'admin' &&
+    row.status === 'active' &&
+    (leavesActive || ('role' in change && change.role !== 'admin'));
   if (losesAdmin && (await otherActiveAdmins(unit, row.id)) === 0) {
     throw new AppError('last_admin', 'The organization must keep at least one active admin.', {
       details: { member_id: row.id },
@@ -120,7 +124,8 @@ export async function changeMember(
     beforeRevision: row.revision,
     afterRevision: updated.revision,
   });
-  if ('status' in change) await revokeKeysOfMember(unit, row.id);
+  // A reinstated member gets no key back: keys ended with the suspension, new ones are made anew.
+  if (leavesActive) await revokeKeysOfMember(unit, row.id);
   return updated;
 }
 

@@ -13,6 +13,8 @@ export interface OrganizationChanges {
   timeZone?: string;
   defaultCurrency?: string | null;
   invoiceNumberPrefix?: string;
+  /** Days an archived letter's scans are kept (company mail); null keeps them. */
+  mailScanRetentionDays?: number | null;
 }
 
 /** An IANA zone name that this Node's ICU knows (`Europe/Paris`, `UTC`). */
@@ -60,6 +62,9 @@ export async function updateOrganization(
       ...(changes.invoiceNumberPrefix === undefined
         ? {}
         : { invoice_number_prefix: changes.invoiceNumberPrefix }),
+      ...(changes.mailScanRetentionDays === undefined
+        ? {}
+        : { mail_scan_retention_days: changes.mailScanRetentionDays }),
       revision: expectedRevision + 1,
       updated_at: unit.clock.now().toISOString(),
     })

@@ -14,10 +14,10 @@ import { newId } from '../lib/ids.ts';
 export async function createOrganization(
   db: Kysely<Database>,
   clock: Clock,
-  input: { name: string; timeZone?: string | undefined },
+  input: { name: string; timeZone?: string | undefined; id?: string | undefined },
 ) {
   const organization = {
-    id: newId(),
+    id: input.id ?? newId(),
     name: input.name,
     time_zone: input.timeZone ?? 'UTC',
     created_at: clock.now().toISOString(),

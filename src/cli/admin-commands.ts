@@ -1,14 +1,13 @@
 import { keyStatus, listApiKeys } from '../admin/api-keys.ts';
 import { listMembers } from '../admin/members.ts';
 import {
-  addMember,
-  createApiKey,
-  createOrganization,
-  listOrganizations,
-  organizationExists,
-  revokeApiKey,
-  setMemberStatus,
-} from '../admin/organizations.ts';
+  operatorAddMember,
+  operatorChangeMember,
+  operatorCreateKey,
+  operatorCreateOrganization,
+  operatorRevokeKey,
+} from '../admin/operator.ts';
+import { listOrganizations, organizationExists } from '../admin/organizations.ts';
 import type { Config } from '../config.ts';
 import {
   ACCOUNTING_SCOPES,
@@ -17,11 +16,13 @@ import {
   MEMBER_STATUSES,
   type MemberStatus,
 } from '../contract/access.ts';
+import { AppError } from '../contract/errors.ts';
 import { isId } from '../contract/formats.ts';
 import { migrateToLatest } from '../db/migrate.ts';
 import { asIso, asIsoOrNull, asJson } from '../db/values.ts';
 import { createServices } from '../services.ts';
 import { memberSignInLinks } from '../sessions/member-sign-in.ts';
+import { operatorUser } from './operator-user.ts';
 import { UsageError } from './usage-error.ts';
 import { runWebhookEnable } from './webhook-commands.ts';
 
@@ -33,6 +34,7 @@ const ADMIN_COMMANDS = [
   'members add',
   'members list',
   'members set-status',
+  'members set-role',
   'keys create',
   'keys list',
   'keys revoke',
@@ -50,6 +52,24 @@ function requiredId(options: Options, name: string): string {
   const value = required(options, name);
   if (!isId(value)) throw new UsageError(`--${name} must be a UUID`);
   return value.toLowerCase();
+}
+
+/** `--revision N`: the revision the operator last saw; omitted means "as it is now". */
+function optionalRevision(options: Options): number | undefined {
+  if (options.revision === undefined) return undefined;
+  const revision = Number(options.revision);
+  if (!Number.isSafeInteger(revision) || revision < 1)
+    throw new UsageError('--revision must be a positive integer');
+  return revision;
+}
+
+/** `--expires-at`: an ISO 8601 instant (the domain refuses one in the past). */
+function optionalExpiry(options: Options): string | undefined {
+  const value = options['expires-at'];
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string' || Number.isNaN(Date.parse(value)))
+    throw new UsageError('--expires-at must be an ISO 8601 instant, e.g. 2027-01-01T00:00:00Z');
+  return new Date(value).toISOString();
 }
 
 function print(options: Options, json: unknown, text: string): void {
@@ -88,11 +108,22 @@ export async function runAdminCommand(
   const services = await createServices(config);
   const { kysely } = services.db;
   const { clock } = services;
+  const user = operatorUser();
   try {
     await migrateToLatest(services.db);
+    return await runNamed(name);
+  } catch (error) {
+    // A refused rule (last_admin, invalid_state, revision_conflict) is the operator's to fix.
+    if (error instanceof AppError) throw new UsageError(`${error.code}: ${error.message}`);
+    throw error;
+  } finally {
+    await services.db.close();
+  }
+
+  async function runNamed(name: string): Promise<number> {
     switch (name) {
       case 'orgs create': {
-        const org = await createOrganization(kysely, clock, { name: required(options, 'name') });
+        const org = await operatorCreateOrganization(services, user, { name: required(options, 'name') });
         print(options, { organizationId: org.id, name: org.name }, `organization ${org.id}`);
         return 0;
       }
@@ -157,7 +188,7 @@ export async function runAdminCommand(
         const organizationId = requiredId(options, 'org');
         if (!(await organizationExists(kysely, organizationId)))
           throw new UsageError(`organization ${organizationId} does not exist`);
-        const member = await addMember(kysely, clock, {
+        const member = await operatorAddMember(services, user, {
           organizationId,
           email: required(options, 'email'),
           role,
@@ -172,16 +203,32 @@ export async function runAdminCommand(
         if (!(MEMBER_STATUSES as readonly string[]).includes(status)) {
           throw new UsageError(`--status must be one of ${MEMBER_STATUSES.join(', ')}`);
         }
-        const changed = await setMemberStatus(kysely, clock, {
+        const member = await operatorChangeMember(services, user, {
           organizationId: requiredId(options, 'org'),
           memberId: requiredId(options, 'member'),
-          status: status as MemberStatus,
+          change: { status: status as MemberStatus },
+          ...revisionOption(),
         });
-        if (!changed) throw new UsageError('no such member in that organization');
         print(
           options,
-          { memberId: options.member, status },
-          `member ${String(options.member)} is now ${status}`,
+          { memberId: member.id, status: member.status, revision: member.revision },
+          `member ${member.id} is now ${member.status}`,
+        );
+        return 0;
+      }
+      case 'members set-role': {
+        const role = required(options, 'role');
+        if (!isRole(role)) throw new UsageError('--role must be admin or finance');
+        const member = await operatorChangeMember(services, user, {
+          organizationId: requiredId(options, 'org'),
+          memberId: requiredId(options, 'member'),
+          change: { role },
+          ...revisionOption(),
+        });
+        print(
+          options,
+          { memberId: member.id, role: member.role, revision: member.revision },
+          `member ${member.id} is now ${member.role}`,
         );
         return 0;
       }
@@ -193,28 +240,27 @@ export async function runAdminCommand(
         const unknown = scopes.filter((scope) => !isScope(scope));
         if (unknown.length || scopes.length === 0)
           throw new UsageError(`unknown scopes: ${unknown.join(', ')}`);
-        const key = await createApiKey(kysely, clock, {
-          organizationId: requiredId(options, 'org'),
+        const { row, token } = await operatorCreateKey(services, user, {
+          organizationId: await existingOrganization(kysely, options),
           memberId: requiredId(options, 'member'),
           scopes: scopes.filter(isScope),
-          ...(typeof options.name === 'string' ? { name: options.name } : {}),
-        }).catch((error: unknown) => {
-          throw new UsageError(error instanceof Error ? error.message : String(error));
+          name: typeof options.name === 'string' ? options.name : undefined,
+          expiresAt: optionalExpiry(options),
         });
         print(
           options,
-          { keyId: key.id, apiKey: key.token, scopes: key.scopes },
-          `key ${key.id}\nAPI key ${key.token}\n(shown only now)`,
+          { keyId: row.id, apiKey: token, scopes: row.scopes, expiresAt: row.expires_at },
+          `key ${row.id}\nAPI key ${token}\n(shown only now)`,
         );
         return 0;
       }
       case 'keys revoke': {
-        const revoked = await revokeApiKey(kysely, clock, {
+        const revoked = await operatorRevokeKey(services, user, {
           organizationId: requiredId(options, 'org'),
           keyId: requiredId(options, 'key'),
+          ...revisionOption(),
         });
-        if (!revoked) throw new UsageError('no such active key in that organization');
-        print(options, { keyId: options.key, revoked: true }, `key ${String(options.key)} revoked`);
+        print(options, { keyId: revoked.id, revoked: true }, `key ${revoked.id} revoked`);
         return 0;
       }
       case 'webhooks enable': {
@@ -240,7 +286,10 @@ export async function runAdminCommand(
       default:
         throw new UsageError(`unknown command: ${command} ${subcommand ?? ''}`.trim());
     }
-  } finally {
-    await services.db.close();
+  }
+
+  function revisionOption(): { expectedRevision?: number } {
+    const revision = optionalRevision(options);
+    return revision === undefined ? {} : { expectedRevision: revision };
   }
 }

@@ -15,15 +15,21 @@ Commands:
   orgs list                  every organization: id, name, time zone
   members add --org ID --email E --role admin|finance [--name N] [--oauth-subject SUB]
   members list --org ID      members with role and status
-  members set-status --org ID --member ID --status active|suspended|removed
-  keys create --org ID --member ID --scopes a,b [--name N]
+  members set-status --org ID --member ID --status active|suspended|removed [--revision N]
+                             suspending or removing ends the member's keys; active reinstates
+  members set-role --org ID --member ID --role admin|finance [--revision N]
+                             the last active admin is never suspended, removed or demoted
+  keys create --org ID --member ID [--scopes a,b] [--name N] [--expires-at ISO]
+                             scopes default to accounting:read,accounting:write,accounting:admin;
+                             mail:read and mail:write only when named
   keys list --org ID         keys with scopes, creator, created, last used, expiry, status (never the key)
-  keys revoke --org ID --key ID
+  keys revoke --org ID --key ID [--revision N]
   webhooks enable --org ID --endpoint ID [--revision N]   turn an auto-disabled endpoint back on
   dashboard link --email E [--org ID]   print a one-time dashboard sign-in link (no SMTP needed)
   mcp                        MCP server over stdio (ACCOUNTING_API_KEY)
 
-Every admin command accepts --json for scripts.`;
+Every admin command accepts --json for scripts. Changes go through the same rules as the API and
+are audited (actor operator:<OS user>, transport cli); --revision guards against a concurrent change.`;
 
 async function main(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -44,6 +50,7 @@ async function main(argv: string[]): Promise<number> {
       endpoint: { type: 'string' },
       revision: { type: 'string' },
       'oauth-subject': { type: 'string' },
+      'expires-at': { type: 'string' },
       'org-name': { type: 'string' },
       'time-zone': { type: 'string' },
     },

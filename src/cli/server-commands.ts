@@ -1,7 +1,9 @@
+import { operatorInitialize } from '../admin/operator.ts';
 import { isTimeZone } from '../admin/organization-settings.ts';
-import { initialize, isEmpty } from '../admin/organizations.ts';
+import { isEmpty } from '../admin/organizations.ts';
 import { type Config, localhostExceptionNotice } from '../config.ts';
 import { migrateToLatest } from '../db/migrate.ts';
+import { type InboundListener, startInboundListener } from '../inbound/listener.ts';
 import { JOBS } from '../jobs/catalog.ts';
 import { startJobs } from '../jobs/runner.ts';
 import { buildServer } from '../server.ts';
@@ -9,6 +11,7 @@ import { createServices, type Services } from '../services.ts';
 import { memberSignInLinks } from '../sessions/member-sign-in.ts';
 import { memberProfile } from '../sessions/principals.ts';
 import { drainDeliveries } from '../webhooks/delivery/worker.ts';
+import { operatorUser } from './operator-user.ts';
 import { UsageError } from './usage-error.ts';
 
 function onShutdown(stop: () => Promise<void>): void {
@@ -33,6 +36,15 @@ function listenFailure(error: unknown): string {
   if (code === 'EACCES') return 'permission denied (ports below 1024 need privileges)';
   if (code === 'EADDRNOTAVAIL') return 'HOST is not an address of this machine';
   return error instanceof Error ? error.message : String(error);
+}
+
+/** The inbound SMTP listener, when ACCOUNTING_INBOUND_SMTP_PORT is set (off by default). */
+async function startInbound(services: Services): Promise<InboundListener | undefined> {
+  const { inbound } = services.config;
+  if (inbound.port === undefined) return undefined;
+  const listener = await startInboundListener(services, services.inbound, { ...inbound, port: inbound.port });
+  services.logger.info({ port: listener.port, domain: inbound.domain }, 'inbound SMTP listening');
+  return listener;
 }
 
 async function prepared(config: Config): Promise<Services> {
@@ -63,7 +75,7 @@ export async function runServe(config: Config): Promise<number> {
   }
   // First run on an empty database: make an organization and print a working key, once.
   if (await isEmpty(services.db.kysely)) {
-    const created = await initialize(services.db.kysely, services.clock);
+    const created = await operatorInitialize(services, operatorUser(), {});
     process.stdout.write(
       [
         'First run: created an organization, an admin member and an API key.',
@@ -77,9 +89,11 @@ export async function runServe(config: Config): Promise<number> {
     );
   }
   const jobs = startJobs(services, JOBS);
+  const inbound = await startInbound(services);
   services.logger.info({ address, database: services.db.location }, 'accounting service listening');
   process.stdout.write(`Listening on ${address} (database: ${services.db.dialect})\n`);
   onShutdown(async () => {
+    await inbound?.close();
     await app.close();
     await jobs.stop();
     // Attempts already sent get their outcome recorded (otherwise their lease lapses and they repeat).
@@ -92,11 +106,13 @@ export async function runServe(config: Config): Promise<number> {
 export async function runWorker(config: Config): Promise<number> {
   const services = await prepared(config);
   const jobs = startJobs(services, JOBS);
+  const inbound = await startInbound(services);
   services.logger.info(
     { database: services.db.location, jobs: JOBS.map((job) => job.name) },
     'worker started',
   );
   onShutdown(async () => {
+    await inbound?.close();
     await jobs.stop();
     // Attempts already sent get their outcome recorded (otherwise their lease lapses and they repeat).
     await drainDeliveries(services);
@@ -138,7 +154,7 @@ export async function runInit(
       );
       return 1;
     }
-    const created = await initialize(services.db.kysely, services.clock, {
+    const created = await operatorInitialize(services, operatorUser(), {
       ...(options.organizationName ? { organizationName: options.organizationName } : {}),
       ...(options.timeZone ? { timeZone: options.timeZone } : {}),
       ...(options.email ? { email: options.email } : {}),

@@ -4,7 +4,7 @@ export const ACCOUNTING_SCOPES = ['accounting:read', 'accounting:write', 'accoun
  * Company-mail scopes exist so a key can be granted them explicitly later;
  * the default accounting scopes never include them (contract, Authentication 3).
  */
-export const MAIL_SCOPES = ['mail:read', 'mail:send'] as const;
+export const MAIL_SCOPES = ['mail:read', 'mail:write'] as const;
 export const ALL_SCOPES = [...ACCOUNTING_SCOPES, ...MAIL_SCOPES] as const;
 export type Scope = (typeof ALL_SCOPES)[number];
 

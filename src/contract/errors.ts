@@ -236,6 +236,11 @@ export const ERROR_CODES = {
     description:
       'The invoice already has an active or paused payment plan (`error.plan_id`); cancel it before creating another.',
   },
+  mail_scan_purged: {
+    status: 409,
+    description:
+      "The letter's files were deleted by the organization's scan retention; the letter's record and its reads remain.",
+  },
   payload_too_large: { status: 413, description: "The body exceeds the operation's size limit." },
   unsupported_media_type: { status: 415, description: 'A POST body must be `application/json`.' },
   rate_limited: {

@@ -57,6 +57,7 @@ export function amountFor(hundredths: bigint, rateMinor: bigint): bigint {
 function actorRef(unit: UnitOfWork): { type: 'member' | 'contractor'; id: string } {
   if (unit.actor.type === 'contractor') return { type: 'contractor', id: unit.actor.contractorId };
   if (unit.actor.type === 'member') return { type: 'member', id: unit.actor.memberId };
+  if (unit.actor.type === 'operator') return { type: 'member', id: `operator:${unit.actor.user}` };
   return { type: 'member', id: `job:${unit.actor.job}` };
 }
 

@@ -1,9 +1,11 @@
 import type { BooksTables } from './tables/books.ts';
 import type { ContractorWorkTables } from './tables/contractor-work.ts';
+import type { CompanyMailTables } from './tables/company-mail.ts';
 import type { ContractorTables } from './tables/contractors.ts';
 import type { CoreTables } from './tables/core.ts';
 import type { InvitationTables } from './tables/invitations.ts';
 import type { InvoicingTables } from './tables/invoicing.ts';
+import type { ReceiptTables } from './tables/receipts.ts';
 import type { ScheduleTables } from './tables/schedules.ts';
 import type { SessionTables } from './tables/sessions.ts';
 import type { WebhookTables } from './tables/webhooks.ts';
@@ -18,4 +20,6 @@ export interface Database
     InvoicingTables,
     ScheduleTables,
     BooksTables,
-    SessionTables {}
+    SessionTables,
+    ReceiptTables,
+    CompanyMailTables {}

@@ -3,7 +3,9 @@ import { booksEvents } from './types/books.ts';
 import { contractorWorkEvents } from './types/contractor-work.ts';
 import { contractorEvents } from './types/contractors.ts';
 import { invoicingEvents } from './types/invoicing.ts';
+import { mailEvents } from './types/mail.ts';
 import { partyEvents } from './types/parties.ts';
+import { receiptEvents } from './types/receipts.ts';
 import { webhookEvents } from './types/webhooks.ts';
 
 /** Every event type the service emits; each area keeps its own list in `src/events/types/<area>.ts`. */
@@ -14,6 +16,8 @@ export const EVENT_TYPES: readonly EventDefinition[] = [
   ...partyEvents,
   ...invoicingEvents,
   ...booksEvents,
+  ...receiptEvents,
+  ...mailEvents,
 ];
 
 const byType = new Map(EVENT_TYPES.map((definition) => [definition.type, definition]));

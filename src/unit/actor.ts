@@ -1,12 +1,14 @@
 /**
  * Who a unit of work acts for. Every audit row names one: a member (through a credential of the
- * API or MCP, or a dashboard session with credential `session:<id>`), a background job, or a
- * contractor (the portal, where the invitation link is the only credential).
+ * API or MCP, or a dashboard session with credential `session:<id>`), a background job, a
+ * contractor (the portal, where the invitation link is the only credential), or the operator at the command line (whoever can run
+ * `accounting` already controls the database; the OS user name is recorded, as told, not proven).
  */
 export type Actor =
   | { type: 'member'; memberId: string; credentialId: string }
   | { type: 'job'; job: string }
-  | { type: 'contractor'; contractorId: string };
+  | { type: 'contractor'; contractorId: string }
+  | { type: 'operator'; user: string };
 
 /** The audit columns an actor fills: `actor_type`, `actor_id`, `credential_id`. */
 export function auditActor(actor: Actor): {
@@ -21,6 +23,8 @@ export function auditActor(actor: Actor): {
       return { actor_type: 'system', actor_id: `job:${actor.job}`, credential_id: null };
     case 'contractor':
       return { actor_type: 'contractor', actor_id: actor.contractorId, credential_id: null };
+    case 'operator':
+      return { actor_type: 'operator', actor_id: `operator:${actor.user}`, credential_id: null };
   }
 }
 
@@ -36,5 +40,7 @@ export function defaultTransport(actor: Actor): Transport {
       return 'job';
     case 'contractor':
       return 'portal';
+    case 'operator':
+      return 'cli';
   }
 }

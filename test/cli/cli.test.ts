@@ -159,30 +159,6 @@ describe('accounting CLI on SQLite', { concurrency: true }, () => {
       assertError(write, 403, 'insufficient_scope', 'read-only key');
     });
 
-    const suspend = await runCli(
-      [
-        'members',
-        'set-status',
-        '--org',
-        organizationId,
-        '--member',
-        memberId,
-        '--status',
-        'suspended',
-        '--json',
-      ],
-      env,
-    );
-    assert.deepEqual(json(suspend.stdout), { memberId, status: 'suspended' });
-    await withApi(env, async (baseUrl) => {
-      assertError(
-        await call(baseUrl, 'contractors.list', {}, { token }),
-        403,
-        'membership_inactive',
-        'suspended',
-      );
-    });
-
     const revoke = await runCli(
       ['keys', 'revoke', '--org', organizationId, '--key', String(key.keyId), '--json'],
       env,
@@ -190,7 +166,7 @@ describe('accounting CLI on SQLite', { concurrency: true }, () => {
     assert.deepEqual(json(revoke.stdout), { keyId: key.keyId, revoked: true });
     const twice = await runCli(['keys', 'revoke', '--org', organizationId, '--key', String(key.keyId)], env);
     assert.equal(twice.code, 2);
-    assert.match(twice.stderr, /no such active key/);
+    assert.match(twice.stderr, /invalid_state: The API key is already revoked/);
     await withApi(env, async (baseUrl) => {
       assertError(
         await call(baseUrl, 'contractors.list', {}, { token }),
@@ -199,6 +175,8 @@ describe('accounting CLI on SQLite', { concurrency: true }, () => {
         'revoked',
       );
     });
+
+    // Suspension through the CLI (and its audit rows): test/cli/admin-rules.test.ts.
   });
 
   it('init --org-name --time-zone, then orgs list, members list and keys list (never the key)', async () => {
@@ -242,6 +220,7 @@ describe('accounting CLI on SQLite', { concurrency: true }, () => {
     assert.equal(missing.code, 2);
     assert.match(missing.stderr, /does not exist/);
     const help = await runCli(['--help'], env);
+    assert.match(help.stdout, /--org-name N/);
     assert.match(help.stdout, /--time-zone TZ/);
     assert.match(help.stdout, /keys list --org ID/);
   });

@@ -259,6 +259,8 @@ export const RECORD_FACTORIES: Record<string, RecordFactory> = {
     const account = await makeWithExample(app, caller, 'accounts.create');
     return makeWithExample(app, caller, 'transactions.imports.create', { accountId: account.id });
   },
+  /** A letter: company mail has no `create`; a scan is uploaded. */
+  'mail.items': (app, caller) => makeWithExample(app, caller, 'mail.items.upload'),
   /** A category of the default chart (the chart is seeded on first read). */
   categories: async (app, caller) => {
     const res = await call(app.baseUrl, 'categories.list', { limit: 1 }, { token: caller.token });

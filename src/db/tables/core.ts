@@ -18,6 +18,8 @@ export interface OrganizationsTable {
   revision: Defaulted<number>;
   /** Set while the organization is suspended (migration 0015): its portal sessions stop at once. */
   suspended_at: ColumnType<Timestamp | null, Timestamp | null | undefined, Timestamp | null>;
+  /** Days an archived letter's scan is kept; null keeps scans until deleted (migration 0014). */
+  mail_scan_retention_days: ColumnType<number | null, number | null | undefined, number | null>;
   /** Null only if a row was inserted without it; read as created_at then. */
   updated_at: ColumnType<Timestamp | null, Timestamp | null | undefined, Timestamp>;
   created_at: Timestamp;

@@ -49,6 +49,12 @@ export const updateOrganizationSettings = defineOperation({
             'Put before invoice numbers: 0-20 letters, digits, dot, slash, underscore or hyphen (default INV-).',
         }),
       ),
+      mailScanRetentionDays: Type.Optional(
+        Type.Union([Type.Integer({ minimum: 1, maximum: 3650 }), Type.Null()], {
+          description:
+            'Company mail: days the scans of an archived letter are kept (1-3650), then deleted by the retention sweeper (sender, subject, dates and reads stay); null keeps scans until deleted by hand.',
+        }),
+      ),
       idempotencyKey: Type.Optional(IdempotencyKey(200)),
     },
     { additionalProperties: false },

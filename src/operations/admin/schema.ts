@@ -26,7 +26,7 @@ export const ScopeValue = Type.Union(
     Type.Literal('accounting:write'),
     Type.Literal('accounting:admin'),
     Type.Literal('mail:read'),
-    Type.Literal('mail:send'),
+    Type.Literal('mail:write'),
   ],
   { description: 'A scope.' },
 );
@@ -45,6 +45,9 @@ export const Organization = Type.Object(
     invoice_number_prefix: Type.String({
       description: 'Put before the invoice number, e.g. INV- in INV-000001.',
     }),
+    mail_scan_retention_days: Type.Union([Type.Integer(), Type.Null()], {
+      description: "Days an archived letter's scans are kept; null keeps them (company mail).",
+    }),
     revision: Revision,
     created_at: Timestamp('Creation time.'),
     updated_at: Timestamp('Last change.'),
@@ -62,6 +65,8 @@ export function toOrganization(row: OrganizationRow): Organization {
     time_zone: row.time_zone,
     default_currency: row.default_currency,
     invoice_number_prefix: row.invoice_number_prefix,
+    mail_scan_retention_days:
+      row.mail_scan_retention_days === null ? null : Number(row.mail_scan_retention_days),
     revision: row.revision,
     created_at: asIso(row.created_at),
     updated_at: asIso(row.updated_at ?? row.created_at),
@@ -144,8 +149,12 @@ export const ApiKeyWithSecret = Type.Object(
 export const AuditEntry = Type.Object(
   {
     id: Id('Audit entry id.'),
-    actor_type: Type.String({ description: '`member`, `system` (a job) or `contractor` (the portal).' }),
-    actor_id: Type.String({ description: 'Member or contractor id, or job:<name>.' }),
+    actor_type: Type.String({
+      description: '`member`, `system` (a job), `contractor` (the portal) or `operator` (the command line).',
+    }),
+    actor_id: Type.String({
+      description: 'Member or contractor id, job:<name>, or operator:<OS user> for the command line.',
+    }),
     credential_id: NullableString('The API key id (or OAuth credential) used, or null.'),
     transport: NullableString(
       '`http`, `mcp`, `cli`, `job` or `portal`; null for entries older than this field.',

@@ -90,7 +90,7 @@ for (const dialect of DIALECTS) {
       const admin = await createCaller(app, {
         scopes: ['accounting:read', 'accounting:write', 'accounting:admin'],
       });
-      for (const scopes of [['mail:read'], ['accounting:read', 'mail:send']]) {
+      for (const scopes of [['mail:read'], ['accounting:read', 'mail:write']]) {
         const res = await op(app, admin, 'admin.apiKeys.create', { scopes });
         assertError(res, 403, 'scope_not_held', scopes.join());
         assert.equal(res.error.field, 'scopes');

@@ -27,6 +27,7 @@ for (const dialect of DIALECTS) {
         time_zone: 'UTC',
         default_currency: null,
         invoice_number_prefix: 'INV-',
+        mail_scan_retention_days: null,
         revision: 1,
         created_at: app.clock.now().toISOString(),
         updated_at: app.clock.now().toISOString(),
