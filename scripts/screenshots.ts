@@ -5,8 +5,8 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
 import { pino } from 'pino';
+import { chromium } from 'playwright-core';
 import { initialize } from '../src/admin/organizations.ts';
 import { loadConfig } from '../src/config.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
@@ -52,7 +52,11 @@ async function main(): Promise<void> {
     email: 'ada@byron.example',
     country: 'CA',
   });
-  await api('contractors.create', { displayName: 'Grace Hopper', legalName: 'Hopper Labs', email: 'grace@hopper.example' });
+  await api('contractors.create', {
+    displayName: 'Grace Hopper',
+    legalName: 'Hopper Labs',
+    email: 'grace@hopper.example',
+  });
   const endpoint = (await api('webhooks.endpoints.create', {
     url: 'http://localhost:9/webhooks',
     description: 'Bookkeeping sync',
@@ -62,12 +66,17 @@ async function main(): Promise<void> {
   const invoice = await api('invoices.create', {
     partyId: party.id,
     currency: 'CAD',
-    lines: [{ description: 'Design sprint, March', quantity: '12.5', unitAmountMinor: '15000', taxRate: '13' }],
+    lines: [
+      { description: 'Design sprint, March', quantity: '12.5', unitAmountMinor: '15000', taxRate: '13' },
+    ],
     paymentTermsDays: 30,
   });
   await api('admin.members.add', { email: 'finance@northwind.example', role: 'finance', name: 'Fin Ance' });
 
-  const [link] = await memberSignInLinks(services, config.sessions, base, { email: 'owner@northwind.example', mail: false });
+  const [link] = await memberSignInLinks(services, config.sessions, base, {
+    email: 'owner@northwind.example',
+    mail: false,
+  });
   if (!link) throw new Error('no sign-in link');
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
