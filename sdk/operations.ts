@@ -83,6 +83,7 @@ export const OPERATIONS = {
   'admin.apiKeys.create': { mutation: true, get: false },
   'admin.apiKeys.revoke': { mutation: true, get: false },
   'admin.auditLog.list': { mutation: false, get: true },
+  'admin.mailOutbox.list': { mutation: false, get: true },
   'accounts.list': { mutation: false, get: true },
   'accounts.get': { mutation: false, get: true },
   'accounts.create': { mutation: true, get: false },

@@ -1968,6 +1968,36 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/accounting/admin.mailOutbox.list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the organization's outgoing mail and its delivery state, newest first
+         * @description Offset pagination. Recipients, subject, kind, state, attempts and the last error; never the body or attachments.
+         *
+         *     **Access:** scopes `accounting:read`, `accounting:admin`; roles admin.
+         */
+        get: operations["admin.mailOutbox.list:get"];
+        put?: never;
+        /**
+         * List the organization's outgoing mail and its delivery state, newest first
+         * @description Offset pagination. Recipients, subject, kind, state, attempts and the last error; never the body or attachments.
+         *
+         *     **Access:** scopes `accounting:read`, `accounting:admin`; roles admin.
+         *
+         *     Also available as `GET` with the same parameters in the query string.
+         */
+        post: operations["admin.mailOutbox.list"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/accounting/accounts.list": {
         parameters: {
             query?: never;
@@ -5128,6 +5158,54 @@ export interface components {
              * @description Only entries before this instant (ISO 8601).
              */
             to?: string;
+        };
+        /** OutboxEntry */
+        OutboxEntry: {
+            /** @description Message id. */
+            id: string;
+            /** @description What the mail is, e.g. `contractor.invitation`. */
+            kind: string | null;
+            /** @description Bare addresses it goes to. */
+            recipients: string[];
+            /** @description Subject line. */
+            subject: string;
+            /** @description `pending`, `sending`, `sent`, `kept` (no SMTP configured: stored, not sent) or `failed` (gave up). */
+            status: string;
+            /** @description Sending attempts so far. */
+            attempts: number;
+            /** @description Why the last attempt failed, or null. */
+            last_error: string | null;
+            /**
+             * Format: date-time
+             * @description When it was queued.
+             */
+            created_at: string;
+            /** @description When it was sent, or null. */
+            sent_at: string | null;
+        };
+        AdminMailOutboxListResult: {
+            /** @description The page of outgoing mail, newest first. */
+            items: components["schemas"]["OutboxEntry"][];
+            /** @description The page size used. */
+            limit: number;
+            /** @description The offset used. */
+            offset: number;
+            /** @description Offset of the next page, or null when this page is the last. */
+            nextOffset: number | null;
+        };
+        AdminMailOutboxListRequest: {
+            /**
+             * @description Page size, 1 to 100 (default 30).
+             * @default 30
+             */
+            limit?: number;
+            /**
+             * @description Number of records to skip (default 0).
+             * @default 0
+             */
+            offset?: number;
+            /** @description Only mail in this state: pending, sending, sent, kept or failed. */
+            status?: "pending" | "sending" | "sent" | "kept" | "failed";
         };
         /** Account */
         Account: {
@@ -13641,6 +13719,152 @@ export interface operations {
                      */
                     "application/json": {
                         data: components["schemas"]["AdminAuditLogListResult"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "admin.mailOutbox.list:get": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page size, 1 to 100 (default 30).
+                 * @example 30
+                 */
+                limit?: number;
+                /** @description Number of records to skip (default 0). */
+                offset?: number;
+                /**
+                 * @description Only mail in this state: pending, sending, sent, kept or failed.
+                 * @example failed
+                 */
+                status?: "pending" | "sending" | "sent" | "kept" | "failed";
+            };
+            header?: {
+                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
+                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the result is in `data`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "items": [
+                     *           {
+                     *             "id": "01920000-0000-7000-8000-000000000001",
+                     *             "kind": "text",
+                     *             "recipients": [
+                     *               "text"
+                     *             ],
+                     *             "subject": "text",
+                     *             "status": "text",
+                     *             "attempts": 1,
+                     *             "last_error": "text",
+                     *             "created_at": "2026-09-22T14:30:00.000Z",
+                     *             "sent_at": "2026-09-22T14:30:00.000Z"
+                     *           }
+                     *         ],
+                     *         "limit": 1,
+                     *         "offset": 1,
+                     *         "nextOffset": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["AdminMailOutboxListResult"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "admin.mailOutbox.list": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
+                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The operation input (an empty object when every parameter is optional). */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "limit": 30,
+                 *       "status": "failed"
+                 *     }
+                 */
+                "application/json": components["schemas"]["AdminMailOutboxListRequest"];
+            };
+        };
+        responses: {
+            /** @description Success: the result is in `data`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "items": [
+                     *           {
+                     *             "id": "01920000-0000-7000-8000-000000000001",
+                     *             "kind": "text",
+                     *             "recipients": [
+                     *               "text"
+                     *             ],
+                     *             "subject": "text",
+                     *             "status": "text",
+                     *             "attempts": 1,
+                     *             "last_error": "text",
+                     *             "created_at": "2026-09-22T14:30:00.000Z",
+                     *             "sent_at": "2026-09-22T14:30:00.000Z"
+                     *           }
+                     *         ],
+                     *         "limit": 1,
+                     *         "offset": 1,
+                     *         "nextOffset": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["AdminMailOutboxListResult"];
                     };
                 };
             };

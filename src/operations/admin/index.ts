@@ -3,6 +3,7 @@ import { createOrganizationApiKey } from './api-keys-create.ts';
 import { listOrganizationApiKeys } from './api-keys-list.ts';
 import { revokeOrganizationApiKey } from './api-keys-revoke.ts';
 import { listAuditLog } from './audit-log-list.ts';
+import { listMailOutbox } from './mail-outbox-list.ts';
 import { addOrganizationMember } from './members-add.ts';
 import { listOrganizationMembers } from './members-list.ts';
 import { removeOrganizationMember } from './members-remove.ts';
@@ -23,4 +24,5 @@ export const adminOperations: readonly AnyOperation[] = [
   createOrganizationApiKey,
   revokeOrganizationApiKey,
   listAuditLog,
+  listMailOutbox,
 ];

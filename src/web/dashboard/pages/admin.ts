@@ -1,15 +1,25 @@
 import { html, when } from '../../html.ts';
-import { table } from '../../layout.ts';
-import { actionForm, field, type Row, rows, str } from '../components.ts';
+import { pager, table } from '../../layout.ts';
+import { actionForm, badge, field, intParam, type Row, rows, str } from '../components.ts';
 import { callOperation, type Signed } from '../context.ts';
 import type { PageHandler } from '../routes.ts';
 
 const BACK = '/dashboard/admin';
+const OUTBOX = ['pending', 'sent', 'kept', 'failed'];
 
 /** Administration: members (add, change role, suspend) and API keys (create, shown once; revoke). */
-export const adminPage: PageHandler = async (services, signed) => {
+export const adminPage: PageHandler = async (services, signed, request) => {
   const members = rows(await callOperation(services, signed, 'admin.members.list', { limit: 100 }));
   const keys = rows(await callOperation(services, signed, 'admin.apiKeys.list', { limit: 100 }));
+  const offset = intParam(request.query.offset, 0);
+  const status = OUTBOX.includes(str(request.query.status)) ? str(request.query.status) : '';
+  const outbox = rows(
+    await callOperation(services, signed, 'admin.mailOutbox.list', {
+      limit: 20,
+      offset,
+      ...(status ? { status } : {}),
+    }),
+  );
   return {
     title: 'Administration',
     current: 'admin',
@@ -41,7 +51,18 @@ export const adminPage: PageHandler = async (services, signed) => {
           html`<label><input type="checkbox" name="scopes" value="${s}"${s === 'accounting:read' ? html` checked` : ''}> ${s}</label>`,
       )}</fieldset><p></p>`,
     })}</section>
-<section class="card"><h2>Mail outbox</h2><p class="muted">Not available in the dashboard yet; see <code>accounting mail</code> commands.</p></section>`,
+<section class="card" id="outbox"><h2>Mail outbox</h2>
+<p>${['', ...OUTBOX].map((s) => html`<a href="${BACK}${s ? `?status=${s}` : ''}#outbox"${s === status ? html` aria-current="page"` : ''}>${s || 'all'}</a> `)}</p>
+<p class="hint">Kept mail was stored without being sent (no SMTP server configured); bodies are never shown here.</p>${table(
+      ['Queued', 'What', 'To', 'Subject', 'State'],
+      outbox.map(
+        (
+          m,
+        ) => html`<tr><td>${when(m.created_at)}</td><td>${str(m.kind)}</td><td>${(m.recipients as string[] | undefined)?.join(', ') ?? ''}</td><td>${str(m.subject)}</td>
+<td>${badge(str(m.status), m.status === 'failed' ? 'bad' : m.status === 'sent' ? 'ok' : '')} ${Number(m.attempts) > 1 ? `${str(m.attempts)} attempts` : ''} ${str(m.last_error)}</td></tr>`,
+      ),
+      status ? `No ${status} mail.` : 'No mail yet.',
+    )}${pager(BACK, status ? { status } : {}, offset, 20, outbox.length)}</section>`,
   };
 };
 

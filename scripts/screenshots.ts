@@ -1,0 +1,121 @@
+// Regenerates docs/screenshots/*.png: every dashboard page, at 1280 px and (home) on a phone.
+// Runs a real server on a throwaway SQLite database with sample data, signs in through a
+// printed sign-in link and drives /usr/bin/chromium (CHROMIUM_PATH). Usage: npx tsx scripts/screenshots.ts
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { pino } from 'pino';
+import { chromium } from 'playwright-core';
+import { initialize } from '../src/admin/organizations.ts';
+import { loadConfig } from '../src/config.ts';
+import { migrateToLatest } from '../src/db/migrate.ts';
+import { buildServer } from '../src/server.ts';
+import { createServices } from '../src/services.ts';
+import { memberSignInLinks } from '../src/sessions/member-sign-in.ts';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const out = path.join(root, 'docs/screenshots');
+const dataDir = mkdtempSync(path.join(tmpdir(), 'accounting-screens-'));
+
+async function main(): Promise<void> {
+  const config = loadConfig({ ACCOUNTING_DATA_DIR: dataDir, LOG_LEVEL: 'silent', PORT: '0' });
+  const services = await createServices(config, { logger: pino({ level: 'silent' }) });
+  await migrateToLatest(services.db);
+  const server = await buildServer(services);
+  const base = await server.listen({ port: 0, host: '127.0.0.1' });
+  config.publicUrl = base;
+  const owner = await initialize(services.db.kysely, services.clock, {
+    organizationName: 'Northwind Studio',
+    email: 'owner@northwind.example',
+  });
+  let n = 0;
+  const api = async (operation: string, input: Record<string, unknown>) => {
+    n += 1;
+    const response = await fetch(`${base}/api/v1/accounting/${operation}`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${owner.apiKey}`,
+        'content-type': 'application/json',
+        'idempotency-key': `screens-${n}-${Date.now()}`,
+      },
+      body: JSON.stringify(input),
+    });
+    const body = (await response.json()) as { data?: Record<string, unknown>; error?: unknown };
+    if (!response.ok) throw new Error(`${operation}: ${JSON.stringify(body.error)}`);
+    return body.data ?? {};
+  };
+  // Sample data through the API, as a user would make it.
+  const contractor = await api('contractors.create', {
+    displayName: 'Ada Byron',
+    legalName: 'Ada Byron Consulting Ltd',
+    email: 'ada@byron.example',
+    country: 'CA',
+  });
+  await api('contractors.create', {
+    displayName: 'Grace Hopper',
+    legalName: 'Hopper Labs',
+    email: 'grace@hopper.example',
+  });
+  const endpoint = (await api('webhooks.endpoints.create', {
+    url: 'http://localhost:9/webhooks',
+    description: 'Bookkeeping sync',
+    events: ['invoice.*', 'contractor.*'],
+  })) as { endpoint: { id: string } };
+  const party = await api('parties.create', { name: 'Contoso Ltd', email: 'ap@contoso.example' });
+  const invoice = await api('invoices.create', {
+    partyId: party.id,
+    currency: 'CAD',
+    lines: [
+      { description: 'Design sprint, March', quantity: '12.5', unitAmountMinor: '15000', taxRate: '13' },
+    ],
+    paymentTermsDays: 30,
+  });
+  await api('admin.members.add', { email: 'finance@northwind.example', role: 'finance', name: 'Fin Ance' });
+
+  const [link] = await memberSignInLinks(services, config.sessions, base, {
+    email: 'owner@northwind.example',
+    mail: false,
+  });
+  if (!link) throw new Error('no sign-in link');
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-gpu'],
+  });
+  try {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
+    mkdirSync(out, { recursive: true });
+    const shoot = async (name: string, url: string) => {
+      await page.goto(url);
+      await page.screenshot({ path: path.join(out, `${name}.png`), fullPage: true });
+    };
+    await shoot('sign-in', `${base}/dashboard/sign-in`);
+    await page.goto(link.url);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL(`${base}/dashboard`);
+    await shoot('home', `${base}/dashboard`);
+    await shoot('webhooks', `${base}/dashboard/webhooks`);
+    await shoot('webhook-endpoint', `${base}/dashboard/webhooks/${endpoint.endpoint.id}`);
+    await shoot('invoices', `${base}/dashboard/invoices`);
+    await shoot('invoice', `${base}/dashboard/invoices/${String(invoice.id)}`);
+    await shoot('contractors', `${base}/dashboard/contractors`);
+    await shoot('contractor', `${base}/dashboard/contractors/${String(contractor.id)}`);
+    await shoot('transactions', `${base}/dashboard/transactions`);
+    await shoot('admin', `${base}/dashboard/admin`);
+    await shoot('sessions', `${base}/dashboard/sessions`);
+    await page.setViewportSize({ width: 390, height: 844 });
+    await shoot('home-phone', `${base}/dashboard`);
+  } finally {
+    await browser.close();
+    await server.close();
+    await services.db.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+  process.stdout.write(`wrote ${out}\n`);
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  rmSync(dataDir, { recursive: true, force: true });
+  process.exit(1);
+});
