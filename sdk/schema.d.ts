@@ -178,6 +178,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/accounting/contractors.taxSummary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Tax year summary: fees paid per contractor and the slips that apply
+         * @description Cash basis: payouts marked paid with a payment date in the calendar year. Slips from the reviewed tax profile: T4A box 048 for Canadian residents paid more than CAD 500.00; T4A-NR and 15 % Regulation 105 withholding for non-residents rendering services in Canada; 1099-NEC for US residents paid USD 600.00 or more (USD 2,000.00 from tax year 2026). Rules and sources: docs/contractors.md. Over HTTP, `Accept: text/csv` returns the CSV itself.
+         *
+         *     **Access:** scopes `accounting:read`; roles admin, finance.
+         *
+         *     **MCP tool:** `accounting_contractors_tax_summary`.
+         */
+        get: operations["contractors.taxSummary:get"];
+        put?: never;
+        /**
+         * Tax year summary: fees paid per contractor and the slips that apply
+         * @description Cash basis: payouts marked paid with a payment date in the calendar year. Slips from the reviewed tax profile: T4A box 048 for Canadian residents paid more than CAD 500.00; T4A-NR and 15 % Regulation 105 withholding for non-residents rendering services in Canada; 1099-NEC for US residents paid USD 600.00 or more (USD 2,000.00 from tax year 2026). Rules and sources: docs/contractors.md. Over HTTP, `Accept: text/csv` returns the CSV itself.
+         *
+         *     **Access:** scopes `accounting:read`; roles admin, finance.
+         *
+         *     Also available as `GET` with the same parameters in the query string.
+         *
+         *     **MCP tool:** `accounting_contractors_tax_summary`.
+         */
+        post: operations["contractors.taxSummary"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/accounting/contractorOps.directory.list": {
         parameters: {
             query?: never;
@@ -566,6 +600,430 @@ export interface paths {
          *     **MCP tool:** `accounting_contractors_templates_upload`.
          */
         post: operations["contractors.templates.upload"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/accounting/contractors.hours.list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List hours, newest work date first
+         * @description Hours of the organization, optionally of one contractor and in one status; newest work date first. Offset pagination.
+         *
+         *     **Access:** scopes `accounting:read`; roles admin, finance.
+         *
+         *     **MCP tool:** `accounting_contractors_hours_list`.
+         */
+        get: operations["contractors.hours.list:get"];
+        put?: never;
+        /**
+         * List hours, newest work date first
+         * @description Hours of the organization, optionally of one contractor and in one status; newest work date first. Offset pagination.
+         *
+         *     **Access:** scopes `accounting:read`; roles admin, finance.
+         *
+         *     Also available as `GET` with the same parameters in the query string.
+         *
+         *     **MCP tool:** `accounting_contractors_hours_list`.
+         */
+        post: operations["contractors.hours.list"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/accounting/contractors.hours.submit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Submit a contractor's hours for a day
+         * @description Records hours for a contractor (the contractor does the same in the portal). The amount is hours x the role's hourly rate, rounded half-even to a whole minor unit, in the role's currency. A contractor without a role: 409 `rate_missing`. The hours start `submitted`.
+         *
+         *     **Access:** scopes `accounting:read`, `accounting:write`; roles admin, finance.
+         *
+         *     **Idempotency:** required: header `Idempotency-Key` (8-200) or body `idempotencyKey` (8-150).
+         *
+         *     **MCP tool:** `accounting_contractors_hours_submit`.
+         */
+        post: operations["contractors.hours.submit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/accounting/contractors.hours.update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Change submitted hours before review
+         * @description Only while `submitted` (409 `hours_not_submitted` otherwise, with `status`); a stale `expectedRevision` is 409 `revision_conflict`. Changing `hours` re-prices them at the role's current rate.
+         *
+         *     **Access:** scopes `accounting:read`, `accounting:write`; roles admin, finance.
+         *
+         *     **Idempotency:** required: header `Idempotency-Key` (8-200) or body `idempotencyKey` (8-150).
+         *
+         *     **Revision:** send `expectedRevision` (the revision last read); a different current revision answers 409 `revision_conflict` with `current_revision`, and nothing changes.
+         *
+         *     **MCP tool:** `accounting_contractors_hours_update`.
+         */
+        post: operations["contractors.hours.update"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/accounting/contractors.hours.approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Approve submitted hours
+         * @description submitted -> approved; a payout of their period then includes them. Other states: 409 `hours_not_submitted`; stale revision: 409 `revision_conflict`.
+         *
+         *     **Access:** scopes `accounting:read`, `accounting:write`; roles admin, finance.
+         *
+         *     **Idempotency:** required: header `Idempotency-Key` (8-200) or body `idempotencyKey` (8-150).
+         *
+         *     **Revision:** send `expectedRevision` (the revision last read); a different current revision answers 409 `revision_conflict` with `current_revision`, and nothing changes.
+         *
+         *     **MCP tool:** `accounting_contractors_hours_approve`.
+         */
+        post: operations["contractors.hours.approve"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/accounting/contractors.hours.reject": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reject submitted hours with a reason
+         * @description submitted -> rejected; the contractor sees the reason in the portal. Other states: 409 `hours_not_submitted`; stale revision: 409 `revision_conflict`.
+         *
+         *     **Access:** scopes `accounting:read`, `accounting:write`; roles admin, finance.
+         *
+         *     **Idempotency:** required: header `Idempotency-Key` (8-200) or body `idempotencyKey` (8-150).
+         *
+         *     **Revision:** send `expectedRevision` (the revision last read); a different current revision answers 409 `revision_conflict` with `current_revision`, and nothing changes.
+         *
+         *     **MCP tool:** `accounting_contractors_hours_reject`.
+         */
+        post: operations["contractors.hours.reject"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/accounting/contractors.payouts.list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List payouts, newest period first
+         * @description Optionally of one contractor and in one status. Offset pagination.
+         *
+         *     **Access:** scopes `accounting:read`; roles admin, finance.
+         *
+         *     **MCP tool:** `accounting_contractors_payouts_list`.
+         */
+        get: operations["contractors.payouts.list:get"];
+        put?: never;
+        /**
+         * List payouts, newest period first
+         * @description Optionally of one contractor and in one status. Offset pagination.
+         *
+         *     **Access:** scopes `accounting:read`; roles admin, finance.
+         *
+         *     Also available as `GET` with the same parameters in the query string.
+         *
+         *     **MCP tool:** `accounting_contractors_payouts_list`.
+         */
+        post: operations["contractors.payouts.list"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/accounting/contractors.payouts.get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One payout with its lines
+         * @description Unknown id (or one of another organization): 404.
+         *
+         *     **Access:** scopes `accounting:read`; roles admin, finance.
+         *
+         *     **MCP tool:** `accounting_contractors_payouts_get`.
+         */
+        get: operations["contractors.payouts.get:get"];
+        put?: never;
+        /**
+         * One payout with its lines
+         * @description Unknown id (or one of another organization): 404.
+         *
+         *     **Access:** scopes `accounting:read`; roles admin, finance.
+         *
+         *     Also available as `GET` with the same parameters in the query string.
+         *
+         *     **MCP tool:** `accounting_contractors_payouts_get`.
+         */
+        post: operations["contractors.payouts.get"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/accounting/contractors.payouts.create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a payout from approved hours and fixed amounts
+         * @description The pay period ends on `periodEnd` and starts by the role's pay cadence (weekly: 7 days, biweekly: 14 days, semimonthly: from the 1st or the 16th, monthly: from the 1st). Every approved hours record of the period not yet in a payout is included, in the role's currency, plus `fixedAmounts`. Nothing to pay: 409 `payout_empty`; no role: 409 `rate_missing`. The payout starts `unpaid`; the hours stay approved until it is marked paid.
+         *
+         *     **Access:** scopes `accounting:read`, `accounting:write`; roles admin, finance.
+         *
+         *     **Idempotency:** required: header `Idempotency-Key` (8-200) or body `idempotencyKey` (8-150).
+         *
+         *     **MCP tool:** `accounting_contractors_payouts_create`.
+         */
+        post: operations["contractors.payouts.create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/accounting/contractors.payouts.markPaid": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Record that a payout was paid
+         * @description unpaid -> paid on `paidOn` with `reference`; its hours become `paid` and a ledger entry of the total posts on `paidOn` to 7000 Payroll and contractors (money out). Already paid: 409 `payout_already_paid`; stale revision: 409 `revision_conflict`. The tax year summary counts the payout in `paidOn`'s year.
+         *
+         *     **Access:** scopes `accounting:read`, `accounting:write`; roles admin, finance.
+         *
+         *     **Idempotency:** required: header `Idempotency-Key` (8-200) or body `idempotencyKey` (8-150).
+         *
+         *     **Revision:** send `expectedRevision` (the revision last read); a different current revision answers 409 `revision_conflict` with `current_revision`, and nothing changes.
+         *
+         *     **MCP tool:** `accounting_contractors_payouts_mark_paid`.
+         */
+        post: operations["contractors.payouts.markPaid"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/accounting/contractors.agreements.list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List agreements, newest first
+         * @description Optionally of one contractor and in one status. Offset pagination.
+         *
+         *     **Access:** scopes `accounting:read`; roles admin, finance.
+         *
+         *     **MCP tool:** `accounting_contractors_agreements_list`.
+         */
+        get: operations["contractors.agreements.list:get"];
+        put?: never;
+        /**
+         * List agreements, newest first
+         * @description Optionally of one contractor and in one status. Offset pagination.
+         *
+         *     **Access:** scopes `accounting:read`; roles admin, finance.
+         *
+         *     Also available as `GET` with the same parameters in the query string.
+         *
+         *     **MCP tool:** `accounting_contractors_agreements_list`.
+         */
+        post: operations["contractors.agreements.list"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/accounting/contractors.agreements.get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One agreement and its signature record
+         * @description Status, document hash and, once signed, the typed name, time and client address. Unknown id: 404.
+         *
+         *     **Access:** scopes `accounting:read`; roles admin, finance.
+         *
+         *     **MCP tool:** `accounting_contractors_agreements_get`.
+         */
+        get: operations["contractors.agreements.get:get"];
+        put?: never;
+        /**
+         * One agreement and its signature record
+         * @description Status, document hash and, once signed, the typed name, time and client address. Unknown id: 404.
+         *
+         *     **Access:** scopes `accounting:read`; roles admin, finance.
+         *
+         *     Also available as `GET` with the same parameters in the query string.
+         *
+         *     **MCP tool:** `accounting_contractors_agreements_get`.
+         */
+        post: operations["contractors.agreements.get"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/accounting/contractors.agreements.download": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download an agreement: the signed PDF once signed, else the document sent
+         * @description Signed: the PDF with its signature page (`<name> (signed).pdf`). Not signed (sent or voided before signing): the exact document sent, whose SHA-256 is `document_sha256`. Over HTTP, `Accept` with the media type or `application/octet-stream` returns the bytes themselves.
+         *
+         *     **Access:** scopes `accounting:read`; roles admin, finance.
+         *
+         *     **MCP tool:** `accounting_contractors_agreements_download`.
+         */
+        get: operations["contractors.agreements.download:get"];
+        put?: never;
+        /**
+         * Download an agreement: the signed PDF once signed, else the document sent
+         * @description Signed: the PDF with its signature page (`<name> (signed).pdf`). Not signed (sent or voided before signing): the exact document sent, whose SHA-256 is `document_sha256`. Over HTTP, `Accept` with the media type or `application/octet-stream` returns the bytes themselves.
+         *
+         *     **Access:** scopes `accounting:read`; roles admin, finance.
+         *
+         *     Also available as `GET` with the same parameters in the query string.
+         *
+         *     **MCP tool:** `accounting_contractors_agreements_download`.
+         */
+        post: operations["contractors.agreements.download"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/accounting/contractors.agreements.send": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send an agreement to a contractor from a template
+         * @description Fixes the exact document the contractor will read and sign in the portal: a Markdown draft rendered with the contractor's fields (placeholders `{{contractor.displayName}}`, `{{contractor.legalName}}`, `{{contractor.email}}`, `{{contractor.country}}`, `{{role.name}}`, `{{organization.name}}`, `{{date}}`; any other placeholder is refused), or an uploaded original byte for byte. Its SHA-256 is returned and kept; the agreement starts `sent`.
+         *
+         *     **Access:** scopes `accounting:read`, `accounting:write`; roles admin, finance.
+         *
+         *     **Idempotency:** required: header `Idempotency-Key` (8-200) or body `idempotencyKey` (8-150).
+         *
+         *     **MCP tool:** `accounting_contractors_agreements_send`.
+         */
+        post: operations["contractors.agreements.send"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/accounting/contractors.agreements.void": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Void an agreement
+         * @description A sent agreement can no longer be signed; a signed one is no longer on file (the directory stops counting it). Already voided: 409 `agreement_voided`; stale revision: 409 `revision_conflict`. Cannot be undone; send a new agreement instead.
+         *
+         *     **Access:** scopes `accounting:read`, `accounting:write`; roles admin, finance.
+         *
+         *     **Idempotency:** required: header `Idempotency-Key` (8-200) or body `idempotencyKey` (8-150).
+         *
+         *     **Revision:** send `expectedRevision` (the revision last read); a different current revision answers 409 `revision_conflict` with `current_revision`, and nothing changes.
+         *
+         *     **Destructive:** the change cannot be undone.
+         *
+         *     **MCP tool:** `accounting_contractors_agreements_void`.
+         */
+        post: operations["contractors.agreements.void"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1606,6 +2064,236 @@ export interface paths {
          *     **MCP tool:** `accounting_invoices_payment_plans_reschedule`.
          */
         post: operations["invoices.paymentPlans.reschedule"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/accounting/matching.suggestions.list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List receipt/transaction match suggestions, best first
+         * @description Suggestions are made both ways: when a receipt is read (open transactions for it) and when a transaction arrives (waiting receipts for it). Ordered by score (highest first), then id. Filter by receipt or transaction to see the candidates of one record; `state` defaults to open.
+         *
+         *     **Access:** scopes `accounting:read`; roles admin, finance.
+         *
+         *     **MCP tool:** `accounting_matching_suggestions_list`.
+         */
+        get: operations["matching.suggestions.list:get"];
+        put?: never;
+        /**
+         * List receipt/transaction match suggestions, best first
+         * @description Suggestions are made both ways: when a receipt is read (open transactions for it) and when a transaction arrives (waiting receipts for it). Ordered by score (highest first), then id. Filter by receipt or transaction to see the candidates of one record; `state` defaults to open.
+         *
+         *     **Access:** scopes `accounting:read`; roles admin, finance.
+         *
+         *     Also available as `GET` with the same parameters in the query string.
+         *
+         *     **MCP tool:** `accounting_matching_suggestions_list`.
+         */
+        post: operations["matching.suggestions.list"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/accounting/matching.suggestions.confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Confirm a suggestion: attach the receipt to the transaction
+         * @description The receipt attaches to the transaction’s entry; the transaction becomes matched and leaves attention.mine; the receipt becomes matched. Other open suggestions of either record are withdrawn, and the bank descriptor is learned as an alias of the receipt’s merchant.
+         *
+         *     **Access:** scopes `accounting:read`, `accounting:write`; roles admin, finance.
+         *
+         *     **Idempotency:** required: header `Idempotency-Key` (8-200) or body `idempotencyKey` (8-200).
+         *
+         *     **Revision:** send `expectedRevision` (the revision last read); a different current revision answers 409 `revision_conflict` with `current_revision`, and nothing changes.
+         *
+         *     **MCP tool:** `accounting_matching_suggestions_confirm`.
+         */
+        post: operations["matching.suggestions.confirm"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/accounting/matching.suggestions.decline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Decline a suggestion (the pair is never suggested again)
+         * @description **Access:** scopes `accounting:read`, `accounting:write`; roles admin, finance.
+         *
+         *     **Idempotency:** required: header `Idempotency-Key` (8-200) or body `idempotencyKey` (8-200).
+         *
+         *     **Revision:** send `expectedRevision` (the revision last read); a different current revision answers 409 `revision_conflict` with `current_revision`, and nothing changes.
+         *
+         *     **MCP tool:** `accounting_matching_suggestions_decline`.
+         */
+        post: operations["matching.suggestions.decline"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/accounting/matching.attach": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Attach a receipt to a transaction by hand
+         * @description A manual link, whether or not it was suggested: same effect as confirming a suggestion (the transaction becomes matched and leaves attention.mine; an alias is learned). The receipt must be ready or needs_review and unmatched; the transaction unmatched.
+         *
+         *     **Access:** scopes `accounting:read`, `accounting:write`; roles admin, finance.
+         *
+         *     **Idempotency:** required: header `Idempotency-Key` (8-200) or body `idempotencyKey` (8-200).
+         *
+         *     **Revision:** send `expectedRevision` (the revision last read); a different current revision answers 409 `revision_conflict` with `current_revision`, and nothing changes.
+         *
+         *     **MCP tool:** `accounting_matching_attach`.
+         */
+        post: operations["matching.attach"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/accounting/matching.detach": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Detach a receipt from its transaction
+         * @description Undoes a match: the transaction is unmatched again (back in attention.mine when it is a card transaction) and the receipt waits for a transaction again.
+         *
+         *     **Access:** scopes `accounting:read`, `accounting:write`; roles admin, finance.
+         *
+         *     **Idempotency:** required: header `Idempotency-Key` (8-200) or body `idempotencyKey` (8-200).
+         *
+         *     **Revision:** send `expectedRevision` (the revision last read); a different current revision answers 409 `revision_conflict` with `current_revision`, and nothing changes.
+         *
+         *     **MCP tool:** `accounting_matching_detach`.
+         */
+        post: operations["matching.detach"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/accounting/matching.aliases.list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Merchant aliases learned from confirmed matches
+         * @description **Access:** scopes `accounting:read`; roles admin, finance.
+         *
+         *     **MCP tool:** `accounting_matching_aliases_list`.
+         */
+        get: operations["matching.aliases.list:get"];
+        put?: never;
+        /**
+         * Merchant aliases learned from confirmed matches
+         * @description **Access:** scopes `accounting:read`; roles admin, finance.
+         *
+         *     Also available as `GET` with the same parameters in the query string.
+         *
+         *     **MCP tool:** `accounting_matching_aliases_list`.
+         */
+        post: operations["matching.aliases.list"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/accounting/matching.settings.get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Receipt matching settings of the organization
+         * @description **Access:** scopes `accounting:read`; roles admin, finance.
+         *
+         *     **MCP tool:** `accounting_matching_settings_get`.
+         */
+        get: operations["matching.settings.get:get"];
+        put?: never;
+        /**
+         * Receipt matching settings of the organization
+         * @description **Access:** scopes `accounting:read`; roles admin, finance.
+         *
+         *     Also available as `GET` with the same parameters in the query string.
+         *
+         *     **MCP tool:** `accounting_matching_settings_get`.
+         */
+        post: operations["matching.settings.get"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/accounting/matching.settings.update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Turn receipt auto-matching on or off
+         * @description **Access:** scopes `accounting:read`, `accounting:write`; roles admin.
+         *
+         *     **Idempotency:** required: header `Idempotency-Key` (8-200) or body `idempotencyKey` (8-200).
+         *
+         *     **Revision:** send `expectedRevision` (the revision last read); a different current revision answers 409 `revision_conflict` with `current_revision`, and nothing changes.
+         *
+         *     **MCP tool:** `accounting_matching_settings_update`.
+         */
+        post: operations["matching.settings.update"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3136,6 +3824,98 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/accounting/mail.items.forwardToInbox": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Make a letter that is a bill a receipt inbox item
+         * @description One file of the letter (a PDF, an image or an e-invoice attachment) becomes a receipt inbox item (source mail_forward), processed like any upload. It creates an accounting record, so it needs accounting:write besides the mail scopes. The letter keeps a link to the item (forwarded_inbox_item_id); a letter is forwarded once (409 invalid_state). A file the inbox does not take: 400 invalid_file. The same bytes already in the inbox: that item is linked, nothing new is made.
+         *
+         *     **Access:** scopes `mail:read`, `mail:write`, `accounting:write`; roles admin, finance.
+         *
+         *     **Idempotency:** required: header `Idempotency-Key` (8-200) or body `idempotencyKey` (8-200).
+         *
+         *     **Revision:** send `expectedRevision` (the revision last read); a different current revision answers 409 `revision_conflict` with `current_revision`, and nothing changes.
+         *
+         *     **MCP tool:** `accounting_mail_items_forward_to_inbox`.
+         */
+        post: operations["mail.items.forwardToInbox"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/accounting/mail.address.get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The e-mail address that receives company mail
+         * @description Messages sent to it from anyone become letters (channel email); it is distinct from the receipts inbox address (inbox.address.get). Issued on first use; mail.address.rotate replaces it.
+         *
+         *     **Access:** scopes `mail:read`; roles admin, finance.
+         *
+         *     **MCP tool:** `accounting_mail_address_get`.
+         */
+        get: operations["mail.address.get:get"];
+        put?: never;
+        /**
+         * The e-mail address that receives company mail
+         * @description Messages sent to it from anyone become letters (channel email); it is distinct from the receipts inbox address (inbox.address.get). Issued on first use; mail.address.rotate replaces it.
+         *
+         *     **Access:** scopes `mail:read`; roles admin, finance.
+         *
+         *     Also available as `GET` with the same parameters in the query string.
+         *
+         *     **MCP tool:** `accounting_mail_address_get`.
+         */
+        post: operations["mail.address.get"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/accounting/mail.address.rotate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Replace the company mail address (the old one stops at once)
+         * @description Issues a new receiving address; mail to the old one is refused from now on. Use it when the address attracts unwanted mail. Cannot be undone.
+         *
+         *     **Access:** scopes `mail:read`, `mail:write`; roles admin, finance.
+         *
+         *     **Idempotency:** required: header `Idempotency-Key` (8-200) or body `idempotencyKey` (8-200).
+         *
+         *     **Revision:** send `expectedRevision` (the revision last read); a different current revision answers 409 `revision_conflict` with `current_revision`, and nothing changes.
+         *
+         *     **Destructive:** the change cannot be undone.
+         *
+         *     **MCP tool:** `accounting_mail_address_rotate`.
+         */
+        post: operations["mail.address.rotate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -3148,7 +3928,7 @@ export interface components {
                  * @description Stable, machine-readable error code (see docs/errors.md).
                  * @enum {string}
                  */
-                code: "invalid_json" | "invalid_input" | "unknown_field" | "unknown_parameter" | "idempotency_key_required" | "idempotency_key_mismatch" | "idempotency_key_reused" | "unsupported_api_version" | "invalid_file" | "missing_credential" | "invalid_credential" | "organization_mismatch" | "membership_inactive" | "insufficient_scope" | "role_not_allowed" | "dashboard_only" | "unknown_operation" | "not_found" | "method_not_allowed" | "revision_conflict" | "idempotency_in_progress" | "email_taken" | "job_role_inactive" | "unpaid_not_acknowledged" | "contractor_joined" | "contractor_inactive" | "invitation_not_open" | "invalid_state" | "member_email_taken" | "last_admin" | "scope_not_held" | "party_email_taken" | "party_email_missing" | "unsupported_currency" | "invalid_quantity" | "invalid_tax_rate" | "amount_overflow" | "payment_exceeds_balance" | "payment_not_allowed" | "allocations_unbalanced" | "category_code_taken" | "job_role_name_taken" | "no_open_invitation" | "webhook_url_not_allowed" | "unknown_event_type" | "origin_not_allowed" | "installments_sum_mismatch" | "payment_plan_exists" | "mail_scan_purged" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "invitation_limit_reached" | "replay_unavailable" | "internal_error" | "service_unavailable" | "oauth_unavailable";
+                code: "invalid_json" | "invalid_input" | "unknown_field" | "unknown_parameter" | "idempotency_key_required" | "idempotency_key_mismatch" | "idempotency_key_reused" | "unsupported_api_version" | "invalid_file" | "missing_credential" | "invalid_credential" | "organization_mismatch" | "membership_inactive" | "insufficient_scope" | "role_not_allowed" | "dashboard_only" | "csrf_failed" | "unknown_operation" | "not_found" | "method_not_allowed" | "revision_conflict" | "idempotency_in_progress" | "email_taken" | "job_role_inactive" | "unpaid_not_acknowledged" | "contractor_joined" | "contractor_inactive" | "invitation_not_open" | "invalid_state" | "hours_not_submitted" | "rate_missing" | "agreement_already_signed" | "agreement_voided" | "payout_empty" | "payout_already_paid" | "member_email_taken" | "last_admin" | "scope_not_held" | "party_email_taken" | "party_email_missing" | "unsupported_currency" | "invalid_quantity" | "invalid_tax_rate" | "amount_overflow" | "payment_exceeds_balance" | "payment_not_allowed" | "allocations_unbalanced" | "category_code_taken" | "job_role_name_taken" | "no_open_invitation" | "webhook_url_not_allowed" | "unknown_event_type" | "origin_not_allowed" | "installments_sum_mismatch" | "payment_plan_exists" | "mail_scan_purged" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "invitation_limit_reached" | "replay_unavailable" | "internal_error" | "service_unavailable" | "oauth_unavailable";
                 /** @description Human-readable explanation; never contains secrets. */
                 message: string;
                 /** @description The input field at fault, in the caller’s spelling (dotted for nested fields). */
@@ -3340,6 +4120,50 @@ export interface components {
             /** @description Idempotency key, 8-150 characters; required unless the Idempotency-Key header is sent. */
             idempotencyKey?: string;
         };
+        ContractorsTaxSummaryResult: {
+            /** @description The calendar year. */
+            year: number;
+            /** @description One item per contractor and currency, by legal name. */
+            items: {
+                /** @description Contractor id. */
+                contractor_id: string;
+                /** @description Display name. */
+                display_name: string;
+                /** @description Legal name (the name on the slip). */
+                legal_name: string;
+                /** @description Reviewed tax residency, or null. */
+                residency: string | null;
+                /** @description Reviewed: services rendered in Canada, or null. */
+                services_in_canada: boolean | null;
+                /** @description Reviewed: identity confirmed. */
+                identity_confirmed: boolean;
+                /** @description Currency of the fees (one item per contractor and currency). */
+                currency: string;
+                /** @description Fees paid in the year (cash basis), minor units. */
+                fees_paid_minor: string;
+                /** @description Paid payouts counted. */
+                payout_count: number;
+                /** @description Slips that apply; empty when none does. */
+                slips: {
+                    /** @description `T4A`, `T4A-NR` or `1099-NEC`. */
+                    form: string;
+                    /** @description The box the fees go in (T4A 048, 1099-NEC 1); null for the T4A-NR (see the CRA guide RC4445). */
+                    box: string | null;
+                    /** @description Why the slip applies. */
+                    basis: string;
+                }[];
+                /** @description Regulation 105 withholding (15 %) for non-residents rendering services in Canada, or null. */
+                withholding_minor: string | null;
+                /** @description What still needs a person (review, currency conversion). */
+                notes: string[];
+            }[];
+            /** @description The same summary as CSV (RFC 4180, CRLF), one row per item. */
+            csv: string;
+        };
+        ContractorsTaxSummaryRequest: {
+            /** @description Calendar year, 2000-2100. */
+            year: number;
+        };
         /** ContractorDirectoryEntry */
         ContractorDirectoryEntry: {
             /** @description Contractor id. */
@@ -3367,9 +4191,9 @@ export interface components {
             currency: string | null;
             /** @description The role's pay cadence. */
             pay_cadence: ("weekly" | "biweekly" | "semimonthly" | "monthly") | null;
-            /** @description Whether a template-based agreement is on file (and not voided) for the contractor. */
+            /** @description Whether a signed agreement (not voided) is on file for the contractor. */
             agreement_on_file: boolean;
-            /** @description Hours worked and not yet paid, decimal string with two fraction digits ("12.50"). */
+            /** @description Hours submitted or approved and not yet paid (rejected hours excluded), decimal string with two fraction digits ("12.50"). */
             pending_hours: string;
             /** @description The contractor's revision (as in contractors.get); send it as expectedRevision. */
             revision: number;
@@ -3702,6 +4526,350 @@ export interface components {
             mediaType: "application/pdf" | "application/vnd.openxmlformats-officedocument.wordprocessingml.document" | "application/msword" | "text/plain" | "text/markdown";
             /** @description The file content, base64 (RFC 4648, padded, no line breaks); at most 5242880 bytes decoded. */
             contentBase64: string;
+            /** @description Idempotency key, 8-150 characters; required unless the Idempotency-Key header is sent. */
+            idempotencyKey?: string;
+        };
+        /** ContractorHours */
+        ContractorHours: {
+            /** @description Hours id. */
+            id: string;
+            /** @description Contractor id. */
+            contractor_id: string;
+            /**
+             * Format: date
+             * @description The day worked (YYYY-MM-DD).
+             */
+            work_date: string;
+            /** @description Hours worked, decimal with two fraction digits ("7.25"). */
+            hours: string;
+            /** @description What was done, 1-500 characters. */
+            description: string;
+            /** @description The role's hourly rate used, decimal string of minor units. */
+            rate_minor: string;
+            /** @description hours x rate, rounded half-even to a whole minor unit, decimal string. */
+            amount_minor: string;
+            /** @description The role's ISO 4217 currency. */
+            currency: string;
+            /** @description submitted -> approved -> paid, or submitted -> rejected. */
+            status: "submitted" | "approved" | "rejected" | "paid";
+            /** @description Why the hours were rejected, or null. */
+            rejection_reason: string | null;
+            /** @description Whether a finance member or the contractor (portal) submitted the hours. */
+            submitted_by: "member" | "contractor";
+            /** @description When the hours were approved or rejected, or null. */
+            decided_at: string | null;
+            /** @description The payout that pays these hours, or null. */
+            payout_id: string | null;
+            /** @description Revision; send it as expectedRevision. */
+            revision: number;
+            /**
+             * Format: date-time
+             * @description When the hours were submitted (ISO 8601, UTC).
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description Last change (ISO 8601, UTC).
+             */
+            updated_at: string;
+        };
+        ContractorsHoursListResult: {
+            /** @description The page of hours, newest work date first. */
+            items: components["schemas"]["ContractorHours"][];
+            /** @description The page size used. */
+            limit: number;
+            /** @description The offset used. */
+            offset: number;
+            /** @description Offset of the next page, or null when this page is the last. */
+            nextOffset: number | null;
+        };
+        ContractorsHoursListRequest: {
+            /** @description Only this contractor. */
+            contractorId?: string;
+            /** @description submitted -> approved -> paid, or submitted -> rejected. */
+            status?: "submitted" | "approved" | "rejected" | "paid";
+            /**
+             * @description Page size, 1 to 100 (default 30).
+             * @default 30
+             */
+            limit?: number;
+            /**
+             * @description Number of records to skip (default 0).
+             * @default 0
+             */
+            offset?: number;
+        };
+        ContractorsHoursSubmitRequest: {
+            /** @description Contractor id. */
+            contractorId: string;
+            /**
+             * Format: date
+             * @description The day worked (YYYY-MM-DD).
+             */
+            workDate: string;
+            /** @description Hours worked that day, above 0 and at most 24, up to two fraction digits ("7.25"). */
+            hours: string;
+            /** @description What was done, 1-500 characters. */
+            description: string;
+            /** @description Idempotency key, 8-150 characters; required unless the Idempotency-Key header is sent. */
+            idempotencyKey?: string;
+        };
+        ContractorsHoursUpdateRequest: {
+            /** @description Hours id. */
+            id: string;
+            /** @description The revision of the record the caller last read. */
+            expectedRevision: number;
+            /**
+             * Format: date
+             * @description The day worked (YYYY-MM-DD).
+             */
+            workDate?: string;
+            /** @description Hours worked that day, above 0 and at most 24, up to two fraction digits ("7.25"). */
+            hours?: string;
+            /** @description What was done, 1-500 characters. */
+            description?: string;
+            /** @description Idempotency key, 8-150 characters; required unless the Idempotency-Key header is sent. */
+            idempotencyKey?: string;
+        };
+        ContractorsHoursApproveRequest: {
+            /** @description Hours id. */
+            id: string;
+            /** @description The revision of the record the caller last read. */
+            expectedRevision: number;
+            /** @description Idempotency key, 8-150 characters; required unless the Idempotency-Key header is sent. */
+            idempotencyKey?: string;
+        };
+        ContractorsHoursRejectRequest: {
+            /** @description Hours id. */
+            id: string;
+            /** @description The revision of the record the caller last read. */
+            expectedRevision: number;
+            /** @description Why, shown to the contractor, 1-500 characters. */
+            reason: string;
+            /** @description Idempotency key, 8-150 characters; required unless the Idempotency-Key header is sent. */
+            idempotencyKey?: string;
+        };
+        /** ContractorPayout */
+        ContractorPayout: {
+            /** @description Payout id. */
+            id: string;
+            /** @description Contractor id. */
+            contractor_id: string;
+            /** @description unpaid -> paid (contractors.payouts.markPaid). */
+            status: "unpaid" | "paid";
+            /** @description Total of the lines, decimal string of minor units. */
+            amount_minor: string;
+            /** @description The contractor's currency (their role's), ISO 4217. */
+            currency: string;
+            /** @description The role's pay cadence the period follows. */
+            pay_cadence: string;
+            /**
+             * Format: date
+             * @description First day of the pay period.
+             */
+            period_start: string;
+            /**
+             * Format: date
+             * @description Last day of the pay period.
+             */
+            period_end: string;
+            /** @description Payment date, or null while unpaid. */
+            paid_on: string | null;
+            /** @description Payment reference (bank transfer id, cheque number), or null while unpaid. */
+            reference: string | null;
+            /** @description Hours lines first (by work date), then fixed amounts. */
+            lines: {
+                /** @description `hours` (approved hours) or `fixed` (a fixed amount). */
+                kind: "hours" | "fixed";
+                /** @description The hours paid by this line, or null for a fixed amount. */
+                hours_id: string | null;
+                /** @description What the line pays. */
+                description: string;
+                /** @description Amount, decimal string of minor units. */
+                amount_minor: string;
+            }[];
+            /** @description Revision; send it as expectedRevision. */
+            revision: number;
+            /**
+             * Format: date-time
+             * @description When the payout was created (ISO 8601, UTC).
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description Last change (ISO 8601, UTC).
+             */
+            updated_at: string;
+        };
+        ContractorsPayoutsListResult: {
+            /** @description The page of payouts, newest period end first. */
+            items: components["schemas"]["ContractorPayout"][];
+            /** @description The page size used. */
+            limit: number;
+            /** @description The offset used. */
+            offset: number;
+            /** @description Offset of the next page, or null when this page is the last. */
+            nextOffset: number | null;
+        };
+        ContractorsPayoutsListRequest: {
+            /** @description Only this contractor. */
+            contractorId?: string;
+            /** @description unpaid or paid. */
+            status?: "unpaid" | "paid";
+            /**
+             * @description Page size, 1 to 100 (default 30).
+             * @default 30
+             */
+            limit?: number;
+            /**
+             * @description Number of records to skip (default 0).
+             * @default 0
+             */
+            offset?: number;
+        };
+        ContractorsPayoutsGetRequest: {
+            /** @description Payout id. */
+            id: string;
+        };
+        ContractorsPayoutsCreateRequest: {
+            /** @description Contractor id. */
+            contractorId: string;
+            /**
+             * Format: date
+             * @description Last day of the pay period (YYYY-MM-DD).
+             */
+            periodEnd: string;
+            /** @description Fixed amounts (a flat fee, an expense), 0-20 items. */
+            fixedAmounts?: {
+                /** @description What the amount pays, 1-200 characters. */
+                description: string;
+                /** @description Positive amount, decimal string of minor units (at most 15 digits). */
+                amountMinor: string;
+            }[];
+            /** @description Idempotency key, 8-150 characters; required unless the Idempotency-Key header is sent. */
+            idempotencyKey?: string;
+        };
+        ContractorsPayoutsMarkPaidRequest: {
+            /** @description Payout id. */
+            id: string;
+            /** @description The revision of the record the caller last read. */
+            expectedRevision: number;
+            /**
+             * Format: date
+             * @description Date the money left (YYYY-MM-DD).
+             */
+            paidOn: string;
+            /** @description Payment reference (transfer id, cheque number), 1-200 characters. */
+            reference: string;
+            /** @description Idempotency key, 8-150 characters; required unless the Idempotency-Key header is sent. */
+            idempotencyKey?: string;
+        };
+        /** ContractorAgreement */
+        ContractorAgreement: {
+            /** @description Agreement id. */
+            id: string;
+            /** @description Contractor id. */
+            contractor_id: string;
+            /** @description The template it was made from. */
+            template_id: string;
+            /** @description Title shown to the contractor. */
+            title: string;
+            /** @description sent -> signed (portal), or voided. */
+            status: "sent" | "signed" | "voided";
+            /** @description Media type of the document to sign. */
+            media_type: string;
+            /** @description File name of the document to sign. */
+            file_name: string;
+            /** @description SHA-256 of the exact document to sign, lowercase hex. */
+            document_sha256: string;
+            /** @description When signed, or null. */
+            signed_at: string | null;
+            /** @description The full name the contractor typed, or null. */
+            signed_name: string | null;
+            /** @description Client IP address the signature came from, or null. */
+            signed_address: string | null;
+            /** @description When voided, or null. */
+            voided_at: string | null;
+            /** @description Why it was voided, or null. */
+            void_reason: string | null;
+            /** @description Revision; send it as expectedRevision. */
+            revision: number;
+            /**
+             * Format: date-time
+             * @description When sent (ISO 8601, UTC).
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description Last change (ISO 8601, UTC).
+             */
+            updated_at: string;
+        };
+        ContractorsAgreementsListResult: {
+            /** @description The page of agreements, newest first. */
+            items: components["schemas"]["ContractorAgreement"][];
+            /** @description The page size used. */
+            limit: number;
+            /** @description The offset used. */
+            offset: number;
+            /** @description Offset of the next page, or null when this page is the last. */
+            nextOffset: number | null;
+        };
+        ContractorsAgreementsListRequest: {
+            /** @description Only this contractor. */
+            contractorId?: string;
+            /** @description sent, signed or voided. */
+            status?: "sent" | "signed" | "voided";
+            /**
+             * @description Page size, 1 to 100 (default 30).
+             * @default 30
+             */
+            limit?: number;
+            /**
+             * @description Number of records to skip (default 0).
+             * @default 0
+             */
+            offset?: number;
+        };
+        ContractorsAgreementsGetRequest: {
+            /** @description Agreement id. */
+            id: string;
+        };
+        ContractorsAgreementsDownloadResult: {
+            /** @description File name to save under. */
+            file_name: string;
+            /** @description Media type of the content. */
+            media_type: string;
+            /** @description Whether this is the signed PDF. */
+            signed: boolean;
+            /** @description Size of the content in bytes. */
+            size_bytes: number;
+            /** @description SHA-256 of the content, lowercase hex. */
+            sha256: string;
+            /** @description The content, base64. */
+            content_base64: string;
+        };
+        ContractorsAgreementsDownloadRequest: {
+            /** @description Agreement id. */
+            id: string;
+        };
+        ContractorsAgreementsSendRequest: {
+            /** @description Contractor id. */
+            contractorId: string;
+            /** @description Agreement template id (contractors.templates.list). */
+            templateId: string;
+            /** @description Title shown to the contractor, 1-200 characters; the template's name by default. */
+            title?: string;
+            /** @description Idempotency key, 8-150 characters; required unless the Idempotency-Key header is sent. */
+            idempotencyKey?: string;
+        };
+        ContractorsAgreementsVoidRequest: {
+            /** @description Agreement id. */
+            id: string;
+            /** @description The revision of the record the caller last read. */
+            expectedRevision: number;
+            /** @description Why, 1-500 characters. */
+            reason: string;
             /** @description Idempotency key, 8-150 characters; required unless the Idempotency-Key header is sent. */
             idempotencyKey?: string;
         };
@@ -4833,6 +6001,189 @@ export interface components {
             /** @description Idempotency key, 8-200 characters; required unless the Idempotency-Key header is sent. */
             idempotencyKey?: string;
         };
+        /** MatchSuggestion */
+        MatchSuggestion: {
+            /** @description Suggestion id. */
+            id: string;
+            /** @description The receipt (inbox item). */
+            receipt_id: string;
+            /** @description The bank or card transaction. */
+            transaction_id: string;
+            /** @description Overall score, 0-1 (docs/receipts.md). */
+            score: number;
+            /** @description The evidence, each 0-1 or null. */
+            components: {
+                /** @description Amount agreement (FX and tips tolerated). 0-1, or null when one side lacks the field. */
+                amount: number | null;
+                /** @description Booking date after the receipt date. 0-1, or null when one side lacks the field. */
+                date: number | null;
+                /** @description Merchant against the bank descriptor, learned aliases included. 0-1, or null when one side lacks the field. */
+                merchant: number | null;
+                /** @description Same currency. 0-1, or null when one side lacks the field. */
+                currency: number | null;
+                /** @description Card last four. 0-1, or null when one side lacks the field. */
+                card: number | null;
+                /** @description Order number in the descriptor. 0-1, or null when one side lacks the field. */
+                order: number | null;
+            };
+            /** @description Short explanations, strongest first. */
+            reasons: string[];
+            /** @description Amounts agree to the minor unit in one currency. */
+            exact_amount: boolean;
+            /** @description Both name a card and the last four digits agree. */
+            same_card: boolean;
+            /** @description open, confirmed (attached) or declined (never suggested again). */
+            state: "open" | "confirmed" | "declined";
+            /** @description Revision: 1 at creation, +1 on every change; send it as expectedRevision. */
+            revision: number;
+            /**
+             * Format: date-time
+             * @description When it was first suggested.
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description Last change.
+             */
+            updated_at: string;
+        };
+        MatchingSuggestionsListResult: {
+            /** @description The page of suggestions, highest score first, then by id. */
+            items: components["schemas"]["MatchSuggestion"][];
+            /** @description The page size used. */
+            limit: number;
+            /** @description The offset used. */
+            offset: number;
+            /** @description Offset of the next page, or null when this page is the last. */
+            nextOffset: number | null;
+        };
+        MatchingSuggestionsListRequest: {
+            /**
+             * @description Page size, 1 to 100 (default 30).
+             * @default 30
+             */
+            limit?: number;
+            /**
+             * @description Number of records to skip (default 0).
+             * @default 0
+             */
+            offset?: number;
+            /** @description Only suggestions for this receipt. */
+            receiptId?: string;
+            /** @description Only suggestions for this transaction. */
+            transactionId?: string;
+            /** @description open (default), confirmed or declined. */
+            state?: "open" | "confirmed" | "declined";
+        };
+        /** MatchResult */
+        MatchResult: {
+            /** @description The receipt. */
+            receipt_id: string;
+            /** @description The transaction, now matched. */
+            transaction_id: string;
+            /** @description The transaction’s entry the receipt is attached to. */
+            entry_id: string;
+            /** @description The receipt’s revision after the change. */
+            receipt_revision: number;
+            /** @description The transaction’s revision after the change. */
+            transaction_revision: number;
+        };
+        MatchingSuggestionsConfirmRequest: {
+            /** @description Suggestion id. */
+            id: string;
+            /** @description The revision of the suggestion last read. */
+            expectedRevision: number;
+            /** @description Idempotency key, 8-200 characters; required unless the Idempotency-Key header is sent. */
+            idempotencyKey?: string;
+        };
+        MatchingSuggestionsDeclineRequest: {
+            /** @description Suggestion id. */
+            id: string;
+            /** @description The revision of the suggestion last read. */
+            expectedRevision: number;
+            /** @description Idempotency key, 8-200 characters; required unless the Idempotency-Key header is sent. */
+            idempotencyKey?: string;
+        };
+        MatchingAttachRequest: {
+            /** @description The receipt (inbox item). */
+            receiptId: string;
+            /** @description The revision of the receipt last read. */
+            expectedReceiptRevision: number;
+            /** @description The transaction. */
+            transactionId: string;
+            /** @description The revision of the transaction last read. */
+            expectedTransactionRevision: number;
+            /** @description Idempotency key, 8-200 characters; required unless the Idempotency-Key header is sent. */
+            idempotencyKey?: string;
+        };
+        MatchingDetachResult: {
+            /** @description The receipt. */
+            receipt_id: string;
+            /** @description The transaction it was attached to. */
+            transaction_id: string;
+            /** @description The receipt’s revision after the change. */
+            receipt_revision: number;
+        };
+        MatchingDetachRequest: {
+            /** @description The matched receipt. */
+            receiptId: string;
+            /** @description The revision of the receipt last read. */
+            expectedRevision: number;
+            /** @description Idempotency key, 8-200 characters; required unless the Idempotency-Key header is sent. */
+            idempotencyKey?: string;
+        };
+        /** MerchantAlias */
+        MerchantAlias: {
+            /** @description The bank descriptor, normalized (processor prefixes and noise removed). */
+            pattern: string;
+            /** @description The merchant it stands for. */
+            merchant: string;
+            /** @description How it was learned: confirmed, manual or consolidation. */
+            source: string;
+            /**
+             * Format: date-time
+             * @description When it was learned.
+             */
+            created_at: string;
+        };
+        MatchingAliasesListResult: {
+            /** @description The page of aliases, by pattern. */
+            items: components["schemas"]["MerchantAlias"][];
+            /** @description The page size used. */
+            limit: number;
+            /** @description The offset used. */
+            offset: number;
+            /** @description Offset of the next page, or null when this page is the last. */
+            nextOffset: number | null;
+        };
+        MatchingAliasesListRequest: {
+            /**
+             * @description Page size, 1 to 100 (default 30).
+             * @default 30
+             */
+            limit?: number;
+            /**
+             * @description Number of records to skip (default 0).
+             * @default 0
+             */
+            offset?: number;
+        };
+        /** MatchingSettings */
+        MatchingSettings: {
+            /** @description Attach a receipt without review when amount (to the minor unit, same currency) and card last four agree exactly and the match is clearly ahead of any other. Off by default. */
+            auto_match: boolean;
+            /** @description Send it as expectedRevision to change the settings. */
+            revision: number;
+        };
+        MatchingSettingsGetRequest: Record<string, never>;
+        MatchingSettingsUpdateRequest: {
+            /** @description true turns auto-matching on (exact amount and card only). */
+            autoMatch: boolean;
+            /** @description The revision of the settings last read (1 before any change). */
+            expectedRevision: number;
+            /** @description Idempotency key, 8-200 characters; required unless the Idempotency-Key header is sent. */
+            idempotencyKey?: string;
+        };
         MatchingReceiptConsolidationConfirmResult: {
             /** @description The receipt entry. */
             receipt_entry_id: string;
@@ -5786,7 +7137,7 @@ export interface components {
             /** @description unreviewed or reviewed. */
             review_status: "unreviewed" | "reviewed";
             /** @description What posted the entry: a transaction, an invoice, an invoice payment, or a processed receipt (a receipt entry, waiting for its transaction). */
-            source_type: "transaction" | "invoice" | "invoice_payment" | "receipt";
+            source_type: "transaction" | "invoice" | "invoice_payment" | "invoice_void" | "contractor_payout" | "receipt";
             /** @description The transaction, invoice, payment or receipt that posted it. */
             source_id: string;
             /** @description Transactions linked to the entry. */
@@ -6264,6 +7615,46 @@ export interface components {
             /** @description Idempotency key, 8-200 characters; required unless the Idempotency-Key header is sent. */
             idempotencyKey?: string;
         };
+        MailItemsForwardToInboxResult: {
+            item: components["schemas"]["MailItem"];
+            /** @description The receipt inbox item (inbox.get). */
+            inbox_item_id: string;
+            /** @description true when the same bytes were already an inbox item. */
+            duplicate: boolean;
+        };
+        MailItemsForwardToInboxRequest: {
+            /** @description Letter id. */
+            id: string;
+            /** @description The revision of the record the caller last read. */
+            expectedRevision: number;
+            /** @description Position of the file to forward; default 1. */
+            file?: number;
+            /** @description Idempotency key, 8-200 characters; required unless the Idempotency-Key header is sent. */
+            idempotencyKey?: string;
+        };
+        /** MailAddress */
+        MailAddress: {
+            /** @description Where company mail is sent; each message becomes a letter. */
+            address: string;
+            /** @description Revision: send it as expectedRevision to rotate. */
+            revision: number;
+            /**
+             * Format: date-time
+             * @description When this address was issued.
+             */
+            created_at: string;
+            /** @description Messages accepted, all addresses so far. */
+            accepted_messages: number;
+            /** @description Messages refused (bounces, too large...). */
+            refused_messages: number;
+        };
+        MailAddressGetRequest: Record<string, never>;
+        MailAddressRotateRequest: {
+            /** @description The revision of the address last read (mail.address.get). */
+            expectedRevision: number;
+            /** @description Idempotency key, 8-200 characters; required unless the Idempotency-Key header is sent. */
+            idempotencyKey?: string;
+        };
     };
     responses: {
         /**
@@ -6324,6 +7715,7 @@ export interface components {
          *     - `insufficient_scope`: The credential lacks a scope the operation requires.
          *     - `role_not_allowed`: The member's role may not perform this operation (or change this field).
          *     - `dashboard_only`: The operation is available only from the dashboard, never to API keys, OAuth tokens or MCP.
+         *     - `csrf_failed`: A dashboard form came without its session security token, or from another site; reload the page and send it again.
          *     - `scope_not_held`: A new API key may carry only scopes the credential creating it holds; `field` is `scopes`, `missing_scopes` lists the others.
          *     - `origin_not_allowed`: A browser request to `/mcp` came from a web origin other than this service or a local development origin.
          */
@@ -6368,6 +7760,12 @@ export interface components {
          *     - `contractor_inactive`: The contractor's portal access is off; turn it on before inviting.
          *     - `invitation_not_open`: The invitation was already accepted, revoked, replaced or has expired.
          *     - `invalid_state`: The record's state does not allow this action; `error.state` tells the current state.
+         *     - `hours_not_submitted`: The hours were already approved, rejected or paid; only submitted hours can be updated, approved or rejected. `error.status` tells the current state.
+         *     - `rate_missing`: The contractor has no job role, so there is no hourly rate or currency; assign one with contractorOps.roles.assign first.
+         *     - `agreement_already_signed`: The agreement is already signed; it cannot be signed again.
+         *     - `agreement_voided`: The agreement was voided; it can no longer be signed or voided again. Send a new one.
+         *     - `payout_empty`: The payout would be empty: no approved hours in its period and no fixed amounts. Approve hours or add `fixedAmounts`.
+         *     - `payout_already_paid`: The payout is already marked paid.
          *     - `member_email_taken`: Another member of the organization (in any status, removed included) already has this email.
          *     - `last_admin`: The change would leave the organization without an active admin (suspending, removing or demoting the last one).
          *     - `party_email_taken`: Another party in the organization already has this email (compared case-insensitively).
@@ -7088,6 +8486,168 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "contractors.taxSummary:get": {
+        parameters: {
+            query: {
+                /**
+                 * @description Calendar year, 2000-2100.
+                 * @example 2026
+                 */
+                year: number;
+            };
+            header?: {
+                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
+                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the result is in `data`; with `Accept: text/csv` or `application/octet-stream`, the file itself. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Only on the file form: `attachment; filename="..."; filename*=UTF-8''...`. */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "year": 1,
+                     *         "items": [
+                     *           {
+                     *             "contractor_id": "text",
+                     *             "display_name": "Ada Lovelace",
+                     *             "legal_name": "Ada Lovelace Consulting Ltd.",
+                     *             "residency": "text",
+                     *             "services_in_canada": true,
+                     *             "identity_confirmed": true,
+                     *             "currency": "text",
+                     *             "fees_paid_minor": "text",
+                     *             "payout_count": 1,
+                     *             "slips": [
+                     *               {
+                     *                 "form": "text",
+                     *                 "box": "text",
+                     *                 "basis": "text"
+                     *               }
+                     *             ],
+                     *             "withholding_minor": "text",
+                     *             "notes": [
+                     *               "text"
+                     *             ]
+                     *           }
+                     *         ],
+                     *         "csv": "text"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["ContractorsTaxSummaryResult"];
+                    };
+                    "text/csv": string;
+                    "application/octet-stream": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "contractors.taxSummary": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
+                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The operation input (an empty object when every parameter is optional). */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "year": 2026
+                 *     }
+                 */
+                "application/json": components["schemas"]["ContractorsTaxSummaryRequest"];
+            };
+        };
+        responses: {
+            /** @description Success: the result is in `data`; with `Accept: text/csv` or `application/octet-stream`, the file itself. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Only on the file form: `attachment; filename="..."; filename*=UTF-8''...`. */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "year": 1,
+                     *         "items": [
+                     *           {
+                     *             "contractor_id": "text",
+                     *             "display_name": "Ada Lovelace",
+                     *             "legal_name": "Ada Lovelace Consulting Ltd.",
+                     *             "residency": "text",
+                     *             "services_in_canada": true,
+                     *             "identity_confirmed": true,
+                     *             "currency": "text",
+                     *             "fees_paid_minor": "text",
+                     *             "payout_count": 1,
+                     *             "slips": [
+                     *               {
+                     *                 "form": "text",
+                     *                 "box": "text",
+                     *                 "basis": "text"
+                     *               }
+                     *             ],
+                     *             "withholding_minor": "text",
+                     *             "notes": [
+                     *               "text"
+                     *             ]
+                     *           }
+                     *         ],
+                     *         "csv": "text"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["ContractorsTaxSummaryResult"];
+                    };
+                    "text/csv": string;
+                    "application/octet-stream": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
@@ -8412,6 +9972,1534 @@ export interface operations {
                      */
                     "application/json": {
                         data: components["schemas"]["AgreementTemplate"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "contractors.hours.list:get": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Only this contractor.
+                 * @example 01927f3e-6a1c-7b2d-8e4f-0123456789ab
+                 */
+                contractorId?: string;
+                /**
+                 * @description submitted -> approved -> paid, or submitted -> rejected.
+                 * @example submitted
+                 */
+                status?: "submitted" | "approved" | "rejected" | "paid";
+                /**
+                 * @description Page size, 1 to 100 (default 30).
+                 * @example 30
+                 */
+                limit?: number;
+                /** @description Number of records to skip (default 0). */
+                offset?: number;
+            };
+            header?: {
+                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
+                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the result is in `data`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "items": [
+                     *           {
+                     *             "id": "01920000-0000-7000-8000-000000000001",
+                     *             "contractor_id": "01920000-0000-7000-8000-000000000001",
+                     *             "work_date": "2026-09-22",
+                     *             "hours": "text",
+                     *             "description": "Accounting webhooks",
+                     *             "rate_minor": "text",
+                     *             "amount_minor": "text",
+                     *             "currency": "text",
+                     *             "status": "submitted",
+                     *             "rejection_reason": "text",
+                     *             "submitted_by": "member",
+                     *             "decided_at": "2026-09-22T14:30:00.000Z",
+                     *             "payout_id": "text",
+                     *             "revision": 1,
+                     *             "created_at": "2026-09-22T14:30:00.000Z",
+                     *             "updated_at": "2026-09-22T14:30:00.000Z"
+                     *           }
+                     *         ],
+                     *         "limit": 1,
+                     *         "offset": 1,
+                     *         "nextOffset": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["ContractorsHoursListResult"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "contractors.hours.list": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
+                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The operation input (an empty object when every parameter is optional). */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "contractorId": "01927f3e-6a1c-7b2d-8e4f-0123456789ab",
+                 *       "status": "submitted",
+                 *       "limit": 30
+                 *     }
+                 */
+                "application/json": components["schemas"]["ContractorsHoursListRequest"];
+            };
+        };
+        responses: {
+            /** @description Success: the result is in `data`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "items": [
+                     *           {
+                     *             "id": "01920000-0000-7000-8000-000000000001",
+                     *             "contractor_id": "01920000-0000-7000-8000-000000000001",
+                     *             "work_date": "2026-09-22",
+                     *             "hours": "text",
+                     *             "description": "Accounting webhooks",
+                     *             "rate_minor": "text",
+                     *             "amount_minor": "text",
+                     *             "currency": "text",
+                     *             "status": "submitted",
+                     *             "rejection_reason": "text",
+                     *             "submitted_by": "member",
+                     *             "decided_at": "2026-09-22T14:30:00.000Z",
+                     *             "payout_id": "text",
+                     *             "revision": 1,
+                     *             "created_at": "2026-09-22T14:30:00.000Z",
+                     *             "updated_at": "2026-09-22T14:30:00.000Z"
+                     *           }
+                     *         ],
+                     *         "limit": 1,
+                     *         "offset": 1,
+                     *         "nextOffset": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["ContractorsHoursListResult"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "contractors.hours.submit": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
+                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
+                /** @description Idempotency key of a mutation (8-200 characters); required unless the body has `idempotencyKey`, and must equal it when both are sent. A retry with the same key and input returns the stored result and takes effect once. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKeyHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The operation input. `idempotencyKey` may be sent here or as the Idempotency-Key header. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "contractorId": "01927f3e-6a1c-7b2d-8e4f-0123456789ab",
+                 *       "workDate": "2026-09-21",
+                 *       "hours": "7.25",
+                 *       "description": "Bookkeeping clean-up",
+                 *       "idempotencyKey": "hours-submit-0001"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ContractorsHoursSubmitRequest"];
+            };
+        };
+        responses: {
+            /** @description Success: the result is in `data`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "01920000-0000-7000-8000-000000000001",
+                     *         "contractor_id": "01920000-0000-7000-8000-000000000001",
+                     *         "work_date": "2026-09-22",
+                     *         "hours": "text",
+                     *         "description": "Accounting webhooks",
+                     *         "rate_minor": "text",
+                     *         "amount_minor": "text",
+                     *         "currency": "text",
+                     *         "status": "submitted",
+                     *         "rejection_reason": "text",
+                     *         "submitted_by": "member",
+                     *         "decided_at": "2026-09-22T14:30:00.000Z",
+                     *         "payout_id": "text",
+                     *         "revision": 1,
+                     *         "created_at": "2026-09-22T14:30:00.000Z",
+                     *         "updated_at": "2026-09-22T14:30:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["ContractorHours"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "contractors.hours.update": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
+                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
+                /** @description Idempotency key of a mutation (8-200 characters); required unless the body has `idempotencyKey`, and must equal it when both are sent. A retry with the same key and input returns the stored result and takes effect once. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKeyHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The operation input. `idempotencyKey` may be sent here or as the Idempotency-Key header. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "01927f3e-6a1c-7b2d-8e4f-0123456789ab",
+                 *       "expectedRevision": 1,
+                 *       "hours": "6.50",
+                 *       "idempotencyKey": "hours-update-0001"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ContractorsHoursUpdateRequest"];
+            };
+        };
+        responses: {
+            /** @description Success: the result is in `data`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "01920000-0000-7000-8000-000000000001",
+                     *         "contractor_id": "01920000-0000-7000-8000-000000000001",
+                     *         "work_date": "2026-09-22",
+                     *         "hours": "text",
+                     *         "description": "Accounting webhooks",
+                     *         "rate_minor": "text",
+                     *         "amount_minor": "text",
+                     *         "currency": "text",
+                     *         "status": "submitted",
+                     *         "rejection_reason": "text",
+                     *         "submitted_by": "member",
+                     *         "decided_at": "2026-09-22T14:30:00.000Z",
+                     *         "payout_id": "text",
+                     *         "revision": 1,
+                     *         "created_at": "2026-09-22T14:30:00.000Z",
+                     *         "updated_at": "2026-09-22T14:30:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["ContractorHours"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "contractors.hours.approve": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
+                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
+                /** @description Idempotency key of a mutation (8-200 characters); required unless the body has `idempotencyKey`, and must equal it when both are sent. A retry with the same key and input returns the stored result and takes effect once. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKeyHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The operation input. `idempotencyKey` may be sent here or as the Idempotency-Key header. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "01927f3e-6a1c-7b2d-8e4f-0123456789ab",
+                 *       "expectedRevision": 1,
+                 *       "idempotencyKey": "approve-0001"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ContractorsHoursApproveRequest"];
+            };
+        };
+        responses: {
+            /** @description Success: the result is in `data`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "01920000-0000-7000-8000-000000000001",
+                     *         "contractor_id": "01920000-0000-7000-8000-000000000001",
+                     *         "work_date": "2026-09-22",
+                     *         "hours": "text",
+                     *         "description": "Accounting webhooks",
+                     *         "rate_minor": "text",
+                     *         "amount_minor": "text",
+                     *         "currency": "text",
+                     *         "status": "submitted",
+                     *         "rejection_reason": "text",
+                     *         "submitted_by": "member",
+                     *         "decided_at": "2026-09-22T14:30:00.000Z",
+                     *         "payout_id": "text",
+                     *         "revision": 1,
+                     *         "created_at": "2026-09-22T14:30:00.000Z",
+                     *         "updated_at": "2026-09-22T14:30:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["ContractorHours"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "contractors.hours.reject": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
+                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
+                /** @description Idempotency key of a mutation (8-200 characters); required unless the body has `idempotencyKey`, and must equal it when both are sent. A retry with the same key and input returns the stored result and takes effect once. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKeyHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The operation input. `idempotencyKey` may be sent here or as the Idempotency-Key header. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "01927f3e-6a1c-7b2d-8e4f-0123456789ab",
+                 *       "expectedRevision": 1,
+                 *       "reason": "Not a working day for this project",
+                 *       "idempotencyKey": "reject-0001"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ContractorsHoursRejectRequest"];
+            };
+        };
+        responses: {
+            /** @description Success: the result is in `data`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "01920000-0000-7000-8000-000000000001",
+                     *         "contractor_id": "01920000-0000-7000-8000-000000000001",
+                     *         "work_date": "2026-09-22",
+                     *         "hours": "text",
+                     *         "description": "Accounting webhooks",
+                     *         "rate_minor": "text",
+                     *         "amount_minor": "text",
+                     *         "currency": "text",
+                     *         "status": "submitted",
+                     *         "rejection_reason": "text",
+                     *         "submitted_by": "member",
+                     *         "decided_at": "2026-09-22T14:30:00.000Z",
+                     *         "payout_id": "text",
+                     *         "revision": 1,
+                     *         "created_at": "2026-09-22T14:30:00.000Z",
+                     *         "updated_at": "2026-09-22T14:30:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["ContractorHours"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "contractors.payouts.list:get": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Only this contractor.
+                 * @example 01927f3e-6a1c-7b2d-8e4f-0123456789ab
+                 */
+                contractorId?: string;
+                /**
+                 * @description unpaid or paid.
+                 * @example unpaid
+                 */
+                status?: "unpaid" | "paid";
+                /** @description Page size, 1 to 100 (default 30). */
+                limit?: number;
+                /** @description Number of records to skip (default 0). */
+                offset?: number;
+            };
+            header?: {
+                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
+                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the result is in `data`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "items": [
+                     *           {
+                     *             "id": "01920000-0000-7000-8000-000000000001",
+                     *             "contractor_id": "01920000-0000-7000-8000-000000000001",
+                     *             "status": "unpaid",
+                     *             "amount_minor": "text",
+                     *             "currency": "text",
+                     *             "pay_cadence": "text",
+                     *             "period_start": "2026-09-22",
+                     *             "period_end": "2026-09-22",
+                     *             "paid_on": "2026-09-22",
+                     *             "reference": "text",
+                     *             "lines": [
+                     *               {
+                     *                 "kind": "hours",
+                     *                 "hours_id": "text",
+                     *                 "description": "Accounting webhooks",
+                     *                 "amount_minor": "text"
+                     *               }
+                     *             ],
+                     *             "revision": 1,
+                     *             "created_at": "2026-09-22T14:30:00.000Z",
+                     *             "updated_at": "2026-09-22T14:30:00.000Z"
+                     *           }
+                     *         ],
+                     *         "limit": 1,
+                     *         "offset": 1,
+                     *         "nextOffset": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["ContractorsPayoutsListResult"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "contractors.payouts.list": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
+                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The operation input (an empty object when every parameter is optional). */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "contractorId": "01927f3e-6a1c-7b2d-8e4f-0123456789ab",
+                 *       "status": "unpaid"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ContractorsPayoutsListRequest"];
+            };
+        };
+        responses: {
+            /** @description Success: the result is in `data`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "items": [
+                     *           {
+                     *             "id": "01920000-0000-7000-8000-000000000001",
+                     *             "contractor_id": "01920000-0000-7000-8000-000000000001",
+                     *             "status": "unpaid",
+                     *             "amount_minor": "text",
+                     *             "currency": "text",
+                     *             "pay_cadence": "text",
+                     *             "period_start": "2026-09-22",
+                     *             "period_end": "2026-09-22",
+                     *             "paid_on": "2026-09-22",
+                     *             "reference": "text",
+                     *             "lines": [
+                     *               {
+                     *                 "kind": "hours",
+                     *                 "hours_id": "text",
+                     *                 "description": "Accounting webhooks",
+                     *                 "amount_minor": "text"
+                     *               }
+                     *             ],
+                     *             "revision": 1,
+                     *             "created_at": "2026-09-22T14:30:00.000Z",
+                     *             "updated_at": "2026-09-22T14:30:00.000Z"
+                     *           }
+                     *         ],
+                     *         "limit": 1,
+                     *         "offset": 1,
+                     *         "nextOffset": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["ContractorsPayoutsListResult"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "contractors.payouts.get:get": {
+        parameters: {
+            query: {
+                /**
+                 * @description Payout id.
+                 * @example 01927f3e-6a1c-7b2d-8e4f-0123456789ab
+                 */
+                id: string;
+            };
+            header?: {
+                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
+                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the result is in `data`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "01920000-0000-7000-8000-000000000001",
+                     *         "contractor_id": "01920000-0000-7000-8000-000000000001",
+                     *         "status": "unpaid",
+                     *         "amount_minor": "text",
+                     *         "currency": "text",
+                     *         "pay_cadence": "text",
+                     *         "period_start": "2026-09-22",
+                     *         "period_end": "2026-09-22",
+                     *         "paid_on": "2026-09-22",
+                     *         "reference": "text",
+                     *         "lines": [
+                     *           {
+                     *             "kind": "hours",
+                     *             "hours_id": "text",
+                     *             "description": "Accounting webhooks",
+                     *             "amount_minor": "text"
+                     *           }
+                     *         ],
+                     *         "revision": 1,
+                     *         "created_at": "2026-09-22T14:30:00.000Z",
+                     *         "updated_at": "2026-09-22T14:30:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["ContractorPayout"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "contractors.payouts.get": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
+                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The operation input (an empty object when every parameter is optional). */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "01927f3e-6a1c-7b2d-8e4f-0123456789ab"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ContractorsPayoutsGetRequest"];
+            };
+        };
+        responses: {
+            /** @description Success: the result is in `data`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "01920000-0000-7000-8000-000000000001",
+                     *         "contractor_id": "01920000-0000-7000-8000-000000000001",
+                     *         "status": "unpaid",
+                     *         "amount_minor": "text",
+                     *         "currency": "text",
+                     *         "pay_cadence": "text",
+                     *         "period_start": "2026-09-22",
+                     *         "period_end": "2026-09-22",
+                     *         "paid_on": "2026-09-22",
+                     *         "reference": "text",
+                     *         "lines": [
+                     *           {
+                     *             "kind": "hours",
+                     *             "hours_id": "text",
+                     *             "description": "Accounting webhooks",
+                     *             "amount_minor": "text"
+                     *           }
+                     *         ],
+                     *         "revision": 1,
+                     *         "created_at": "2026-09-22T14:30:00.000Z",
+                     *         "updated_at": "2026-09-22T14:30:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["ContractorPayout"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "contractors.payouts.create": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
+                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
+                /** @description Idempotency key of a mutation (8-200 characters); required unless the body has `idempotencyKey`, and must equal it when both are sent. A retry with the same key and input returns the stored result and takes effect once. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKeyHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The operation input. `idempotencyKey` may be sent here or as the Idempotency-Key header. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "contractorId": "01927f3e-6a1c-7b2d-8e4f-0123456789ab",
+                 *       "periodEnd": "2026-09-30",
+                 *       "fixedAmounts": [
+                 *         {
+                 *           "description": "Monthly retainer",
+                 *           "amountMinor": "50000"
+                 *         }
+                 *       ],
+                 *       "idempotencyKey": "payout-create-0001"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ContractorsPayoutsCreateRequest"];
+            };
+        };
+        responses: {
+            /** @description Success: the result is in `data`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "01920000-0000-7000-8000-000000000001",
+                     *         "contractor_id": "01920000-0000-7000-8000-000000000001",
+                     *         "status": "unpaid",
+                     *         "amount_minor": "text",
+                     *         "currency": "text",
+                     *         "pay_cadence": "text",
+                     *         "period_start": "2026-09-22",
+                     *         "period_end": "2026-09-22",
+                     *         "paid_on": "2026-09-22",
+                     *         "reference": "text",
+                     *         "lines": [
+                     *           {
+                     *             "kind": "hours",
+                     *             "hours_id": "text",
+                     *             "description": "Accounting webhooks",
+                     *             "amount_minor": "text"
+                     *           }
+                     *         ],
+                     *         "revision": 1,
+                     *         "created_at": "2026-09-22T14:30:00.000Z",
+                     *         "updated_at": "2026-09-22T14:30:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["ContractorPayout"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "contractors.payouts.markPaid": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
+                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
+                /** @description Idempotency key of a mutation (8-200 characters); required unless the body has `idempotencyKey`, and must equal it when both are sent. A retry with the same key and input returns the stored result and takes effect once. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKeyHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The operation input. `idempotencyKey` may be sent here or as the Idempotency-Key header. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "01927f3e-6a1c-7b2d-8e4f-0123456789ab",
+                 *       "expectedRevision": 1,
+                 *       "paidOn": "2026-10-01",
+                 *       "reference": "WIRE-20261001-17",
+                 *       "idempotencyKey": "payout-paid-0001"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ContractorsPayoutsMarkPaidRequest"];
+            };
+        };
+        responses: {
+            /** @description Success: the result is in `data`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "01920000-0000-7000-8000-000000000001",
+                     *         "contractor_id": "01920000-0000-7000-8000-000000000001",
+                     *         "status": "unpaid",
+                     *         "amount_minor": "text",
+                     *         "currency": "text",
+                     *         "pay_cadence": "text",
+                     *         "period_start": "2026-09-22",
+                     *         "period_end": "2026-09-22",
+                     *         "paid_on": "2026-09-22",
+                     *         "reference": "text",
+                     *         "lines": [
+                     *           {
+                     *             "kind": "hours",
+                     *             "hours_id": "text",
+                     *             "description": "Accounting webhooks",
+                     *             "amount_minor": "text"
+                     *           }
+                     *         ],
+                     *         "revision": 1,
+                     *         "created_at": "2026-09-22T14:30:00.000Z",
+                     *         "updated_at": "2026-09-22T14:30:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["ContractorPayout"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "contractors.agreements.list:get": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Only this contractor.
+                 * @example 01927f3e-6a1c-7b2d-8e4f-0123456789ab
+                 */
+                contractorId?: string;
+                /**
+                 * @description sent, signed or voided.
+                 * @example signed
+                 */
+                status?: "sent" | "signed" | "voided";
+                /** @description Page size, 1 to 100 (default 30). */
+                limit?: number;
+                /** @description Number of records to skip (default 0). */
+                offset?: number;
+            };
+            header?: {
+                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
+                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the result is in `data`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "items": [
+                     *           {
+                     *             "id": "01920000-0000-7000-8000-000000000001",
+                     *             "contractor_id": "01920000-0000-7000-8000-000000000001",
+                     *             "template_id": "01920000-0000-7000-8000-000000000001",
+                     *             "title": "text",
+                     *             "status": "sent",
+                     *             "media_type": "application/pdf",
+                     *             "file_name": "agreement.pdf",
+                     *             "document_sha256": "text",
+                     *             "signed_at": "2026-09-22T14:30:00.000Z",
+                     *             "signed_name": "text",
+                     *             "signed_address": "text",
+                     *             "voided_at": "2026-09-22T14:30:00.000Z",
+                     *             "void_reason": "text",
+                     *             "revision": 1,
+                     *             "created_at": "2026-09-22T14:30:00.000Z",
+                     *             "updated_at": "2026-09-22T14:30:00.000Z"
+                     *           }
+                     *         ],
+                     *         "limit": 1,
+                     *         "offset": 1,
+                     *         "nextOffset": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["ContractorsAgreementsListResult"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "contractors.agreements.list": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
+                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The operation input (an empty object when every parameter is optional). */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "contractorId": "01927f3e-6a1c-7b2d-8e4f-0123456789ab",
+                 *       "status": "signed"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ContractorsAgreementsListRequest"];
+            };
+        };
+        responses: {
+            /** @description Success: the result is in `data`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "items": [
+                     *           {
+                     *             "id": "01920000-0000-7000-8000-000000000001",
+                     *             "contractor_id": "01920000-0000-7000-8000-000000000001",
+                     *             "template_id": "01920000-0000-7000-8000-000000000001",
+                     *             "title": "text",
+                     *             "status": "sent",
+                     *             "media_type": "application/pdf",
+                     *             "file_name": "agreement.pdf",
+                     *             "document_sha256": "text",
+                     *             "signed_at": "2026-09-22T14:30:00.000Z",
+                     *             "signed_name": "text",
+                     *             "signed_address": "text",
+                     *             "voided_at": "2026-09-22T14:30:00.000Z",
+                     *             "void_reason": "text",
+                     *             "revision": 1,
+                     *             "created_at": "2026-09-22T14:30:00.000Z",
+                     *             "updated_at": "2026-09-22T14:30:00.000Z"
+                     *           }
+                     *         ],
+                     *         "limit": 1,
+                     *         "offset": 1,
+                     *         "nextOffset": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["ContractorsAgreementsListResult"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "contractors.agreements.get:get": {
+        parameters: {
+            query: {
+                /**
+                 * @description Agreement id.
+                 * @example 01927f3e-6a1c-7b2d-8e4f-0123456789ab
+                 */
+                id: string;
+            };
+            header?: {
+                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
+                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the result is in `data`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "01920000-0000-7000-8000-000000000001",
+                     *         "contractor_id": "01920000-0000-7000-8000-000000000001",
+                     *         "template_id": "01920000-0000-7000-8000-000000000001",
+                     *         "title": "text",
+                     *         "status": "sent",
+                     *         "media_type": "application/pdf",
+                     *         "file_name": "agreement.pdf",
+                     *         "document_sha256": "text",
+                     *         "signed_at": "2026-09-22T14:30:00.000Z",
+                     *         "signed_name": "text",
+                     *         "signed_address": "text",
+                     *         "voided_at": "2026-09-22T14:30:00.000Z",
+                     *         "void_reason": "text",
+                     *         "revision": 1,
+                     *         "created_at": "2026-09-22T14:30:00.000Z",
+                     *         "updated_at": "2026-09-22T14:30:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["ContractorAgreement"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "contractors.agreements.get": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
+                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The operation input (an empty object when every parameter is optional). */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "01927f3e-6a1c-7b2d-8e4f-0123456789ab"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ContractorsAgreementsGetRequest"];
+            };
+        };
+        responses: {
+            /** @description Success: the result is in `data`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "01920000-0000-7000-8000-000000000001",
+                     *         "contractor_id": "01920000-0000-7000-8000-000000000001",
+                     *         "template_id": "01920000-0000-7000-8000-000000000001",
+                     *         "title": "text",
+                     *         "status": "sent",
+                     *         "media_type": "application/pdf",
+                     *         "file_name": "agreement.pdf",
+                     *         "document_sha256": "text",
+                     *         "signed_at": "2026-09-22T14:30:00.000Z",
+                     *         "signed_name": "text",
+                     *         "signed_address": "text",
+                     *         "voided_at": "2026-09-22T14:30:00.000Z",
+                     *         "void_reason": "text",
+                     *         "revision": 1,
+                     *         "created_at": "2026-09-22T14:30:00.000Z",
+                     *         "updated_at": "2026-09-22T14:30:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["ContractorAgreement"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "contractors.agreements.download:get": {
+        parameters: {
+            query: {
+                /**
+                 * @description Agreement id.
+                 * @example 01927f3e-6a1c-7b2d-8e4f-0123456789ab
+                 */
+                id: string;
+            };
+            header?: {
+                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
+                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the result is in `data`; with `Accept: application/pdf, application/vnd.openxmlformats-officedocument.wordprocessingml.document, application/msword, text/plain, text/markdown` or `application/octet-stream`, the file itself. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Only on the file form: `attachment; filename="..."; filename*=UTF-8''...`. */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "file_name": "agreement.pdf",
+                     *         "media_type": "application/pdf",
+                     *         "signed": true,
+                     *         "size_bytes": 1,
+                     *         "sha256": "text",
+                     *         "content_base64": "text"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["ContractorsAgreementsDownloadResult"];
+                    };
+                    "application/pdf": string;
+                    "application/vnd.openxmlformats-officedocument.wordprocessingml.document": string;
+                    "application/msword": string;
+                    "text/plain": string;
+                    "text/markdown": string;
+                    "application/octet-stream": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "contractors.agreements.download": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
+                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The operation input (an empty object when every parameter is optional). */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "01927f3e-6a1c-7b2d-8e4f-0123456789ab"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ContractorsAgreementsDownloadRequest"];
+            };
+        };
+        responses: {
+            /** @description Success: the result is in `data`; with `Accept: application/pdf, application/vnd.openxmlformats-officedocument.wordprocessingml.document, application/msword, text/plain, text/markdown` or `application/octet-stream`, the file itself. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description Only on the file form: `attachment; filename="..."; filename*=UTF-8''...`. */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "file_name": "agreement.pdf",
+                     *         "media_type": "application/pdf",
+                     *         "signed": true,
+                     *         "size_bytes": 1,
+                     *         "sha256": "text",
+                     *         "content_base64": "text"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["ContractorsAgreementsDownloadResult"];
+                    };
+                    "application/pdf": string;
+                    "application/vnd.openxmlformats-officedocument.wordprocessingml.document": string;
+                    "application/msword": string;
+                    "text/plain": string;
+                    "text/markdown": string;
+                    "application/octet-stream": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "contractors.agreements.send": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
+                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
+                /** @description Idempotency key of a mutation (8-200 characters); required unless the body has `idempotencyKey`, and must equal it when both are sent. A retry with the same key and input returns the stored result and takes effect once. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKeyHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The operation input. `idempotencyKey` may be sent here or as the Idempotency-Key header. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "contractorId": "01927f3e-6a1c-7b2d-8e4f-0123456789ab",
+                 *       "templateId": "01927f3e-6a1c-7b2d-8e4f-0123456789ac",
+                 *       "title": "Master services agreement",
+                 *       "idempotencyKey": "agreement-send-0001"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ContractorsAgreementsSendRequest"];
+            };
+        };
+        responses: {
+            /** @description Success: the result is in `data`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "01920000-0000-7000-8000-000000000001",
+                     *         "contractor_id": "01920000-0000-7000-8000-000000000001",
+                     *         "template_id": "01920000-0000-7000-8000-000000000001",
+                     *         "title": "text",
+                     *         "status": "sent",
+                     *         "media_type": "application/pdf",
+                     *         "file_name": "agreement.pdf",
+                     *         "document_sha256": "text",
+                     *         "signed_at": "2026-09-22T14:30:00.000Z",
+                     *         "signed_name": "text",
+                     *         "signed_address": "text",
+                     *         "voided_at": "2026-09-22T14:30:00.000Z",
+                     *         "void_reason": "text",
+                     *         "revision": 1,
+                     *         "created_at": "2026-09-22T14:30:00.000Z",
+                     *         "updated_at": "2026-09-22T14:30:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["ContractorAgreement"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "contractors.agreements.void": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
+                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
+                /** @description Idempotency key of a mutation (8-200 characters); required unless the body has `idempotencyKey`, and must equal it when both are sent. A retry with the same key and input returns the stored result and takes effect once. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKeyHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The operation input. `idempotencyKey` may be sent here or as the Idempotency-Key header. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "01927f3e-6a1c-7b2d-8e4f-0123456789ab",
+                 *       "expectedRevision": 1,
+                 *       "reason": "Sent to the wrong contractor",
+                 *       "idempotencyKey": "agreement-void-0001"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ContractorsAgreementsVoidRequest"];
+            };
+        };
+        responses: {
+            /** @description Success: the result is in `data`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "01920000-0000-7000-8000-000000000001",
+                     *         "contractor_id": "01920000-0000-7000-8000-000000000001",
+                     *         "template_id": "01920000-0000-7000-8000-000000000001",
+                     *         "title": "text",
+                     *         "status": "sent",
+                     *         "media_type": "application/pdf",
+                     *         "file_name": "agreement.pdf",
+                     *         "document_sha256": "text",
+                     *         "signed_at": "2026-09-22T14:30:00.000Z",
+                     *         "signed_name": "text",
+                     *         "signed_address": "text",
+                     *         "voided_at": "2026-09-22T14:30:00.000Z",
+                     *         "void_reason": "text",
+                     *         "revision": 1,
+                     *         "created_at": "2026-09-22T14:30:00.000Z",
+                     *         "updated_at": "2026-09-22T14:30:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["ContractorAgreement"];
                     };
                 };
             };
@@ -12594,6 +15682,727 @@ export interface operations {
                      */
                     "application/json": {
                         data: components["schemas"]["InvoiceSchedule"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "matching.suggestions.list:get": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page size, 1 to 100 (default 30).
+                 * @example 30
+                 */
+                limit?: number;
+                /** @description Number of records to skip (default 0). */
+                offset?: number;
+                /** @description Only suggestions for this receipt. */
+                receiptId?: string;
+                /** @description Only suggestions for this transaction. */
+                transactionId?: string;
+                /** @description open (default), confirmed or declined. */
+                state?: "open" | "confirmed" | "declined";
+            };
+            header?: {
+                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
+                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the result is in `data`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "items": [
+                     *           {
+                     *             "id": "01920000-0000-7000-8000-000000000001",
+                     *             "receipt_id": "01920000-0000-7000-8000-000000000001",
+                     *             "transaction_id": "01920000-0000-7000-8000-000000000001",
+                     *             "score": 1,
+                     *             "components": {
+                     *               "amount": 1,
+                     *               "date": 1,
+                     *               "merchant": 1,
+                     *               "currency": 1,
+                     *               "card": 1,
+                     *               "order": 1
+                     *             },
+                     *             "reasons": [
+                     *               "text"
+                     *             ],
+                     *             "exact_amount": true,
+                     *             "same_card": true,
+                     *             "state": "open",
+                     *             "revision": 1,
+                     *             "created_at": "2026-09-22T14:30:00.000Z",
+                     *             "updated_at": "2026-09-22T14:30:00.000Z"
+                     *           }
+                     *         ],
+                     *         "limit": 1,
+                     *         "offset": 1,
+                     *         "nextOffset": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["MatchingSuggestionsListResult"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "matching.suggestions.list": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
+                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The operation input (an empty object when every parameter is optional). */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "limit": 30
+                 *     }
+                 */
+                "application/json": components["schemas"]["MatchingSuggestionsListRequest"];
+            };
+        };
+        responses: {
+            /** @description Success: the result is in `data`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "items": [
+                     *           {
+                     *             "id": "01920000-0000-7000-8000-000000000001",
+                     *             "receipt_id": "01920000-0000-7000-8000-000000000001",
+                     *             "transaction_id": "01920000-0000-7000-8000-000000000001",
+                     *             "score": 1,
+                     *             "components": {
+                     *               "amount": 1,
+                     *               "date": 1,
+                     *               "merchant": 1,
+                     *               "currency": 1,
+                     *               "card": 1,
+                     *               "order": 1
+                     *             },
+                     *             "reasons": [
+                     *               "text"
+                     *             ],
+                     *             "exact_amount": true,
+                     *             "same_card": true,
+                     *             "state": "open",
+                     *             "revision": 1,
+                     *             "created_at": "2026-09-22T14:30:00.000Z",
+                     *             "updated_at": "2026-09-22T14:30:00.000Z"
+                     *           }
+                     *         ],
+                     *         "limit": 1,
+                     *         "offset": 1,
+                     *         "nextOffset": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["MatchingSuggestionsListResult"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "matching.suggestions.confirm": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
+                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
+                /** @description Idempotency key of a mutation (8-200 characters); required unless the body has `idempotencyKey`, and must equal it when both are sent. A retry with the same key and input returns the stored result and takes effect once. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKeyHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The operation input. `idempotencyKey` may be sent here or as the Idempotency-Key header. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "00000000-0000-0000-0000-000000000000",
+                 *       "expectedRevision": 1
+                 *     }
+                 */
+                "application/json": components["schemas"]["MatchingSuggestionsConfirmRequest"];
+            };
+        };
+        responses: {
+            /** @description Success: the result is in `data`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "receipt_id": "01920000-0000-7000-8000-000000000001",
+                     *         "transaction_id": "01920000-0000-7000-8000-000000000001",
+                     *         "entry_id": "01920000-0000-7000-8000-000000000001",
+                     *         "receipt_revision": 1,
+                     *         "transaction_revision": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["MatchResult"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "matching.suggestions.decline": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
+                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
+                /** @description Idempotency key of a mutation (8-200 characters); required unless the body has `idempotencyKey`, and must equal it when both are sent. A retry with the same key and input returns the stored result and takes effect once. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKeyHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The operation input. `idempotencyKey` may be sent here or as the Idempotency-Key header. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "00000000-0000-0000-0000-000000000000",
+                 *       "expectedRevision": 1
+                 *     }
+                 */
+                "application/json": components["schemas"]["MatchingSuggestionsDeclineRequest"];
+            };
+        };
+        responses: {
+            /** @description Success: the result is in `data`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "01920000-0000-7000-8000-000000000001",
+                     *         "receipt_id": "01920000-0000-7000-8000-000000000001",
+                     *         "transaction_id": "01920000-0000-7000-8000-000000000001",
+                     *         "score": 1,
+                     *         "components": {
+                     *           "amount": 1,
+                     *           "date": 1,
+                     *           "merchant": 1,
+                     *           "currency": 1,
+                     *           "card": 1,
+                     *           "order": 1
+                     *         },
+                     *         "reasons": [
+                     *           "text"
+                     *         ],
+                     *         "exact_amount": true,
+                     *         "same_card": true,
+                     *         "state": "open",
+                     *         "revision": 1,
+                     *         "created_at": "2026-09-22T14:30:00.000Z",
+                     *         "updated_at": "2026-09-22T14:30:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["MatchSuggestion"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "matching.attach": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
+                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
+                /** @description Idempotency key of a mutation (8-200 characters); required unless the body has `idempotencyKey`, and must equal it when both are sent. A retry with the same key and input returns the stored result and takes effect once. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKeyHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The operation input. `idempotencyKey` may be sent here or as the Idempotency-Key header. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "receiptId": "00000000-0000-0000-0000-000000000000",
+                 *       "expectedReceiptRevision": 2,
+                 *       "transactionId": "00000000-0000-0000-0000-000000000001",
+                 *       "expectedTransactionRevision": 1
+                 *     }
+                 */
+                "application/json": components["schemas"]["MatchingAttachRequest"];
+            };
+        };
+        responses: {
+            /** @description Success: the result is in `data`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "receipt_id": "01920000-0000-7000-8000-000000000001",
+                     *         "transaction_id": "01920000-0000-7000-8000-000000000001",
+                     *         "entry_id": "01920000-0000-7000-8000-000000000001",
+                     *         "receipt_revision": 1,
+                     *         "transaction_revision": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["MatchResult"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "matching.detach": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
+                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
+                /** @description Idempotency key of a mutation (8-200 characters); required unless the body has `idempotencyKey`, and must equal it when both are sent. A retry with the same key and input returns the stored result and takes effect once. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKeyHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The operation input. `idempotencyKey` may be sent here or as the Idempotency-Key header. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "receiptId": "00000000-0000-0000-0000-000000000000",
+                 *       "expectedRevision": 3
+                 *     }
+                 */
+                "application/json": components["schemas"]["MatchingDetachRequest"];
+            };
+        };
+        responses: {
+            /** @description Success: the result is in `data`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "receipt_id": "01920000-0000-7000-8000-000000000001",
+                     *         "transaction_id": "01920000-0000-7000-8000-000000000001",
+                     *         "receipt_revision": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["MatchingDetachResult"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "matching.aliases.list:get": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page size, 1 to 100 (default 30).
+                 * @example 30
+                 */
+                limit?: number;
+                /** @description Number of records to skip (default 0). */
+                offset?: number;
+            };
+            header?: {
+                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
+                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the result is in `data`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "items": [
+                     *           {
+                     *             "pattern": "text",
+                     *             "merchant": "text",
+                     *             "source": "text",
+                     *             "created_at": "2026-09-22T14:30:00.000Z"
+                     *           }
+                     *         ],
+                     *         "limit": 1,
+                     *         "offset": 1,
+                     *         "nextOffset": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["MatchingAliasesListResult"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "matching.aliases.list": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
+                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The operation input (an empty object when every parameter is optional). */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "limit": 30
+                 *     }
+                 */
+                "application/json": components["schemas"]["MatchingAliasesListRequest"];
+            };
+        };
+        responses: {
+            /** @description Success: the result is in `data`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "items": [
+                     *           {
+                     *             "pattern": "text",
+                     *             "merchant": "text",
+                     *             "source": "text",
+                     *             "created_at": "2026-09-22T14:30:00.000Z"
+                     *           }
+                     *         ],
+                     *         "limit": 1,
+                     *         "offset": 1,
+                     *         "nextOffset": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["MatchingAliasesListResult"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "matching.settings.get:get": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
+                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the result is in `data`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "auto_match": true,
+                     *         "revision": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["MatchingSettings"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "matching.settings.get": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
+                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The operation input (an empty object when every parameter is optional). */
+        requestBody: {
+            content: {
+                /** @example {} */
+                "application/json": components["schemas"]["MatchingSettingsGetRequest"];
+            };
+        };
+        responses: {
+            /** @description Success: the result is in `data`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "auto_match": true,
+                     *         "revision": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["MatchingSettings"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "matching.settings.update": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
+                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
+                /** @description Idempotency key of a mutation (8-200 characters); required unless the body has `idempotencyKey`, and must equal it when both are sent. A retry with the same key and input returns the stored result and takes effect once. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKeyHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The operation input. `idempotencyKey` may be sent here or as the Idempotency-Key header. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "autoMatch": false,
+                 *       "expectedRevision": 1
+                 *     }
+                 */
+                "application/json": components["schemas"]["MatchingSettingsUpdateRequest"];
+            };
+        };
+        responses: {
+            /** @description Success: the result is in `data`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "auto_match": true,
+                     *         "revision": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["MatchingSettings"];
                     };
                 };
             };
@@ -18116,6 +21925,258 @@ export interface operations {
                      */
                     "application/json": {
                         data: components["schemas"]["MailItem"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "mail.items.forwardToInbox": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
+                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
+                /** @description Idempotency key of a mutation (8-200 characters); required unless the body has `idempotencyKey`, and must equal it when both are sent. A retry with the same key and input returns the stored result and takes effect once. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKeyHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The operation input. `idempotencyKey` may be sent here or as the Idempotency-Key header. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "01927f3e-6a1c-7b2d-8e4f-0123456789ab",
+                 *       "expectedRevision": 1,
+                 *       "file": 1
+                 *     }
+                 */
+                "application/json": components["schemas"]["MailItemsForwardToInboxRequest"];
+            };
+        };
+        responses: {
+            /** @description Success: the result is in `data`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "item": {
+                     *           "id": "01920000-0000-7000-8000-000000000001",
+                     *           "channel": "post",
+                     *           "sender": "text",
+                     *           "subject": "text",
+                     *           "received_at": "2026-09-22T14:30:00.000Z",
+                     *           "files": [
+                     *             {
+                     *               "position": 1,
+                     *               "media_type": "application/pdf",
+                     *               "file_name": "agreement.pdf",
+                     *               "size_bytes": 1,
+                     *               "sha256": "text",
+                     *               "available": true
+                     *             }
+                     *           ],
+                     *           "size_bytes": 1,
+                     *           "read_at": "2026-09-22T14:30:00.000Z",
+                     *           "archived_at": "2026-09-22T14:30:00.000Z",
+                     *           "scan_purged_at": "2026-09-22T14:30:00.000Z",
+                     *           "forwarded_inbox_item_id": "01920000-0000-7000-8000-000000000001",
+                     *           "revision": 1,
+                     *           "created_at": "2026-09-22T14:30:00.000Z",
+                     *           "updated_at": "2026-09-22T14:30:00.000Z"
+                     *         },
+                     *         "inbox_item_id": "01920000-0000-7000-8000-000000000001",
+                     *         "duplicate": true
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["MailItemsForwardToInboxResult"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "mail.address.get:get": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
+                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the result is in `data`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "address": "text",
+                     *         "revision": 1,
+                     *         "created_at": "2026-09-22T14:30:00.000Z",
+                     *         "accepted_messages": 1,
+                     *         "refused_messages": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["MailAddress"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "mail.address.get": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
+                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The operation input (an empty object when every parameter is optional). */
+        requestBody: {
+            content: {
+                /** @example {} */
+                "application/json": components["schemas"]["MailAddressGetRequest"];
+            };
+        };
+        responses: {
+            /** @description Success: the result is in `data`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "address": "text",
+                     *         "revision": 1,
+                     *         "created_at": "2026-09-22T14:30:00.000Z",
+                     *         "accepted_messages": 1,
+                     *         "refused_messages": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["MailAddress"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "mail.address.rotate": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
+                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
+                /** @description Idempotency key of a mutation (8-200 characters); required unless the body has `idempotencyKey`, and must equal it when both are sent. A retry with the same key and input returns the stored result and takes effect once. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKeyHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The operation input. `idempotencyKey` may be sent here or as the Idempotency-Key header. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "expectedRevision": 1
+                 *     }
+                 */
+                "application/json": components["schemas"]["MailAddressRotateRequest"];
+            };
+        };
+        responses: {
+            /** @description Success: the result is in `data`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "address": "text",
+                     *         "revision": 1,
+                     *         "created_at": "2026-09-22T14:30:00.000Z",
+                     *         "accepted_messages": 1,
+                     *         "refused_messages": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["MailAddress"];
                     };
                 };
             };

@@ -14,8 +14,8 @@ import { type Clock, systemClock } from './lib/clock.ts';
 import { RateLimiter } from './lib/rate-limit.ts';
 import { createMailQueue, type MailQueue, type MailTransport } from './mail/outbox-queue.ts';
 import { createMetrics, type Metrics } from './observability/metrics.ts';
-import { publishWakeupsOver } from './unit/cross-process-wakeups.ts';
 import { receiptsInboundHandler } from './receipts/inbox/inbound.ts';
+import { publishWakeupsOver } from './unit/cross-process-wakeups.ts';
 import { Wakeups } from './unit/wakeups.ts';
 import { webhookFanOut } from './webhooks/fan-out.ts';
 

@@ -1,6 +1,6 @@
 import type { BooksTables } from './tables/books.ts';
-import type { ContractorWorkTables } from './tables/contractor-work.ts';
 import type { CompanyMailTables } from './tables/company-mail.ts';
+import type { ContractorWorkTables } from './tables/contractor-work.ts';
 import type { ContractorTables } from './tables/contractors.ts';
 import type { CoreTables } from './tables/core.ts';
 import type { InvitationTables } from './tables/invitations.ts';
