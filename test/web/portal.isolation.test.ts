@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { ok, signAs } from '../operations/contractors/helpers.ts';
+import { ok } from '../operations/contractors/helpers.ts';
 import { type Caller, createCaller, startTestApp, type TestApp } from '../support/app.ts';
 import { DIALECTS } from '../support/databases.ts';
 import { startSmtpServer, type TestSmtpServer } from '../support/smtp.ts';
