@@ -216,6 +216,25 @@ for (const dialect of DIALECTS) {
         .execute();
       assert.equal((await adaClient.get('/portal/payments')).status, 303, 'the ended session stays ended');
 
+      // An invitation revoked before it was accepted gives no portal access either.
+      const revokedEmail = `revoked-${Date.now()}@example.com`;
+      const invited = await ok(app, admin, 'contractors.create', {
+        displayName: 'Rev',
+        legalName: 'Rev Oked',
+        email: revokedEmail,
+      });
+      const invitation = await ok(app, admin, 'contractors.invite', { id: invited.id, expectedRevision: 1 });
+      await ok(app, admin, 'contractors.invitations.revoke', {
+        id: invitation.id,
+        expectedRevision: invitation.revision,
+      });
+      // The invitation's own mail arrives first, so it is not mistaken for a sign-in link.
+      await smtp.waitFor((m) => JSON.stringify(m.to ?? '').includes(revokedEmail));
+      const mailsBefore = smtp.messages.length;
+      assert.equal((await new PageClient(app).post('/portal/sign-in', { email: revokedEmail })).status, 200);
+      await app.runJobs();
+      assert.equal(smtp.messages.length, mailsBefore, 'no link after a revoked invitation');
+
       // A link works once.
       const spent = new PageClient(app);
       const mark = smtp.messages.length;
