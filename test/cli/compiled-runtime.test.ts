@@ -80,7 +80,9 @@ describe('the compiled runtime', () => {
           deadline: Date.now() + 20_000,
         });
       });
-      const text = JSON.stringify(result, (_key, value) => (typeof value === 'bigint' ? String(value) : value));
+      const text = JSON.stringify(result, (_key, value) =>
+        typeof value === 'bigint' ? String(value) : value,
+      );
       assert.equal((result as { status: string }).status, 'ready', text.slice(0, 500));
       assert.match(text, /"documentNumber":\{"value":"TOSL108"/);
       assert.match(text, /"totalMinor":\{"value":"112500"/);
