@@ -106,4 +106,7 @@ export const OPERATIONS = {
   'mail.items.download': { mutation: false, get: true },
   'mail.items.markRead': { mutation: true, get: false },
   'mail.items.archive': { mutation: true, get: false },
+  'mail.items.forwardToInbox': { mutation: true, get: false },
+  'mail.address.get': { mutation: false, get: true },
+  'mail.address.rotate': { mutation: true, get: false },
 } as const;

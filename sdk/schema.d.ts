@@ -3029,7 +3029,7 @@ export interface paths {
         };
         /**
          * Download one of a letter's files
-         * @description The file's bytes as received. Over HTTP, `Accept` with the file's media type or `application/octet-stream` returns the bytes themselves (Content-Disposition: attachment) instead of JSON with base64 content. Recorded as a read of the letter. Unknown letter or file: 404; files deleted by the scan retention: 409 mail_scan_purged.
+         * @description The file's bytes as received. Over HTTP, `Accept` with the file's media type or `application/octet-stream` returns the bytes themselves (Content-Disposition: attachment) instead of JSON with base64 content. Recorded as a read of the letter. Unknown letter or file: 404; files deleted by the scan retention: 404 mail_scan_purged.
          *
          *     **Access:** scopes `mail:read`; roles admin, finance.
          */
@@ -3037,7 +3037,7 @@ export interface paths {
         put?: never;
         /**
          * Download one of a letter's files
-         * @description The file's bytes as received. Over HTTP, `Accept` with the file's media type or `application/octet-stream` returns the bytes themselves (Content-Disposition: attachment) instead of JSON with base64 content. Recorded as a read of the letter. Unknown letter or file: 404; files deleted by the scan retention: 409 mail_scan_purged.
+         * @description The file's bytes as received. Over HTTP, `Accept` with the file's media type or `application/octet-stream` returns the bytes themselves (Content-Disposition: attachment) instead of JSON with base64 content. Recorded as a read of the letter. Unknown letter or file: 404; files deleted by the scan retention: 404 mail_scan_purged.
          *
          *     **Access:** scopes `mail:read`; roles admin, finance.
          *
@@ -3100,6 +3100,98 @@ export interface paths {
          *     **MCP tool:** `accounting_mail_items_archive`.
          */
         post: operations["mail.items.archive"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/accounting/mail.items.forwardToInbox": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Make a letter that is a bill a receipt inbox item
+         * @description One file of the letter (a PDF, an image or an e-invoice attachment) becomes a receipt inbox item (source mail_forward), processed like any upload. It creates an accounting record, so it needs accounting:write besides the mail scopes. The letter keeps a link to the item (forwarded_inbox_item_id); a letter is forwarded once (409 invalid_state). A file the inbox does not take: 400 invalid_file. The same bytes already in the inbox: that item is linked, nothing new is made.
+         *
+         *     **Access:** scopes `mail:read`, `mail:write`, `accounting:write`; roles admin, finance.
+         *
+         *     **Idempotency:** required: header `Idempotency-Key` (8-200) or body `idempotencyKey` (8-200).
+         *
+         *     **Revision:** send `expectedRevision` (the revision last read); a different current revision answers 409 `revision_conflict` with `current_revision`, and nothing changes.
+         *
+         *     **MCP tool:** `accounting_mail_items_forward_to_inbox`.
+         */
+        post: operations["mail.items.forwardToInbox"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/accounting/mail.address.get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The e-mail address that receives company mail
+         * @description Messages sent to it from anyone become letters (channel email); it is distinct from the receipts inbox address (inbox.address.get). Issued on first use; mail.address.rotate replaces it.
+         *
+         *     **Access:** scopes `mail:read`; roles admin, finance.
+         *
+         *     **MCP tool:** `accounting_mail_address_get`.
+         */
+        get: operations["mail.address.get:get"];
+        put?: never;
+        /**
+         * The e-mail address that receives company mail
+         * @description Messages sent to it from anyone become letters (channel email); it is distinct from the receipts inbox address (inbox.address.get). Issued on first use; mail.address.rotate replaces it.
+         *
+         *     **Access:** scopes `mail:read`; roles admin, finance.
+         *
+         *     Also available as `GET` with the same parameters in the query string.
+         *
+         *     **MCP tool:** `accounting_mail_address_get`.
+         */
+        post: operations["mail.address.get"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/accounting/mail.address.rotate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Replace the company mail address (the old one stops at once)
+         * @description Issues a new receiving address; mail to the old one is refused from now on. Use it when the address attracts unwanted mail. Cannot be undone.
+         *
+         *     **Access:** scopes `mail:read`, `mail:write`; roles admin, finance.
+         *
+         *     **Idempotency:** required: header `Idempotency-Key` (8-200) or body `idempotencyKey` (8-200).
+         *
+         *     **Revision:** send `expectedRevision` (the revision last read); a different current revision answers 409 `revision_conflict` with `current_revision`, and nothing changes.
+         *
+         *     **Destructive:** the change cannot be undone.
+         *
+         *     **MCP tool:** `accounting_mail_address_rotate`.
+         */
+        post: operations["mail.address.rotate"];
         delete?: never;
         options?: never;
         head?: never;
@@ -6186,6 +6278,46 @@ export interface components {
             /** @description Idempotency key, 8-200 characters; required unless the Idempotency-Key header is sent. */
             idempotencyKey?: string;
         };
+        MailItemsForwardToInboxResult: {
+            item: components["schemas"]["MailItem"];
+            /** @description The receipt inbox item (inbox.get). */
+            inbox_item_id: string;
+            /** @description true when the same bytes were already an inbox item. */
+            duplicate: boolean;
+        };
+        MailItemsForwardToInboxRequest: {
+            /** @description Letter id. */
+            id: string;
+            /** @description The revision of the record the caller last read. */
+            expectedRevision: number;
+            /** @description Position of the file to forward; default 1. */
+            file?: number;
+            /** @description Idempotency key, 8-200 characters; required unless the Idempotency-Key header is sent. */
+            idempotencyKey?: string;
+        };
+        /** MailAddress */
+        MailAddress: {
+            /** @description Where company mail is sent; each message becomes a letter. */
+            address: string;
+            /** @description Revision: send it as expectedRevision to rotate. */
+            revision: number;
+            /**
+             * Format: date-time
+             * @description When this address was issued.
+             */
+            created_at: string;
+            /** @description Messages accepted, all addresses so far. */
+            accepted_messages: number;
+            /** @description Messages refused (bounces, too large...). */
+            refused_messages: number;
+        };
+        MailAddressGetRequest: Record<string, never>;
+        MailAddressRotateRequest: {
+            /** @description The revision of the address last read (mail.address.get). */
+            expectedRevision: number;
+            /** @description Idempotency key, 8-200 characters; required unless the Idempotency-Key header is sent. */
+            idempotencyKey?: string;
+        };
     };
     responses: {
         /**
@@ -6266,6 +6398,7 @@ export interface components {
          *     - `unknown_operation`: No operation has this name.
          *     - `not_found`: The record does not exist in the caller's organization; `field` names the id when it came from the input.
          *     - `no_open_invitation`: The contractor has no open invitation (none sent, or the last one was accepted, revoked or expired); `latest_status` tells which.
+         *     - `mail_scan_purged`: The letter's files were deleted by the organization's scan retention; the letter's record and its reads remain.
          */
         NotFound: {
             headers: {
@@ -6299,7 +6432,6 @@ export interface components {
          *     - `category_code_taken`: Another category of the organization already has this code.
          *     - `job_role_name_taken`: Another job role in the organization already has this name.
          *     - `payment_plan_exists`: The invoice already has an active or paused payment plan (`error.plan_id`); cancel it before creating another.
-         *     - `mail_scan_purged`: The letter's files were deleted by the organization's scan retention; the letter's record and its reads remain.
          *     - `replay_unavailable`: The first request with this idempotency key took effect, but its stored answer (which holds a secret) was sealed with a key this server no longer has (`ACCOUNTING_SECRET_KEY` changed). Read the record instead; for a webhook secret, rotate it to get a new one.
          */
         Conflict: {
@@ -17892,6 +18024,258 @@ export interface operations {
                      */
                     "application/json": {
                         data: components["schemas"]["MailItem"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "mail.items.forwardToInbox": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
+                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
+                /** @description Idempotency key of a mutation (8-200 characters); required unless the body has `idempotencyKey`, and must equal it when both are sent. A retry with the same key and input returns the stored result and takes effect once. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKeyHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The operation input. `idempotencyKey` may be sent here or as the Idempotency-Key header. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "01927f3e-6a1c-7b2d-8e4f-0123456789ab",
+                 *       "expectedRevision": 1,
+                 *       "file": 1
+                 *     }
+                 */
+                "application/json": components["schemas"]["MailItemsForwardToInboxRequest"];
+            };
+        };
+        responses: {
+            /** @description Success: the result is in `data`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "item": {
+                     *           "id": "01920000-0000-7000-8000-000000000001",
+                     *           "channel": "post",
+                     *           "sender": "text",
+                     *           "subject": "text",
+                     *           "received_at": "2026-09-22T14:30:00.000Z",
+                     *           "files": [
+                     *             {
+                     *               "position": 1,
+                     *               "media_type": "application/pdf",
+                     *               "file_name": "agreement.pdf",
+                     *               "size_bytes": 1,
+                     *               "sha256": "text",
+                     *               "available": true
+                     *             }
+                     *           ],
+                     *           "size_bytes": 1,
+                     *           "read_at": "2026-09-22T14:30:00.000Z",
+                     *           "archived_at": "2026-09-22T14:30:00.000Z",
+                     *           "scan_purged_at": "2026-09-22T14:30:00.000Z",
+                     *           "forwarded_inbox_item_id": "01920000-0000-7000-8000-000000000001",
+                     *           "revision": 1,
+                     *           "created_at": "2026-09-22T14:30:00.000Z",
+                     *           "updated_at": "2026-09-22T14:30:00.000Z"
+                     *         },
+                     *         "inbox_item_id": "01920000-0000-7000-8000-000000000001",
+                     *         "duplicate": true
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["MailItemsForwardToInboxResult"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "mail.address.get:get": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
+                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the result is in `data`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "address": "text",
+                     *         "revision": 1,
+                     *         "created_at": "2026-09-22T14:30:00.000Z",
+                     *         "accepted_messages": 1,
+                     *         "refused_messages": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["MailAddress"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "mail.address.get": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
+                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The operation input (an empty object when every parameter is optional). */
+        requestBody: {
+            content: {
+                /** @example {} */
+                "application/json": components["schemas"]["MailAddressGetRequest"];
+            };
+        };
+        responses: {
+            /** @description Success: the result is in `data`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "address": "text",
+                     *         "revision": 1,
+                     *         "created_at": "2026-09-22T14:30:00.000Z",
+                     *         "accepted_messages": 1,
+                     *         "refused_messages": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["MailAddress"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "mail.address.rotate": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
+                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
+                /** @description Idempotency key of a mutation (8-200 characters); required unless the body has `idempotencyKey`, and must equal it when both are sent. A retry with the same key and input returns the stored result and takes effect once. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKeyHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The operation input. `idempotencyKey` may be sent here or as the Idempotency-Key header. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "expectedRevision": 1
+                 *     }
+                 */
+                "application/json": components["schemas"]["MailAddressRotateRequest"];
+            };
+        };
+        responses: {
+            /** @description Success: the result is in `data`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "address": "text",
+                     *         "revision": 1,
+                     *         "created_at": "2026-09-22T14:30:00.000Z",
+                     *         "accepted_messages": 1,
+                     *         "refused_messages": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["MailAddress"];
                     };
                 };
             };
