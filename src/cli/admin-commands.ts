@@ -21,6 +21,7 @@ import { isId } from '../contract/formats.ts';
 import { migrateToLatest } from '../db/migrate.ts';
 import { asIso, asIsoOrNull, asJson } from '../db/values.ts';
 import { createServices } from '../services.ts';
+import { mailLine, mailRows } from './mail-commands.ts';
 import { operatorUser } from './operator-user.ts';
 import { UsageError } from './usage-error.ts';
 import { runWebhookEnable } from './webhook-commands.ts';
@@ -37,6 +38,7 @@ const ADMIN_COMMANDS = [
   'keys create',
   'keys list',
   'keys revoke',
+  'mail list',
   'webhooks enable',
 ];
 
@@ -178,6 +180,11 @@ export async function runAdminCommand(
           (k) =>
             `${k.keyId}  ${k.status.padEnd(7)}  ${k.scopes.join(',')}  by ${k.createdBy}  last used ${k.lastUsedAt ?? 'never'}  expires ${k.expiresAt ?? 'never'}`,
         );
+        return 0;
+      }
+      case 'mail list': {
+        const rows = await mailRows(services, await existingOrganization(kysely, options), options);
+        printRows(options, rows, mailLine);
         return 0;
       }
       case 'members add': {
