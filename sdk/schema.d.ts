@@ -3747,7 +3747,7 @@ export interface paths {
         };
         /**
          * Download one of a letter's files
-         * @description The file's bytes as received. Over HTTP, `Accept` with the file's media type or `application/octet-stream` returns the bytes themselves (Content-Disposition: attachment) instead of JSON with base64 content. Recorded as a read of the letter. Unknown letter or file: 404; files deleted by the scan retention: 409 mail_scan_purged.
+         * @description The file's bytes as received. Over HTTP, `Accept` with the file's media type or `application/octet-stream` returns the bytes themselves (Content-Disposition: attachment) instead of JSON with base64 content. Recorded as a read of the letter. Unknown letter or file: 404; files deleted by the scan retention: 404 mail_scan_purged.
          *
          *     **Access:** scopes `mail:read`; roles admin, finance.
          */
@@ -3755,7 +3755,7 @@ export interface paths {
         put?: never;
         /**
          * Download one of a letter's files
-         * @description The file's bytes as received. Over HTTP, `Accept` with the file's media type or `application/octet-stream` returns the bytes themselves (Content-Disposition: attachment) instead of JSON with base64 content. Recorded as a read of the letter. Unknown letter or file: 404; files deleted by the scan retention: 409 mail_scan_purged.
+         * @description The file's bytes as received. Over HTTP, `Accept` with the file's media type or `application/octet-stream` returns the bytes themselves (Content-Disposition: attachment) instead of JSON with base64 content. Recorded as a read of the letter. Unknown letter or file: 404; files deleted by the scan retention: 404 mail_scan_purged.
          *
          *     **Access:** scopes `mail:read`; roles admin, finance.
          *
@@ -7736,6 +7736,7 @@ export interface components {
          *     - `unknown_operation`: No operation has this name.
          *     - `not_found`: The record does not exist in the caller's organization; `field` names the id when it came from the input.
          *     - `no_open_invitation`: The contractor has no open invitation (none sent, or the last one was accepted, revoked or expired); `latest_status` tells which.
+         *     - `mail_scan_purged`: The letter's files were deleted by the organization's scan retention; the letter's record and its reads remain.
          */
         NotFound: {
             headers: {
@@ -7775,7 +7776,6 @@ export interface components {
          *     - `category_code_taken`: Another category of the organization already has this code.
          *     - `job_role_name_taken`: Another job role in the organization already has this name.
          *     - `payment_plan_exists`: The invoice already has an active or paused payment plan (`error.plan_id`); cancel it before creating another.
-         *     - `mail_scan_purged`: The letter's files were deleted by the organization's scan retention; the letter's record and its reads remain.
          *     - `replay_unavailable`: The first request with this idempotency key took effect, but its stored answer (which holds a secret) was sealed with a key this server no longer has (`ACCOUNTING_SECRET_KEY` changed). Read the record instead; for a webhook secret, rotate it to get a new one.
          */
         Conflict: {

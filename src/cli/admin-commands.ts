@@ -1,5 +1,3 @@
-import { keyStatus, listApiKeys } from '../admin/api-keys.ts';
-import { listMembers } from '../admin/members.ts';
 import {
   operatorAddMember,
   operatorChangeMember,
@@ -7,7 +5,7 @@ import {
   operatorCreateOrganization,
   operatorRevokeKey,
 } from '../admin/operator.ts';
-import { listOrganizations, organizationExists } from '../admin/organizations.ts';
+import { organizationExists } from '../admin/organizations.ts';
 import type { Config } from '../config.ts';
 import {
   ACCOUNTING_SCOPES,
@@ -17,83 +15,35 @@ import {
   type MemberStatus,
 } from '../contract/access.ts';
 import { AppError } from '../contract/errors.ts';
-import { isId } from '../contract/formats.ts';
 import { migrateToLatest } from '../db/migrate.ts';
-import { asIso, asIsoOrNull, asJson } from '../db/values.ts';
 import { createServices } from '../services.ts';
 import { memberSignInLinks } from '../sessions/member-sign-in.ts';
+import { LIST_COMMANDS, runListCommand } from './list-commands.ts';
 import { operatorUser } from './operator-user.ts';
+import {
+  existingOrganization,
+  type Options,
+  optionalExpiry,
+  optionalRevision,
+  print,
+  printRows,
+  required,
+  requiredId,
+} from './options.ts';
 import { UsageError } from './usage-error.ts';
 import { runWebhookEnable } from './webhook-commands.ts';
 
-type Options = Record<string, string | boolean | undefined>;
-
 const ADMIN_COMMANDS = [
   'orgs create',
-  'orgs list',
   'members add',
-  'members list',
   'members set-status',
   'members set-role',
   'keys create',
-  'keys list',
   'keys revoke',
   'webhooks enable',
   'dashboard link',
+  ...LIST_COMMANDS,
 ];
-
-function required(options: Options, name: string): string {
-  const value = options[name];
-  if (typeof value !== 'string' || value === '') throw new UsageError(`--${name} is required`);
-  return value;
-}
-
-function requiredId(options: Options, name: string): string {
-  const value = required(options, name);
-  if (!isId(value)) throw new UsageError(`--${name} must be a UUID`);
-  return value.toLowerCase();
-}
-
-/** `--revision N`: the revision the operator last saw; omitted means "as it is now". */
-function optionalRevision(options: Options): number | undefined {
-  if (options.revision === undefined) return undefined;
-  const revision = Number(options.revision);
-  if (!Number.isSafeInteger(revision) || revision < 1)
-    throw new UsageError('--revision must be a positive integer');
-  return revision;
-}
-
-/** `--expires-at`: an ISO 8601 instant (the domain refuses one in the past). */
-function optionalExpiry(options: Options): string | undefined {
-  const value = options['expires-at'];
-  if (value === undefined) return undefined;
-  if (typeof value !== 'string' || Number.isNaN(Date.parse(value)))
-    throw new UsageError('--expires-at must be an ISO 8601 instant, e.g. 2027-01-01T00:00:00Z');
-  return new Date(value).toISOString();
-}
-
-function print(options: Options, json: unknown, text: string): void {
-  process.stdout.write(options.json ? `${JSON.stringify(json)}\n` : `${text}\n`);
-}
-
-/** Lists print everything: an operator's terminal, not an API page. */
-const LIST_ALL = 1_000_000;
-
-/** `--json`: one JSON array on one line; otherwise one line per row. */
-function printRows<T>(options: Options, rows: T[], line: (row: T) => string): void {
-  if (options.json) process.stdout.write(`${JSON.stringify(rows)}\n`);
-  else process.stdout.write(rows.length ? `${rows.map(line).join('\n')}\n` : '(none)\n');
-}
-
-async function existingOrganization(
-  kysely: Parameters<typeof organizationExists>[0],
-  options: Options,
-): Promise<string> {
-  const organizationId = requiredId(options, 'org');
-  if (!(await organizationExists(kysely, organizationId)))
-    throw new UsageError(`organization ${organizationId} does not exist`);
-  return organizationId;
-}
 
 /** orgs / members / keys: administration straight against the database. */
 export async function runAdminCommand(
@@ -107,10 +57,10 @@ export async function runAdminCommand(
   if (!ADMIN_COMMANDS.includes(name)) throw new UsageError(`unknown command: ${name}`);
   const services = await createServices(config);
   const { kysely } = services.db;
-  const { clock } = services;
   const user = operatorUser();
   try {
     await migrateToLatest(services.db);
+    if (LIST_COMMANDS.includes(name)) return await runListCommand(services, name, options);
     return await runNamed(name);
   } catch (error) {
     // A refused rule (last_admin, invalid_state, revision_conflict) is the operator's to fix.
@@ -125,61 +75,6 @@ export async function runAdminCommand(
       case 'orgs create': {
         const org = await operatorCreateOrganization(services, user, { name: required(options, 'name') });
         print(options, { organizationId: org.id, name: org.name }, `organization ${org.id}`);
-        return 0;
-      }
-      case 'orgs list': {
-        const organizations = (await listOrganizations(kysely)).map((org) => ({
-          organizationId: org.id,
-          name: org.name,
-          timeZone: org.time_zone,
-          createdAt: asIso(org.created_at),
-        }));
-        printRows(options, organizations, (org) => `${org.organizationId}  ${org.timeZone}  ${org.name}`);
-        return 0;
-      }
-      case 'members list': {
-        const rows = await listMembers(kysely, await existingOrganization(kysely, options), {
-          limit: LIST_ALL,
-          offset: 0,
-        });
-        const members = rows.map((member) => ({
-          memberId: member.id,
-          email: member.email,
-          name: member.name,
-          role: member.role,
-          status: member.status,
-          createdAt: asIso(member.created_at),
-        }));
-        printRows(
-          options,
-          members,
-          (m) => `${m.memberId}  ${m.role.padEnd(7)}  ${m.status.padEnd(9)}  ${m.email}`,
-        );
-        return 0;
-      }
-      case 'keys list': {
-        const rows = await listApiKeys(kysely, await existingOrganization(kysely, options), {
-          limit: LIST_ALL,
-          offset: 0,
-        });
-        const now = clock.now();
-        // Never the key itself: only its hash is stored, and the lookup id is not shown either.
-        const keys = rows.map((key) => ({
-          keyId: key.id,
-          name: key.name,
-          createdBy: key.member_id,
-          scopes: asJson<string[]>(key.scopes),
-          status: keyStatus(key, now),
-          createdAt: asIso(key.created_at),
-          lastUsedAt: asIsoOrNull(key.last_used_at),
-          expiresAt: asIsoOrNull(key.expires_at),
-        }));
-        printRows(
-          options,
-          keys,
-          (k) =>
-            `${k.keyId}  ${k.status.padEnd(7)}  ${k.scopes.join(',')}  by ${k.createdBy}  last used ${k.lastUsedAt ?? 'never'}  expires ${k.expiresAt ?? 'never'}`,
-        );
         return 0;
       }
       case 'members add': {

@@ -24,6 +24,8 @@ Commands:
                              mail:read and mail:write only when named
   keys list --org ID         keys with scopes, creator, created, last used, expiry, status (never the key)
   keys revoke --org ID --key ID [--revision N]
+  mail list --org ID [--archived]
+                             company mail: letters newest first (not archived unless --archived)
   webhooks enable --org ID --endpoint ID [--revision N]   turn an auto-disabled endpoint back on
   dashboard link --email E [--org ID]   print a one-time dashboard sign-in link (no SMTP needed)
   mcp                        MCP server over stdio (ACCOUNTING_API_KEY)
@@ -51,6 +53,7 @@ async function main(argv: string[]): Promise<number> {
       revision: { type: 'string' },
       'oauth-subject': { type: 'string' },
       'expires-at': { type: 'string' },
+      archived: { type: 'boolean', default: false },
       'org-name': { type: 'string' },
       'time-zone': { type: 'string' },
     },

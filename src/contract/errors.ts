@@ -237,7 +237,8 @@ export const ERROR_CODES = {
       'The invoice already has an active or paused payment plan (`error.plan_id`); cancel it before creating another.',
   },
   mail_scan_purged: {
-    status: 409,
+    // 404, not 409: reads answer it too, and the file is gone for good (410 is not among the contract's statuses).
+    status: 404,
     description:
       "The letter's files were deleted by the organization's scan retention; the letter's record and its reads remain.",
   },

@@ -1,4 +1,5 @@
 import { booksJobs } from './books-jobs.ts';
+import { companyMailJobs } from './company-mail-jobs.ts';
 import { eventPurgeJob, idempotencyPurgeJob, mailDispatchJob, mailPurgeJob } from './core-jobs.ts';
 import { invoicingJobs } from './invoicing-jobs.ts';
 import { receiptsJobs } from './receipts-jobs.ts';
@@ -15,4 +16,5 @@ export const JOBS: readonly Job[] = [
   ...invoicingJobs,
   ...booksJobs,
   ...receiptsJobs,
+  ...companyMailJobs,
 ];

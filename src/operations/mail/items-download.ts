@@ -13,7 +13,7 @@ export const downloadMailItem = defineOperation({
   name: 'mail.items.download',
   summary: "Download one of a letter's files",
   description:
-    "The file's bytes as received. Over HTTP, `Accept` with the file's media type or `application/octet-stream` returns the bytes themselves (Content-Disposition: attachment) instead of JSON with base64 content. Recorded as a read of the letter. Unknown letter or file: 404; files deleted by the scan retention: 409 mail_scan_purged.",
+    "The file's bytes as received. Over HTTP, `Accept` with the file's media type or `application/octet-stream` returns the bytes themselves (Content-Disposition: attachment) instead of JSON with base64 content. Recorded as a read of the letter. Unknown letter or file: 404; files deleted by the scan retention: 404 mail_scan_purged.",
   access: MAIL_READ_ACCESS,
   mcpTool: false,
   input: Type.Object(
