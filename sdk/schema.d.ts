@@ -1832,8 +1832,6 @@ export interface paths {
          *     **Idempotency:** required: header `Idempotency-Key` (8-200) or body `idempotencyKey` (8-200).
          *
          *     **Revision:** send `expectedRevision` (the revision last read); a different current revision answers 409 `revision_conflict` with `current_revision`, and nothing changes.
-         *
-         *     **MCP tool:** `accounting_matching_settings_update`.
          */
         post: operations["matching.settings.update"];
         delete?: never;
@@ -3182,8 +3180,6 @@ export interface paths {
          *     **Revision:** send `expectedRevision` (the revision last read); a different current revision answers 409 `revision_conflict` with `current_revision`, and nothing changes.
          *
          *     **Destructive:** the change cannot be undone.
-         *
-         *     **MCP tool:** `accounting_inbox_address_rotate`.
          */
         post: operations["inbox.address.rotate"];
         delete?: never;
@@ -13021,7 +13017,7 @@ export interface operations {
                  * @example {
                  *       "receiptId": "00000000-0000-0000-0000-000000000000",
                  *       "expectedReceiptRevision": 2,
-                 *       "transactionId": "00000000-0000-0000-0000-000000000001",
+                 *       "transactionId": "01890a5d-ac96-774b-bcce-b302099a8059",
                  *       "expectedTransactionRevision": 1
                  *     }
                  */
@@ -13423,7 +13419,7 @@ export interface operations {
                 receiptEntryId: string;
                 /**
                  * @description The entry it would be consolidated into.
-                 * @example 00000000-0000-0000-0000-000000000001
+                 * @example 01890a5d-ac96-774b-bcce-b302099a8059
                  */
                 targetEntryId: string;
             };
@@ -13515,7 +13511,7 @@ export interface operations {
                 /**
                  * @example {
                  *       "receiptEntryId": "00000000-0000-0000-0000-000000000000",
-                 *       "targetEntryId": "00000000-0000-0000-0000-000000000001"
+                 *       "targetEntryId": "01890a5d-ac96-774b-bcce-b302099a8059"
                  *     }
                  */
                 "application/json": components["schemas"]["MatchingReceiptConsolidationPreviewRequest"];

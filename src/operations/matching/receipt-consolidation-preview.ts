@@ -74,7 +74,7 @@ export const previewReceiptConsolidation = defineOperation({
   ),
   example: {
     receiptEntryId: '00000000-0000-0000-0000-000000000000',
-    targetEntryId: '00000000-0000-0000-0000-000000000001',
+    targetEntryId: '01890a5d-ac96-774b-bcce-b302099a8059',
   },
   async run({ ctx, input }) {
     const p = await currentPreview(ctx.db, ctx.organizationId, input.receiptEntryId, input.targetEntryId);
