@@ -5071,12 +5071,14 @@ export interface components {
         MatchingReceiptConsolidationPreviewResult: {
             /** @description Why the two belong together. */
             mode: "same_order" | "provider_card_settlement";
+            /** @description Receipt entry and its current revision. */
             receipt_entry: {
                 /** @description Receipt entry id. */
                 id: string;
                 /** @description Receipt entry revision now; the confirmation must send it. */
                 revision: number;
             };
+            /** @description Target entry and its current revision. */
             target_entry: {
                 /** @description Target entry id. */
                 id: string;

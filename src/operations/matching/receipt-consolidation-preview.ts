@@ -12,7 +12,7 @@ const RevisionRef = (what: string) =>
         description: `${what} revision now; the confirmation must send it.`,
       }),
     },
-    { additionalProperties: false },
+    { additionalProperties: false, description: `${what} and its current revision.` },
   );
 
 export const previewReceiptConsolidation = defineOperation({

@@ -70,10 +70,10 @@ export async function confirmConsolidation(
     input.targetEntryId,
   );
   if (preview.receiptEntry.revision !== input.expectedReceiptRevision) {
-    throw revisionConflict(preview.receiptEntry.revision);
+    throw conflictOn('expectedReceiptRevision', preview.receiptEntry.revision);
   }
   if (preview.targetEntry.revision !== input.expectedTargetRevision)
-    throw revisionConflict(preview.targetEntry.revision);
+    throw conflictOn('expectedTargetRevision', preview.targetEntry.revision);
   if (preview.mode !== input.mode) {
     throw stale('mode_mismatch', `The current preview's mode is ${preview.mode}, not ${input.mode}.`, 'mode');
   }
