@@ -6024,8 +6024,8 @@ export interface components {
             allocations: components["schemas"]["EntryAllocation"][];
             /** @description unreviewed or reviewed. */
             review_status: "unreviewed" | "reviewed";
-            /** @description What posted the entry: a transaction, an invoice, an invoice payment, or a processed receipt (a receipt entry, waiting for its transaction). */
-            source_type: "transaction" | "invoice" | "invoice_payment" | "receipt";
+            /** @description What posted the entry: a transaction, an invoice, an invoice payment, the void of an invoice, or a processed receipt (a receipt entry, waiting for its transaction). */
+            source_type: "transaction" | "invoice" | "invoice_payment" | "invoice_void" | "receipt";
             /** @description The transaction, invoice, payment or receipt that posted it. */
             source_id: string;
             /** @description Transactions linked to the entry. */

@@ -38,6 +38,11 @@ export interface Config {
   webhooks: WebhookSettings;
   /** Inbound e-mail (receipts by mail and other purposes): the SMTP listener, off by default. */
   inbound: InboundSettings;
+  /**
+   * ACCOUNTING_POLL_INTERVAL: the idle pause of the job loops that a commit wakes (webhook
+   * delivery, statement imports and exports); unset, each job keeps its own (100 ms, 1 s).
+   */
+  pollIntervalMs: number | undefined;
 }
 
 export class ConfigError extends Error {}
@@ -136,6 +141,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ),
     logLevel: env.LOG_LEVEL ?? 'info',
     rateLimit: parseRateLimit(env.ACCOUNTING_RATE_LIMIT ?? '600/1m', 'ACCOUNTING_RATE_LIMIT'),
+    pollIntervalMs: env.ACCOUNTING_POLL_INTERVAL
+      ? parseDuration(env.ACCOUNTING_POLL_INTERVAL, 'ACCOUNTING_POLL_INTERVAL')
+      : undefined,
     redisUrl: env.REDIS_URL || undefined,
     portalRateLimit: parseRateLimit(
       env.ACCOUNTING_PORTAL_RATE_LIMIT ?? '60/1m',

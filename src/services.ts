@@ -14,6 +14,7 @@ import { RateLimiter } from './lib/rate-limit.ts';
 import { createMailQueue, type MailQueue, type MailTransport } from './mail/outbox-queue.ts';
 import { createMetrics, type Metrics } from './observability/metrics.ts';
 import { receiptsInboundHandler } from './receipts/inbox/inbound.ts';
+import { publishWakeupsOver } from './unit/cross-process-wakeups.ts';
 import { Wakeups } from './unit/wakeups.ts';
 import { webhookFanOut } from './webhooks/fan-out.ts';
 
@@ -62,6 +63,8 @@ export async function createServices(config: Config, overrides: ServiceOverrides
   const clock = overrides.clock ?? systemClock;
   const logger = overrides.logger ?? createLogger(config);
   const transport = overrides.mailTransport ?? (await smtpTransportFromConfig(config));
+  const wakeups = new Wakeups();
+  publishWakeupsOver(db, wakeups, logger);
   return {
     config,
     db,
@@ -76,7 +79,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     rateLimiter: createCredentialRateLimiter(db, config.rateLimit, config.redisUrl),
     portalRateLimiter: new RateLimiter(config.portalRateLimit),
     metrics: createMetrics(),
-    wakeups: new Wakeups(),
+    wakeups,
     inbound: inboundRouter(),
   };
 }

@@ -88,9 +88,7 @@ async function runExport(services: UnitRuntime, job: ClaimedJob): Promise<void> 
       .where('e.entry_date', '<=', params.to);
     if (after) {
       const { date, id } = after;
-      query = query.where((eb) =>
-        eb.or([eb('e.entry_date', '>', date), eb.and([eb('e.entry_date', '=', date), eb('e.id', '>', id)])]),
-      );
+      query = query.where((eb) => eb(eb.refTuple('e.entry_date', 'e.id'), '>', eb.tuple(date, id)));
     }
     const page = await query.orderBy('e.entry_date').orderBy('e.id').limit(PAGE).execute();
     if (page.length === 0) break;

@@ -9,13 +9,15 @@ const SALES_TAX = '2100';
 interface Line {
   code: string;
   amountMinor: bigint;
+  taxRate?: string;
+  taxMinor?: bigint;
 }
 
 async function post(
   db: Kysely<Database>,
   organizationId: string,
   entry: {
-    sourceType: 'invoice' | 'invoice_payment';
+    sourceType: 'invoice' | 'invoice_payment' | 'invoice_void';
     sourceId: string;
     date: string;
     description: string;
@@ -26,7 +28,8 @@ async function post(
   },
   now: string,
 ): Promise<void> {
-  const categories = await categoryIds(db, organizationId, [SALES, SALES_TAX, RECEIVABLE], now);
+  const codes = new Set([SALES, SALES_TAX, RECEIVABLE, ...entry.lines.map((line) => line.code)]);
+  const categories = await categoryIds(db, organizationId, [...codes], now);
   const id = newId();
   await db
     .insertInto('ledger_entries')
@@ -60,8 +63,8 @@ async function post(
           position,
           category_id: category,
           amount_minor: line.amountMinor.toString(),
-          tax_rate: '0',
-          tax_minor: '0',
+          tax_rate: line.taxRate ?? '0',
+          tax_minor: (line.taxMinor ?? 0n).toString(),
         };
       }),
     )
@@ -140,4 +143,54 @@ export async function postPaymentEntry(
     },
     now,
   );
+}
+
+/**
+ * Voiding a sent invoice posts the mirror of its entry on the void date: the same allocations
+ * negated, so Sales and Sales tax payable net to zero for it while both entries stay in the
+ * history (an entry is never deleted or rewritten, as in any ledger). An invoice voided while a
+ * draft posted nothing and reverses nothing.
+ */
+export async function postInvoiceVoidEntry(
+  db: Kysely<Database>,
+  organizationId: string,
+  invoice: { id: string; number: string | null; voidDate: string },
+  now: string,
+): Promise<boolean> {
+  const original = await db
+    .selectFrom('ledger_entries')
+    .select(['id', 'counterparty', 'amount_minor', 'currency'])
+    .where('organization_id', '=', organizationId)
+    .where('source_type', '=', 'invoice')
+    .where('source_id', '=', invoice.id)
+    .executeTakeFirst();
+  if (!original) return false;
+  const allocations = await db
+    .selectFrom('ledger_allocations as a')
+    .innerJoin('books_categories as c', 'c.id', 'a.category_id')
+    .select(['c.code', 'a.amount_minor', 'a.tax_rate', 'a.tax_minor'])
+    .where('a.entry_id', '=', original.id)
+    .orderBy('a.position')
+    .execute();
+  await post(
+    db,
+    organizationId,
+    {
+      sourceType: 'invoice_void',
+      sourceId: invoice.id,
+      date: invoice.voidDate,
+      description: `Void of invoice ${invoice.number ?? ''}`.trim(),
+      counterparty: original.counterparty,
+      amountMinor: -BigInt(original.amount_minor),
+      currency: original.currency,
+      lines: allocations.map((a) => ({
+        code: a.code,
+        amountMinor: -BigInt(a.amount_minor),
+        taxRate: String(a.tax_rate),
+        taxMinor: -BigInt(a.tax_minor),
+      })),
+    },
+    now,
+  );
+  return true;
 }

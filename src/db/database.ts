@@ -34,6 +34,8 @@ export interface Db {
   dialect: DialectName;
   /** Human-readable location for logs, without credentials. */
   location: string;
+  /** PostgreSQL only: opens a dedicated session for LISTEN (src/unit/cross-process-wakeups.ts). */
+  openListener?: () => pg.Client;
   close(): Promise<void>;
 }
 
@@ -87,6 +89,7 @@ export function openDatabase(config: DatabaseConfig): Db {
       kysely,
       dialect: 'postgres',
       location: `postgres://${url.host}${url.pathname}`,
+      openListener: () => new pg.Client({ connectionString: config.databaseUrl }),
       close: () => kysely.destroy(),
     };
   }

@@ -1,4 +1,4 @@
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { AppError } from '../contract/errors.ts';
 import type { RateLimitState } from '../lib/rate-limit.ts';
 import { bucketState, type CredentialRateLimiter, type RateLimitSettings } from './shared-rate-limit.ts';
@@ -32,7 +32,7 @@ export class RedisRateLimiter implements CredentialRateLimiter {
   readonly #url: string;
   readonly #settings: RateLimitSettings;
   readonly #prefix: string;
-  #client: Redis | undefined;
+  #client: Promise<Redis> | undefined;
 
   constructor(url: string, settings: RateLimitSettings, prefix = 'accounting:rate:') {
     this.#url = url;
@@ -41,16 +41,21 @@ export class RedisRateLimiter implements CredentialRateLimiter {
   }
 
   async take(credentialId: string): Promise<RateLimitState> {
-    this.#client ??= new Redis(this.#url, {
-      // Fail fast: a request must not hang while Redis is away; it gets a 503 instead.
-      maxRetriesPerRequest: 1,
-      connectTimeout: 2000,
-      lazyConnect: false,
-    });
+    // ioredis loads on first use: a process without REDIS_URL never pays for it.
+    this.#client ??= import('ioredis').then(
+      ({ Redis }) =>
+        new Redis(this.#url, {
+          // Fail fast: a request must not hang while Redis is away; it gets a 503 instead.
+          maxRetriesPerRequest: 1,
+          connectTimeout: 2000,
+          lazyConnect: false,
+        }),
+    );
+    const client = await this.#client;
     const { requests, windowMs } = this.#settings;
     let reply: unknown;
     try {
-      reply = await this.#client.eval(
+      reply = await client.eval(
         TAKE,
         1,
         `${this.#prefix}${credentialId}`,
@@ -68,6 +73,6 @@ export class RedisRateLimiter implements CredentialRateLimiter {
   }
 
   async close(): Promise<void> {
-    await this.#client?.quit();
+    await (await this.#client)?.quit();
   }
 }

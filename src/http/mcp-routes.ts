@@ -1,11 +1,10 @@
 import { Readable } from 'node:stream';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
-import { createMcpHandler } from '@modelcontextprotocol/server';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { authenticate } from '../auth/authenticate.ts';
 import { ACCOUNTING_SCOPES } from '../contract/access.ts';
 import { AppError } from '../contract/errors.ts';
-import { createMcpServer } from '../mcp/server.ts';
+import type { McpHttpHandler } from '../mcp/http-handler.ts';
 import type { Principal } from '../operations/context.ts';
 import type { Services } from '../services.ts';
 
@@ -87,15 +86,15 @@ async function sendWebResponse(reply: FastifyReply, response: Response): Promise
  * a valid credential gets 401 with a `WWW-Authenticate` challenge naming the RFC 9728 metadata.
  */
 export async function mcpRoutes(app: FastifyInstance, services: Services): Promise<void> {
-  const handler = createMcpHandler(
-    (context) => {
-      const principal = context.authInfo?.extra?.principal as Principal | undefined;
-      if (!principal) throw new Error('MCP request reached the server without an authenticated principal');
-      return createMcpServer(services, { transport: 'http', principal: async () => principal });
-    },
-    { onerror: (error) => services.logger.debug({ err: error }, 'mcp http exchange failed') },
-  );
-  app.addHook('onClose', async () => handler.close());
+  // The MCP SDK loads on the first MCP request (src/mcp/http-handler.ts).
+  let handler: Promise<McpHttpHandler> | undefined;
+  const mcpHandler = () => {
+    handler ??= import('../mcp/http-handler.ts').then((m) => m.createMcpHttpHandler(services));
+    return handler;
+  };
+  app.addHook('onClose', async () => {
+    if (handler) (await handler).close();
+  });
 
   const metadata = async (request: FastifyRequest, reply: FastifyReply) =>
     reply
@@ -126,7 +125,7 @@ export async function mcpRoutes(app: FastifyInstance, services: Services): Promi
         }
         throw error;
       }
-      const response = await handler.fetch(toWebRequest(request, base), {
+      const response = await (await mcpHandler()).fetch(toWebRequest(request, base), {
         authInfo: {
           token: 'redacted',
           clientId: principal.credentialId,

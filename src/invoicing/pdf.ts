@@ -1,4 +1,3 @@
-import PDFDocument from 'pdfkit';
 import { parseIsoDate } from './calendar.ts';
 import { type CurrencyCode, formatMoneyForDisplay, parseCurrency } from './money.ts';
 import { drawInvoice } from './pdf-layout.ts';
@@ -52,6 +51,8 @@ export async function renderInvoicePdf(
   parseIsoDate(view.issueDate, 'issueDate');
   parseIsoDate(view.dueDate, 'dueDate');
   const money = (amount: bigint) => formatMoneyForDisplay(currency, amount);
+  // pdfkit loads on the first PDF, not at start (issue 16: a lean idle process).
+  const { default: PDFDocument } = await import('pdfkit');
   const doc = new PDFDocument({
     size: 'LETTER',
     margin: 50,

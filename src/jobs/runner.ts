@@ -1,4 +1,5 @@
 import type { Services } from '../services.ts';
+import { listenForWakeups } from '../unit/cross-process-wakeups.ts';
 import type { WakeupTopic } from '../unit/wakeups.ts';
 
 /** A recurring piece of background work. `run` returns how much it did (0 = idle). */
@@ -35,7 +36,12 @@ export function startJobs(services: Services, jobs: readonly Job[]): RunningJobs
     }
   }
 
+  // A job a commit wakes may poll at the operator's pace (ACCOUNTING_POLL_INTERVAL); others keep theirs.
+  const pauseOf = (job: Job) =>
+    job.wakeOn?.length ? (services.config.pollIntervalMs ?? job.intervalMs) : job.intervalMs;
   const unsubscribes: Array<() => void> = [];
+  // Nudges from other processes (PostgreSQL): a separate worker starts new work at once.
+  const listener = listenForWakeups(services.db, services.wakeups, services.logger);
   for (const job of jobs) {
     // A nudge that arrives while the job runs is kept, so the loop looks again instead of sleeping.
     let nudged = false;
@@ -55,7 +61,7 @@ export function startJobs(services: Services, jobs: readonly Job[]): RunningJobs
           const done = await runOnce(job);
           if (done > 0 || nudged || stopping) continue;
           await new Promise<void>((resolve) => {
-            const timer = setTimeout(finish, job.intervalMs);
+            const timer = setTimeout(finish, pauseOf(job));
             function finish() {
               clearTimeout(timer);
               wakers.delete(finish);
@@ -76,6 +82,7 @@ export function startJobs(services: Services, jobs: readonly Job[]): RunningJobs
       for (const unsubscribe of unsubscribes) unsubscribe();
       for (const wake of [...wakers]) wake();
       await Promise.all(loops);
+      await listener.close();
     },
     async tick() {
       for (const job of jobs) await runOnce(job);

@@ -2,12 +2,22 @@
  * In-process nudges. A transaction that commits events notifies the topic `events`; job loops of
  * this process that listen to it (the webhook delivery job) stop their idle sleep and look at
  * once, so `serve` delivers within milliseconds of the commit instead of at the next poll.
- * Other processes still find the work by polling: a nudge is an optimisation, never the only way.
+ * On PostgreSQL the nudge also crosses processes (LISTEN/NOTIFY, src/unit/cross-process-wakeups.ts), so a
+ * separate `worker` starts at once too. Polling stays the guarantee: a nudge is an optimisation,
+ * never the only way.
  */
 export type WakeupTopic = 'events' | 'books';
 
+export const WAKEUP_TOPICS: readonly WakeupTopic[] = ['events', 'books'];
+
 export class Wakeups {
   readonly #listeners = new Map<WakeupTopic, Set<() => void>>();
+  #publish: ((topic: WakeupTopic) => void) | undefined;
+
+  /** Also tell other processes (set once per process when the database can carry it). */
+  publishWith(publish: (topic: WakeupTopic) => void): void {
+    this.#publish = publish;
+  }
 
   /** Returns the function that unsubscribes. */
   on(topic: WakeupTopic, listener: () => void): () => void {
@@ -20,7 +30,14 @@ export class Wakeups {
     return () => set.delete(listener);
   }
 
+  /** Wakes this process's listeners and, when publishing is on, every other process's. */
   notify(topic: WakeupTopic): void {
+    this.notifyHere(topic);
+    this.#publish?.(topic);
+  }
+
+  /** Wakes this process's listeners only (a nudge that came from another process). */
+  notifyHere(topic: WakeupTopic): void {
     for (const listener of this.#listeners.get(topic) ?? []) listener();
   }
 }

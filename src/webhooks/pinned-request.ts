@@ -1,6 +1,7 @@
 // The last step of a delivery: one POST over a connection pinned to already-vetted addresses.
 import { isIP } from 'node:net';
-import { buildConnector, Client } from 'undici';
+import { buildConnector } from 'undici';
+import { leasePool } from './connection-pool.ts';
 import type { DeliveryRequest } from './safe-client.ts';
 
 /** Characters of a receiver's answer kept in the delivery log. */
@@ -26,7 +27,7 @@ export type PinnedResponse = { status: number; body: Buffer; truncated: boolean 
 function pinnedConnector(
   addresses: readonly string[],
   url: URL,
-  opts: PinnedOptions,
+  opts: Pick<PinnedOptions, 'timeoutMs' | 'ca' | 'onAddress'>,
 ): buildConnector.connector {
   // Certificates are checked against the URL's own name; an IP-literal URL sends no server name.
   const name = url.hostname.replace(/\.$/, '');
@@ -67,16 +68,18 @@ export async function sendPinned(
   request: Omit<DeliveryRequest, 'url'>,
   opts: PinnedOptions,
 ): Promise<PinnedResponse> {
-  const connect = pinnedConnector(addresses, url, opts);
-  const timeouts = { headersTimeout: opts.timeoutMs, bodyTimeout: opts.timeoutMs };
-  const client = new Client(url.origin, { connect, ...timeouts });
+  // A kept connection to exactly these vetted addresses is reused (connection-pool.ts).
+  const lease = leasePool(
+    { origin: url.origin, addresses, ca: opts.ca, headersTimeoutMs: opts.timeoutMs },
+    (onAddress) => pinnedConnector(addresses, url, { timeoutMs: opts.timeoutMs, ca: opts.ca, onAddress }),
+  );
   try {
     const headers = Object.fromEntries(
       Object.entries(request.headers).filter(([key]) => !RESERVED_HEADERS.has(key.toLowerCase())),
     );
     const path = `${url.pathname}${url.search}`;
     const { signal } = opts;
-    const { statusCode, body } = await client.request({
+    const { statusCode, body } = await lease.pool.request({
       path,
       method: 'POST',
       headers,
@@ -93,12 +96,14 @@ export async function sendPinned(
       const piece = bytes.subarray(0, Math.min(take, EXCERPT_BYTES - keptBytes));
       kept.push(piece);
       keptBytes += piece.length;
-      // Leaving the loop destroys the body stream; the finally block destroys the socket.
+      // Leaving the loop destroys the body stream, and undici the socket it came on.
       if (take < bytes.length) return { status: statusCode, body: Buffer.concat(kept), truncated: true };
     }
     return { status: statusCode, body: Buffer.concat(kept), truncated: false };
   } finally {
-    await client.destroy().catch(() => undefined);
+    const address = lease.address();
+    if (address !== undefined) opts.onAddress?.(address);
+    lease.release();
   }
 }
 

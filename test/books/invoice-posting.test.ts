@@ -58,5 +58,34 @@ for (const dialect of DIALECTS) {
         );
       }
     });
+
+    it('voiding a sent invoice posts the mirror entry (nets to zero); voiding a draft posts nothing', async () => {
+      const party = await createParty(app, admin, { name: 'Contoso' });
+      const sent = await sendInvoice(app, admin, await createInvoice(app, admin, String(party.id)));
+      await ok(app, admin, 'invoices.void', {
+        id: sent.id,
+        expectedRevision: sent.revision,
+        reason: 'Duplicate',
+      });
+      const draft = await createInvoice(app, admin, String(party.id));
+      await ok(app, admin, 'invoices.void', { id: draft.id, expectedRevision: draft.revision });
+
+      const page = await ok<{ items: Entry[] }>(app, admin, 'entries.list', { limit: 100 });
+      const forSent = page.items.filter((e) => e.source_id === sent.id);
+      const original = forSent.find((e) => e.source_type === 'invoice');
+      const reversal = forSent.find((e) => e.source_type === 'invoice_void');
+      assert.ok(original && reversal, 'both the invoice entry and its reversal are listed');
+      assert.equal(BigInt(reversal.amount_minor), -BigInt(original.amount_minor));
+      assert.equal(reversal.counterparty, 'Contoso');
+      assert.deepEqual(
+        reversal.allocations.map((a) => [a.category_code, BigInt(a.amount_minor)]),
+        original.allocations.map((a) => [a.category_code, -BigInt(a.amount_minor)]),
+      );
+      assert.equal(
+        reversal.allocations.reduce((sum, a) => sum + BigInt(a.amount_minor), 0n),
+        BigInt(reversal.amount_minor),
+      );
+      assert.equal(page.items.filter((e) => e.source_id === draft.id).length, 0);
+    });
   });
 }

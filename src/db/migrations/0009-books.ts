@@ -116,7 +116,7 @@ export async function up(db: Kysely<unknown>, t: ColumnTypes): Promise<void> {
     .addColumn('amount_minor', t.bigint, (c) => c.notNull())
     .addColumn('currency', 'text', (c) => c.notNull())
     .addColumn('review_status', 'text', (c) => c.notNull()) // unreviewed | reviewed
-    .addColumn('source_type', 'text', (c) => c.notNull()) // transaction | invoice | invoice_payment
+    .addColumn('source_type', 'text', (c) => c.notNull()) // transaction | invoice | invoice_payment | invoice_void
     .addColumn('source_id', t.id, (c) => c.notNull())
     .addColumn('revision', 'integer', (c) => c.notNull())
     .addColumn('created_at', t.timestamp, (c) => c.notNull())

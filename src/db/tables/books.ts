@@ -92,7 +92,7 @@ export interface LedgerEntriesTable {
   currency: string;
   /** unreviewed | reviewed */
   review_status: string;
-  /** transaction | invoice | invoice_payment */
+  /** transaction | invoice | invoice_payment | invoice_void */
   source_type: string;
   source_id: string;
   revision: number;

@@ -1,10 +1,11 @@
+import { postInvoiceVoidEntry } from '../../books/invoice-posting.ts';
 import { notFound, revisionConflict } from '../../contract/errors.ts';
 import type { UnitOfWork } from '../../unit/unit-of-work.ts';
 import { statusAfterVoid } from '../status.ts';
 import { updateInvoiceIf } from './drafts.ts';
 import { invalidState } from './errors.ts';
 import { type Invoice, invoiceEventData } from './model.ts';
-import { loadInvoice } from './queries.ts';
+import { loadInvoice, organizationToday } from './queries.ts';
 
 export interface VoidOptions {
   expectedRevision?: number | undefined;
@@ -58,6 +59,16 @@ export async function voidInvoice(
     beforeRevision: current.revision,
     afterRevision: invoice.revision,
   });
+  await postInvoiceVoidEntry(
+    unit.db,
+    unit.organizationId,
+    {
+      id: invoiceId,
+      number: current.number,
+      voidDate: await organizationToday(unit.db, unit.organizationId, unit.clock),
+    },
+    now,
+  );
   await unit.emit({
     type: 'invoice.voided',
     subject: { type: 'invoice', id: invoiceId },

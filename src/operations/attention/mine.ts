@@ -69,10 +69,8 @@ export const attentionMine = defineOperation({
     if (position) {
       const { date, id } = position;
       page = page.where((eb) =>
-        eb.or([
-          eb('t.booked_date', '<', date),
-          eb.and([eb('t.booked_date', '=', date), eb('t.id', '<', id)]),
-        ]),
+        // A row comparison, so the partial index (card_id, booked_date, id) seeks to the page.
+        eb(eb.refTuple('t.booked_date', 't.id'), '<', eb.tuple(date, id)),
       );
     }
     const rows = await page

@@ -41,10 +41,8 @@ export const listDeliveries = defineOperation({
     if (input.cursor !== undefined) {
       const position = decodeCursor(input.cursor);
       query = query.where((eb) =>
-        eb.or([
-          eb('d.created_at', '<', position.createdAt),
-          eb.and([eb('d.created_at', '=', position.createdAt), eb('d.id', '<', position.id)]),
-        ]),
+        // A row comparison, so the index seeks to the page instead of filtering every row.
+        eb(eb.refTuple('d.created_at', 'd.id'), '<', eb.tuple(position.createdAt, position.id)),
       );
     }
     const rows = await query

@@ -7,9 +7,15 @@ import type { WorkerJob, WorkerMessage } from './worker.ts';
 // extraction code inside it). Each runs one job at a time under a heap limit; a worker that
 // times out or runs out of memory is terminated, its child processes SIGKILLed, and replaced.
 
-// Node 20 does not pass `--import tsx` on to worker threads: a bootstrap registers tsx's loader
-// inside the worker, then imports the entry.
-const bootstrap = `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))})
+// Compiled (dist/accounting.mjs, scripts/build.mjs), the worker is its own bundle beside this
+// one. From the sources, Node 20 does not pass `--import tsx` on to worker threads: a bootstrap
+// registers tsx's loader inside the worker, then imports the entry.
+const compiledWorker = import.meta.url.endsWith('.mjs')
+  ? new URL('./extraction-worker.mjs', import.meta.url).href
+  : undefined;
+const bootstrap = compiledWorker
+  ? `import(${JSON.stringify(compiledWorker)});`
+  : `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))})
   .then((api) => { api.register(); return import(${JSON.stringify(new URL('./worker.ts', import.meta.url).href)}); });`;
 
 const failed = (code: FailureCode, reason: string): ExtractionResult => ({ status: 'failed', code, reason });

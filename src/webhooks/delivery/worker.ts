@@ -3,6 +3,7 @@
 // database (leases); this only tracks what this process is doing right now.
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
+import { closeDeliveryPools } from '../connection-pool.ts';
 import { delayBeforeAttempt, type RetrySchedule } from '../retry-schedule.ts';
 import { type AttemptDeps, performAttempt } from './attempt.ts';
 import { webhookMetrics } from './metrics.ts';
@@ -136,4 +137,6 @@ async function untilProgressOrPoll(services: WebhookRuntime, pool: Pool): Promis
 export async function drainDeliveries(services: WebhookRuntime): Promise<void> {
   const pool = pools.get(services);
   while (pool && pool.inFlight.size > 0) await Promise.allSettled([...pool.inFlight]);
+  // Kept-alive connections to receivers end with the process's deliveries.
+  await closeDeliveryPools();
 }

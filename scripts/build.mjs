@@ -1,0 +1,71 @@
+// Compiles the service to plain JavaScript for production (issue 16, "Lean runtime"):
+//   node scripts/build.mjs         (bin/accounting runs it on its own when dist/ is missing or stale)
+// esbuild bundles our TypeScript into dist/current/accounting.mjs (the CLI and everything it
+// starts) and dist/current/extraction-worker.mjs (the receipt extraction worker thread); packages
+// stay in node_modules. Code behind a dynamic import() (MCP, the API reference, admin commands) is
+// split into chunks that load on first use. Each build goes to a directory of its own and the
+// `current` link is swapped to it in one rename, so processes that start together (a test run, a
+// deployment) never read a half-written or mixed build.
+import { mkdirSync, readdirSync, renameSync, rmSync, statSync, symlinkSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+export const DIST = path.join(ROOT, 'dist');
+export const ENTRIES = {
+  accounting: 'src/cli/main.ts',
+  'extraction-worker': 'src/receipts/extraction/worker.ts',
+};
+
+export async function build() {
+  const { build: esbuild } = await import('esbuild');
+  const name = `build-${Date.now()}-${process.pid}`;
+  const outdir = path.join(DIST, name);
+  mkdirSync(outdir, { recursive: true });
+  try {
+    await esbuild({
+      absWorkingDir: ROOT,
+      entryPoints: ENTRIES,
+      outdir,
+      outExtension: { '.js': '.mjs' },
+      bundle: true,
+      splitting: true,
+      chunkNames: 'chunk-[hash]',
+      packages: 'external',
+      platform: 'node',
+      format: 'esm',
+      target: 'node20',
+      sourcemap: 'linked',
+      logLevel: 'warning',
+    });
+    const link = path.join(DIST, `.current-${process.pid}`);
+    rmSync(link, { force: true });
+    symlinkSync(name, link);
+    renameSync(link, path.join(DIST, 'current'));
+  } catch (error) {
+    rmSync(outdir, { recursive: true, force: true });
+    throw error;
+  }
+  removeOldBuilds(name);
+}
+
+/**
+ * A running process loads its lazy chunks from the build it started with, so a build is removed
+ * only when three newer ones exist and it is over a day old (a deployment restarts its processes
+ * well before that; a developer's edits leave at most a few megabytes behind).
+ */
+function removeOldBuilds(keep) {
+  const builds = readdirSync(DIST)
+    .filter((entry) => entry.startsWith('build-') && entry !== keep)
+    .map((entry) => ({ full: path.join(DIST, entry), mtime: statSync(path.join(DIST, entry)).mtimeMs }))
+    .sort((a, b) => b.mtime - a.mtime);
+  for (const build of builds.slice(2)) {
+    if (Date.now() - build.mtime > 86_400_000) rmSync(build.full, { recursive: true, force: true });
+  }
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const started = performance.now();
+  await build();
+  process.stderr.write(`built dist/ in ${Math.round(performance.now() - started)} ms\n`);
+}
