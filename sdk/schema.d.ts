@@ -2290,10 +2290,42 @@ export interface paths {
          *     **Idempotency:** required: header `Idempotency-Key` (8-200) or body `idempotencyKey` (8-200).
          *
          *     **Revision:** send `expectedRevision` (the revision last read); a different current revision answers 409 `revision_conflict` with `current_revision`, and nothing changes.
-         *
-         *     **MCP tool:** `accounting_matching_settings_update`.
          */
         post: operations["matching.settings.update"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/accounting/matching.receiptConsolidation.preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Preview consolidating a receipt entry into a target entry
+         * @description What a finance member reviews before the dashboard confirms a consolidation: the mode (same_order: an order confirmation and its receipt; provider_card_settlement: a wallet or provider receipt and the card charge that settled it), both entries and every transaction with their revisions, the receipts, the current originals (evidence ids: stored file ids with their SHA-256), the payment identity the documents show, and `sourceFingerprint`: SHA-256 over the documented canonical form of all of it (docs/receipts.md). Any change to any of these records changes the fingerprint. Readable with API keys and MCP; the confirmation is dashboard only.
+         *
+         *     **Access:** scopes `accounting:read`; roles admin, finance.
+         *
+         *     **MCP tool:** `accounting_matching_receipt_consolidation_preview`.
+         */
+        get: operations["matching.receiptConsolidation.preview:get"];
+        put?: never;
+        /**
+         * Preview consolidating a receipt entry into a target entry
+         * @description What a finance member reviews before the dashboard confirms a consolidation: the mode (same_order: an order confirmation and its receipt; provider_card_settlement: a wallet or provider receipt and the card charge that settled it), both entries and every transaction with their revisions, the receipts, the current originals (evidence ids: stored file ids with their SHA-256), the payment identity the documents show, and `sourceFingerprint`: SHA-256 over the documented canonical form of all of it (docs/receipts.md). Any change to any of these records changes the fingerprint. Readable with API keys and MCP; the confirmation is dashboard only.
+         *
+         *     **Access:** scopes `accounting:read`; roles admin, finance.
+         *
+         *     Also available as `GET` with the same parameters in the query string.
+         *
+         *     **MCP tool:** `accounting_matching_receipt_consolidation_preview`.
+         */
+        post: operations["matching.receiptConsolidation.preview"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3636,8 +3668,6 @@ export interface paths {
          *     **Revision:** send `expectedRevision` (the revision last read); a different current revision answers 409 `revision_conflict` with `current_revision`, and nothing changes.
          *
          *     **Destructive:** the change cannot be undone.
-         *
-         *     **MCP tool:** `accounting_inbox_address_rotate`.
          */
         post: operations["inbox.address.rotate"];
         delete?: never;
@@ -3928,7 +3958,7 @@ export interface components {
                  * @description Stable, machine-readable error code (see docs/errors.md).
                  * @enum {string}
                  */
-                code: "invalid_json" | "invalid_input" | "unknown_field" | "unknown_parameter" | "idempotency_key_required" | "idempotency_key_mismatch" | "idempotency_key_reused" | "unsupported_api_version" | "invalid_file" | "missing_credential" | "invalid_credential" | "organization_mismatch" | "membership_inactive" | "insufficient_scope" | "role_not_allowed" | "dashboard_only" | "csrf_failed" | "unknown_operation" | "not_found" | "method_not_allowed" | "revision_conflict" | "idempotency_in_progress" | "email_taken" | "job_role_inactive" | "unpaid_not_acknowledged" | "contractor_joined" | "contractor_inactive" | "invitation_not_open" | "invalid_state" | "hours_not_submitted" | "rate_missing" | "agreement_already_signed" | "agreement_voided" | "payout_empty" | "payout_already_paid" | "member_email_taken" | "last_admin" | "scope_not_held" | "party_email_taken" | "party_email_missing" | "unsupported_currency" | "invalid_quantity" | "invalid_tax_rate" | "amount_overflow" | "payment_exceeds_balance" | "payment_not_allowed" | "allocations_unbalanced" | "category_code_taken" | "job_role_name_taken" | "no_open_invitation" | "webhook_url_not_allowed" | "unknown_event_type" | "origin_not_allowed" | "installments_sum_mismatch" | "payment_plan_exists" | "mail_scan_purged" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "invitation_limit_reached" | "replay_unavailable" | "internal_error" | "service_unavailable" | "oauth_unavailable";
+                code: "invalid_json" | "invalid_input" | "unknown_field" | "unknown_parameter" | "idempotency_key_required" | "idempotency_key_mismatch" | "idempotency_key_reused" | "unsupported_api_version" | "invalid_file" | "not_consolidatable" | "missing_credential" | "invalid_credential" | "organization_mismatch" | "membership_inactive" | "insufficient_scope" | "role_not_allowed" | "dashboard_only" | "csrf_failed" | "unknown_operation" | "not_found" | "method_not_allowed" | "revision_conflict" | "idempotency_in_progress" | "email_taken" | "job_role_inactive" | "unpaid_not_acknowledged" | "contractor_joined" | "contractor_inactive" | "invitation_not_open" | "invalid_state" | "hours_not_submitted" | "rate_missing" | "agreement_already_signed" | "agreement_voided" | "payout_empty" | "payout_already_paid" | "member_email_taken" | "last_admin" | "scope_not_held" | "party_email_taken" | "party_email_missing" | "unsupported_currency" | "invalid_quantity" | "invalid_tax_rate" | "amount_overflow" | "payment_exceeds_balance" | "payment_not_allowed" | "allocations_unbalanced" | "category_code_taken" | "job_role_name_taken" | "no_open_invitation" | "webhook_url_not_allowed" | "unknown_event_type" | "origin_not_allowed" | "installments_sum_mismatch" | "payment_plan_exists" | "mail_scan_purged" | "consolidation_stale" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "invitation_limit_reached" | "replay_unavailable" | "internal_error" | "service_unavailable" | "oauth_unavailable";
                 /** @description Human-readable explanation; never contains secrets. */
                 message: string;
                 /** @description The input field at fault, in the caller’s spelling (dotted for nested fields). */
@@ -6184,6 +6214,62 @@ export interface components {
             /** @description Idempotency key, 8-200 characters; required unless the Idempotency-Key header is sent. */
             idempotencyKey?: string;
         };
+        MatchingReceiptConsolidationPreviewResult: {
+            /** @description Why the two belong together. */
+            mode: "same_order" | "provider_card_settlement";
+            /** @description Receipt entry and its current revision. */
+            receipt_entry: {
+                /** @description Receipt entry id. */
+                id: string;
+                /** @description Receipt entry revision now; the confirmation must send it. */
+                revision: number;
+            };
+            /** @description Target entry and its current revision. */
+            target_entry: {
+                /** @description Target entry id. */
+                id: string;
+                /** @description Target entry revision now; the confirmation must send it. */
+                revision: number;
+            };
+            /** @description Every transaction involved, by id. */
+            transactions: {
+                /** @description Transaction id. */
+                id: string;
+                /** @description Transaction revision now; the confirmation must send it. */
+                revision: number;
+            }[];
+            /** @description The receipts behind the two entries, by id. */
+            receipts: {
+                /** @description Receipt id. */
+                id: string;
+                /** @description Receipt revision now; the confirmation must send it. */
+                revision: number;
+            }[];
+            /** @description The current originals of the pair. */
+            original_evidence: {
+                /** @description Evidence id: the stored original file. */
+                id: string;
+                /** @description SHA-256 of the original (64 lowercase hex). */
+                content_hash: string;
+            }[];
+            /** @description The source-backed payment identity. */
+            payment_identity: {
+                /** @description Payment method as the documents name it. */
+                method: string | null;
+                /** @description Card last four, from a document or the card charged. */
+                card_last_four: string | null;
+                /** @description Payment provider (paypal, applepay, klarna...). */
+                provider: string | null;
+            };
+            /** @description SHA-256 (64 lowercase hex) of the canonical form; the confirmation sends it back. */
+            source_fingerprint: string;
+        };
+        MatchingReceiptConsolidationPreviewRequest: {
+            /** @description The receipt entry (posted by a processed receipt). */
+            receiptEntryId: string;
+            /** @description The entry it would be consolidated into. */
+            targetEntryId: string;
+        };
         MatchingReceiptConsolidationConfirmResult: {
             /** @description The receipt entry. */
             receipt_entry_id: string;
@@ -7136,7 +7222,7 @@ export interface components {
             allocations: components["schemas"]["EntryAllocation"][];
             /** @description unreviewed or reviewed. */
             review_status: "unreviewed" | "reviewed";
-            /** @description What posted the entry: a transaction, an invoice, an invoice payment, or a processed receipt (a receipt entry, waiting for its transaction). */
+            /** @description What posted the entry: a transaction, an invoice, an invoice payment, the void of an invoice, or a processed receipt (a receipt entry, waiting for its transaction). */
             source_type: "transaction" | "invoice" | "invoice_payment" | "invoice_void" | "contractor_payout" | "receipt";
             /** @description The transaction, invoice, payment or receipt that posted it. */
             source_id: string;
@@ -7670,6 +7756,7 @@ export interface components {
          *     - `idempotency_key_reused`: The idempotency key was already used for a different request (other operation or other parameters).
          *     - `unsupported_api_version`: `X-Accounting-API-Version` names a contract date this service does not follow; `supported_versions` lists those it does.
          *     - `invalid_file`: An uploaded file is empty, not valid base64, or its content does not match its media type.
+         *     - `not_consolidatable`: The receipt entry and the target entry do not document one purchase (no shared order, no provider receipt settled by a card charge), so no consolidation is offered.
          *     - `unsupported_currency`: The currency is not a supported ISO 4217 code (uppercase, e.g. `CAD`); `field` names it.
          *     - `invalid_quantity`: A line quantity is zero or not a decimal with at most 9 integer and 4 fraction digits.
          *     - `invalid_tax_rate`: A tax rate is not a percentage from 0 to 100 with at most 4 fraction digits.
@@ -7776,6 +7863,7 @@ export interface components {
          *     - `category_code_taken`: Another category of the organization already has this code.
          *     - `job_role_name_taken`: Another job role in the organization already has this name.
          *     - `payment_plan_exists`: The invoice already has an active or paused payment plan (`error.plan_id`); cancel it before creating another.
+         *     - `consolidation_stale`: The consolidation confirmation no longer matches the current preview (`reason`: fingerprint_mismatch, mode_mismatch, transactions_mismatch or evidence_not_current); read matching.receiptConsolidation.preview again and review it.
          *     - `replay_unavailable`: The first request with this idempotency key took effect, but its stored answer (which holds a secret) was sealed with a key this server no longer has (`ACCOUNTING_SECRET_KEY` changed). Read the record instead; for a webhook secret, rotate it to get a new one.
          */
         Conflict: {
@@ -16026,7 +16114,7 @@ export interface operations {
                  * @example {
                  *       "receiptId": "00000000-0000-0000-0000-000000000000",
                  *       "expectedReceiptRevision": 2,
-                 *       "transactionId": "00000000-0000-0000-0000-000000000001",
+                 *       "transactionId": "01890a5d-ac96-774b-bcce-b302099a8059",
                  *       "expectedTransactionRevision": 1
                  *     }
                  */
@@ -16411,6 +16499,180 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "matching.receiptConsolidation.preview:get": {
+        parameters: {
+            query: {
+                /**
+                 * @description The receipt entry (posted by a processed receipt).
+                 * @example 00000000-0000-0000-0000-000000000000
+                 */
+                receiptEntryId: string;
+                /**
+                 * @description The entry it would be consolidated into.
+                 * @example 01890a5d-ac96-774b-bcce-b302099a8059
+                 */
+                targetEntryId: string;
+            };
+            header?: {
+                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
+                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the result is in `data`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "mode": "same_order",
+                     *         "receipt_entry": {
+                     *           "id": "01920000-0000-7000-8000-000000000001",
+                     *           "revision": 1
+                     *         },
+                     *         "target_entry": {
+                     *           "id": "01920000-0000-7000-8000-000000000001",
+                     *           "revision": 1
+                     *         },
+                     *         "transactions": [
+                     *           {
+                     *             "id": "01920000-0000-7000-8000-000000000001",
+                     *             "revision": 1
+                     *           }
+                     *         ],
+                     *         "receipts": [
+                     *           {
+                     *             "id": "01920000-0000-7000-8000-000000000001",
+                     *             "revision": 1
+                     *           }
+                     *         ],
+                     *         "original_evidence": [
+                     *           {
+                     *             "id": "01920000-0000-7000-8000-000000000001",
+                     *             "content_hash": "text"
+                     *           }
+                     *         ],
+                     *         "payment_identity": {
+                     *           "method": "text",
+                     *           "card_last_four": "text",
+                     *           "provider": "text"
+                     *         },
+                     *         "source_fingerprint": "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["MatchingReceiptConsolidationPreviewResult"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "matching.receiptConsolidation.preview": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
+                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The operation input (an empty object when every parameter is optional). */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "receiptEntryId": "00000000-0000-0000-0000-000000000000",
+                 *       "targetEntryId": "01890a5d-ac96-774b-bcce-b302099a8059"
+                 *     }
+                 */
+                "application/json": components["schemas"]["MatchingReceiptConsolidationPreviewRequest"];
+            };
+        };
+        responses: {
+            /** @description Success: the result is in `data`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "mode": "same_order",
+                     *         "receipt_entry": {
+                     *           "id": "01920000-0000-7000-8000-000000000001",
+                     *           "revision": 1
+                     *         },
+                     *         "target_entry": {
+                     *           "id": "01920000-0000-7000-8000-000000000001",
+                     *           "revision": 1
+                     *         },
+                     *         "transactions": [
+                     *           {
+                     *             "id": "01920000-0000-7000-8000-000000000001",
+                     *             "revision": 1
+                     *           }
+                     *         ],
+                     *         "receipts": [
+                     *           {
+                     *             "id": "01920000-0000-7000-8000-000000000001",
+                     *             "revision": 1
+                     *           }
+                     *         ],
+                     *         "original_evidence": [
+                     *           {
+                     *             "id": "01920000-0000-7000-8000-000000000001",
+                     *             "content_hash": "text"
+                     *           }
+                     *         ],
+                     *         "payment_identity": {
+                     *           "method": "text",
+                     *           "card_last_four": "text",
+                     *           "provider": "text"
+                     *         },
+                     *         "source_fingerprint": "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["MatchingReceiptConsolidationPreviewResult"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];

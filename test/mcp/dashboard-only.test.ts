@@ -22,10 +22,15 @@ describe('dashboard-only operations in the catalog', () => {
     }
   });
 
-  it('confirm has no transport to run on: its handler fails loudly instead of pretending', async () => {
+  it('confirm’s handler runs the domain confirmation, whose checks come first (receipts issue)', async () => {
+    // The full behaviour is tested in test/operations/matching/receipt-consolidation-preview.test.ts.
     await assert.rejects(
-      confirmReceiptConsolidation.run({ ctx: {} as never, input: {} as never }),
-      /no dashboard transport yet/,
+      confirmReceiptConsolidation.run({
+        ctx: { principal: { memberId: 'm' } } as never,
+        input: { originalsReviewed: false } as never,
+      }),
+      (error: { code?: string; field?: string }) =>
+        error.code === 'invalid_input' && error.field === 'originalsReviewed',
     );
   });
 });

@@ -45,7 +45,7 @@ export const Entry = Type.Object(
       ],
       {
         description:
-          'What posted the entry: a transaction, an invoice, an invoice payment, or a processed receipt (a receipt entry, waiting for its transaction).',
+          'What posted the entry: a transaction, an invoice, an invoice payment, the void of an invoice, or a processed receipt (a receipt entry, waiting for its transaction).',
       },
     ),
     source_id: Id('The transaction, invoice, payment or receipt that posted it.'),

@@ -14,6 +14,8 @@ export const rotateInboxAddress = defineOperation({
     'Issues a new receiving address; mail to the old one is refused from now on. Use it when the address leaked. Cannot be undone.',
   access: { scopes: ['accounting:read', 'accounting:write'], roles: ['admin', 'finance'] },
   mutation: { idempotencyKeyMax: 200, revision: 'required', destructive: true },
+  // Not an agent's call: a new address breaks every mail rule members set up (decision 185).
+  mcpTool: false,
   input: Type.Object(
     {
       expectedRevision: Revision('The revision of the address last read (inbox.address.get).'),

@@ -25,7 +25,7 @@ export const attachMatch = defineOperation({
   example: {
     receiptId: '00000000-0000-0000-0000-000000000000',
     expectedReceiptRevision: 2,
-    transactionId: '00000000-0000-0000-0000-000000000001',
+    transactionId: '01890a5d-ac96-774b-bcce-b302099a8059',
     expectedTransactionRevision: 1,
   },
   async run({ ctx, input }) {

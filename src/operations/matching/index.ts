@@ -3,6 +3,7 @@ import { listAliases } from './aliases-list.ts';
 import { attachMatch } from './attach.ts';
 import { detachMatch } from './detach.ts';
 import { confirmReceiptConsolidation } from './receipt-consolidation-confirm.ts';
+import { previewReceiptConsolidation } from './receipt-consolidation-preview.ts';
 import { getMatchingSettings } from './settings-get.ts';
 import { updateMatchingSettings } from './settings-update.ts';
 import { confirmSuggestion } from './suggestions-confirm.ts';
@@ -18,5 +19,6 @@ export const matchingOperations: readonly AnyOperation[] = [
   listAliases,
   getMatchingSettings,
   updateMatchingSettings,
+  previewReceiptConsolidation,
   confirmReceiptConsolidation,
 ];

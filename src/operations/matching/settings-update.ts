@@ -10,6 +10,8 @@ export const updateMatchingSettings = defineOperation({
   summary: 'Turn receipt auto-matching on or off',
   access: { scopes: ['accounting:read', 'accounting:write'], roles: ['admin'] },
   mutation: { idempotencyKeyMax: 200, revision: 'required' },
+  // Turning on attachment without review is a policy for a person, not an agent (decision 185).
+  mcpTool: false,
   input: Type.Object(
     {
       autoMatch: Type.Boolean({ description: 'true turns auto-matching on (exact amount and card only).' }),

@@ -4,7 +4,7 @@ import { dbJson } from '../../../src/db/values.ts';
 import { matchNewReceipt } from '../../../src/receipts/processing/suggestions.ts';
 import { withUnit } from '../../../src/unit/with-unit.ts';
 import { corpusFile } from '../../receipts/extraction/corpus.ts';
-import { type Caller, createCaller, startTestApp, type TestApp } from '../../support/app.ts';
+import { createCaller, startTestApp, type TestApp } from '../../support/app.ts';
 import { DIALECTS } from '../../support/databases.ts';
 import { assertError } from '../../support/expect.ts';
 import { call } from '../../support/http.ts';

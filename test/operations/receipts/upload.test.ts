@@ -1,7 +1,12 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { corpusFile } from '../../receipts/extraction/corpus.ts';
-import { billionLaughs, pixelFloodPng, xxe } from '../../receipts/extraction/fixtures/hostile.ts';
+import {
+  attachmentBombPdf,
+  billionLaughs,
+  pixelFloodPng,
+  xxe,
+} from '../../receipts/extraction/fixtures/hostile.ts';
 import { receipts } from '../../receipts/extraction/fixtures/receipts.ts';
 import { renderReceipt } from '../../receipts/extraction/fixtures/render.ts';
 import { type Caller, createCaller, startTestApp, type TestApp } from '../../support/app.ts';
@@ -147,6 +152,8 @@ for (const dialect of DIALECTS) {
         [Buffer.from(billionLaughs), 'bomb.xml', 'application/xml', 'unsafe_xml'],
         [Buffer.from(xxe), 'xxe.xml', 'application/xml', 'unsafe_xml'],
         [pixelFloodPng(50_000, 50_000), 'flood.png', 'image/png', 'too_large'],
+        // A Factur-X PDF whose embedded XML inflates to 256 MB (a decompression bomb).
+        [await attachmentBombPdf(256), 'facturx.pdf', 'application/pdf', 'too_large'],
       ];
       for (const [bytes, name, type, code] of cases) {
         const item = await uploadAndProcess(app, caller, bytes, name, type);
