@@ -47,11 +47,59 @@ iframe.original,img.original{width:100%;min-height:28rem;border:1px solid var(--
 @media (max-width:40rem){.side-by-side{grid-template-columns:1fr}header.top form{margin-left:0}th,td{padding:.35rem}}
 `;
 
-/** Confirmation for forms marked `data-confirm` (destructive actions); without JS they just submit. */
+/**
+ * Confirmation for forms marked `data-confirm` (destructive actions); file uploads (a file input
+ * with `data-base64-into`) sent base64-encoded with a progress bar, and dropped files accepted on
+ * the form. Without JS, forms submit as they are.
+ */
 export const SCRIPT = `
 document.addEventListener('submit', function (event) {
   var form = event.target;
   var question = form.getAttribute('data-confirm');
-  if (question && !window.confirm(question)) event.preventDefault();
+  if (question && !window.confirm(question)) { event.preventDefault(); return; }
+  var input = form.querySelector('input[type=file][data-base64-into]');
+  if (!input) return;
+  event.preventDefault();
+  var file = input.files && input.files[0];
+  var status = form.querySelector('[data-upload-status]');
+  var bar = form.querySelector('[data-upload-progress]');
+  if (!file) { status.textContent = 'Choose a file first.'; return; }
+  var reader = new FileReader();
+  reader.onload = function () {
+    var data = String(reader.result);
+    form.elements[input.getAttribute('data-base64-into')].value = data.slice(data.indexOf(',') + 1);
+    form.elements.fileName.value = file.name;
+    form.elements.mediaType.value = file.type || 'application/octet-stream';
+    var body = new URLSearchParams();
+    Array.prototype.forEach.call(form.elements, function (el) {
+      if (el.name && el.type !== 'file' && el.type !== 'submit') body.append(el.name, el.value);
+    });
+    var xhr = new XMLHttpRequest();
+    xhr.open('POST', form.action);
+    xhr.setRequestHeader('Content-Type', 'application/x-www-form-urlencoded');
+    bar.hidden = false;
+    xhr.upload.onprogress = function (e) {
+      if (e.lengthComputable) { bar.value = Math.round((e.loaded / e.total) * 100); status.textContent = 'Uploading ' + bar.value + '%'; }
+    };
+    xhr.onload = function () {
+      if (xhr.status < 400 && xhr.responseURL) { window.location.assign(xhr.responseURL); return; }
+      document.open(); document.write(xhr.responseText); document.close();
+    };
+    xhr.onerror = function () { status.textContent = 'The upload failed; check the connection and try again.'; };
+    xhr.send(body.toString());
+  };
+  reader.readAsDataURL(file);
+});
+document.addEventListener('dragover', function (event) {
+  if (event.target.closest && event.target.closest('form') && event.target.closest('form').querySelector('input[type=file]')) event.preventDefault();
+});
+document.addEventListener('drop', function (event) {
+  var form = event.target.closest && event.target.closest('form');
+  var input = form && form.querySelector('input[type=file]');
+  if (!input || !event.dataTransfer.files.length) return;
+  event.preventDefault();
+  input.files = event.dataTransfer.files;
+  var status = form.querySelector('[data-upload-status]');
+  if (status) status.textContent = 'Ready to upload ' + input.files[0].name;
 });
 `;

@@ -32,3 +32,12 @@ export function resultPage(
       return undefined;
   }
 }
+
+/** Actions whose natural next page is the record they started (a statement import's progress). */
+export function nextPage(operation: string, data: unknown): string | undefined {
+  const id = (data as { job?: { id?: unknown } } | null)?.job?.id;
+  if (operation === 'transactions.imports.create' && typeof id === 'string' && /^[0-9a-f-]{36}$/.test(id)) {
+    return `/dashboard/transactions/imports/${id}`;
+  }
+  return undefined;
+}

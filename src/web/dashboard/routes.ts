@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { HttpPlugin } from '../../http/app.ts';
+import { AppError } from '../../contract/errors.ts';
+import { GLOBAL_BODY_LIMIT, type HttpPlugin } from '../../http/app.ts';
 import { findOperation } from '../../operations/catalog.ts';
 import { toAppError } from '../../operations/error-mapping.ts';
 import type { Services } from '../../services.ts';
@@ -9,7 +10,7 @@ import { type Html, html } from '../html.ts';
 import { errorBox, layout } from '../layout.ts';
 import { callOperation, checkCsrf, type Signed, sendHtml, signedIn } from './context.ts';
 import { PAGES } from './pages/index.ts';
-import { resultPage } from './results.ts';
+import { nextPage, resultPage } from './results.ts';
 import { registerSessionRoutes } from './sessions-routes.ts';
 import { registerSignInRoutes } from './sign-in-routes.ts';
 
@@ -21,6 +22,7 @@ export interface PageContent {
   current: string;
   body: Html;
   status?: number;
+  refreshSeconds?: number;
 }
 
 export type PageHandler = (
@@ -101,16 +103,20 @@ function registerPage(app: FastifyInstance, services: Services, path: string, ha
 function registerActions(app: FastifyInstance, services: Services): void {
   app.post<{ Params: { operation: string } }>(
     '/dashboard/actions/:operation',
-    { bodyLimit: FORM_LIMIT },
+    // The largest operation body (a statement file in base64); each operation's own limit below.
+    { bodyLimit: GLOBAL_BODY_LIMIT },
     async (request, reply) => {
       const signed = await signedIn(services, request);
       if (!signed) return toSignIn(reply);
-      const form = formBody(request);
-      const back = safeBack(form.get('_back'));
+      const operation = findOperation(request.params.operation);
+      if (!operation) return reply.callNotFound();
+      const size = Buffer.isBuffer(request.body) ? request.body.length : 0;
+      const form = size <= (operation.maxBodyBytes ?? FORM_LIMIT) ? formBody(request) : undefined;
+      const back = safeBack(form?.get('_back'));
       try {
+        if (!form)
+          throw new AppError('payload_too_large', `The form is larger than ${operation.name} accepts.`);
         checkCsrf(request, signed.token, form.get('_csrf'));
-        const operation = findOperation(request.params.operation);
-        if (!operation) return reply.callNotFound();
         const data = await callOperation(
           services,
           signed,
@@ -119,6 +125,8 @@ function registerActions(app: FastifyInstance, services: Services): void {
         );
         const shown = resultPage(operation.name, data, back);
         if (shown) return sendHtml(reply, 200, layout({ ...shown, viewer: signed.viewer }));
+        const next = nextPage(operation.name, data);
+        if (next) return reply.redirect(next, 303);
         const separator = back.includes('?') ? '&' : '?';
         return reply.redirect(`${back}${separator}done=${encodeURIComponent(operation.name)}`, 303);
       } catch (error) {
