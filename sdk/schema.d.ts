@@ -1612,6 +1612,270 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/accounting/matching.suggestions.list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List receipt/transaction match suggestions, best first
+         * @description Suggestions are made both ways: when a receipt is read (open transactions for it) and when a transaction arrives (waiting receipts for it). Ordered by score (highest first), then id. Filter by receipt or transaction to see the candidates of one record; `state` defaults to open.
+         *
+         *     **Access:** scopes `accounting:read`; roles admin, finance.
+         *
+         *     **MCP tool:** `accounting_matching_suggestions_list`.
+         */
+        get: operations["matching.suggestions.list:get"];
+        put?: never;
+        /**
+         * List receipt/transaction match suggestions, best first
+         * @description Suggestions are made both ways: when a receipt is read (open transactions for it) and when a transaction arrives (waiting receipts for it). Ordered by score (highest first), then id. Filter by receipt or transaction to see the candidates of one record; `state` defaults to open.
+         *
+         *     **Access:** scopes `accounting:read`; roles admin, finance.
+         *
+         *     Also available as `GET` with the same parameters in the query string.
+         *
+         *     **MCP tool:** `accounting_matching_suggestions_list`.
+         */
+        post: operations["matching.suggestions.list"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/accounting/matching.suggestions.confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Confirm a suggestion: attach the receipt to the transaction
+         * @description The receipt attaches to the transaction’s entry; the transaction becomes matched and leaves attention.mine; the receipt becomes matched. Other open suggestions of either record are withdrawn, and the bank descriptor is learned as an alias of the receipt’s merchant.
+         *
+         *     **Access:** scopes `accounting:read`, `accounting:write`; roles admin, finance.
+         *
+         *     **Idempotency:** required: header `Idempotency-Key` (8-200) or body `idempotencyKey` (8-200).
+         *
+         *     **Revision:** send `expectedRevision` (the revision last read); a different current revision answers 409 `revision_conflict` with `current_revision`, and nothing changes.
+         *
+         *     **MCP tool:** `accounting_matching_suggestions_confirm`.
+         */
+        post: operations["matching.suggestions.confirm"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/accounting/matching.suggestions.decline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Decline a suggestion (the pair is never suggested again)
+         * @description **Access:** scopes `accounting:read`, `accounting:write`; roles admin, finance.
+         *
+         *     **Idempotency:** required: header `Idempotency-Key` (8-200) or body `idempotencyKey` (8-200).
+         *
+         *     **Revision:** send `expectedRevision` (the revision last read); a different current revision answers 409 `revision_conflict` with `current_revision`, and nothing changes.
+         *
+         *     **MCP tool:** `accounting_matching_suggestions_decline`.
+         */
+        post: operations["matching.suggestions.decline"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/accounting/matching.attach": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Attach a receipt to a transaction by hand
+         * @description A manual link, whether or not it was suggested: same effect as confirming a suggestion (the transaction becomes matched and leaves attention.mine; an alias is learned). The receipt must be ready or needs_review and unmatched; the transaction unmatched.
+         *
+         *     **Access:** scopes `accounting:read`, `accounting:write`; roles admin, finance.
+         *
+         *     **Idempotency:** required: header `Idempotency-Key` (8-200) or body `idempotencyKey` (8-200).
+         *
+         *     **Revision:** send `expectedRevision` (the revision last read); a different current revision answers 409 `revision_conflict` with `current_revision`, and nothing changes.
+         *
+         *     **MCP tool:** `accounting_matching_attach`.
+         */
+        post: operations["matching.attach"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/accounting/matching.detach": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Detach a receipt from its transaction
+         * @description Undoes a match: the transaction is unmatched again (back in attention.mine when it is a card transaction) and the receipt waits for a transaction again.
+         *
+         *     **Access:** scopes `accounting:read`, `accounting:write`; roles admin, finance.
+         *
+         *     **Idempotency:** required: header `Idempotency-Key` (8-200) or body `idempotencyKey` (8-200).
+         *
+         *     **Revision:** send `expectedRevision` (the revision last read); a different current revision answers 409 `revision_conflict` with `current_revision`, and nothing changes.
+         *
+         *     **MCP tool:** `accounting_matching_detach`.
+         */
+        post: operations["matching.detach"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/accounting/matching.aliases.list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Merchant aliases learned from confirmed matches
+         * @description **Access:** scopes `accounting:read`; roles admin, finance.
+         *
+         *     **MCP tool:** `accounting_matching_aliases_list`.
+         */
+        get: operations["matching.aliases.list:get"];
+        put?: never;
+        /**
+         * Merchant aliases learned from confirmed matches
+         * @description **Access:** scopes `accounting:read`; roles admin, finance.
+         *
+         *     Also available as `GET` with the same parameters in the query string.
+         *
+         *     **MCP tool:** `accounting_matching_aliases_list`.
+         */
+        post: operations["matching.aliases.list"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/accounting/matching.settings.get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Receipt matching settings of the organization
+         * @description **Access:** scopes `accounting:read`; roles admin, finance.
+         *
+         *     **MCP tool:** `accounting_matching_settings_get`.
+         */
+        get: operations["matching.settings.get:get"];
+        put?: never;
+        /**
+         * Receipt matching settings of the organization
+         * @description **Access:** scopes `accounting:read`; roles admin, finance.
+         *
+         *     Also available as `GET` with the same parameters in the query string.
+         *
+         *     **MCP tool:** `accounting_matching_settings_get`.
+         */
+        post: operations["matching.settings.get"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/accounting/matching.settings.update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Turn receipt auto-matching on or off
+         * @description **Access:** scopes `accounting:read`, `accounting:write`; roles admin.
+         *
+         *     **Idempotency:** required: header `Idempotency-Key` (8-200) or body `idempotencyKey` (8-200).
+         *
+         *     **Revision:** send `expectedRevision` (the revision last read); a different current revision answers 409 `revision_conflict` with `current_revision`, and nothing changes.
+         *
+         *     **MCP tool:** `accounting_matching_settings_update`.
+         */
+        post: operations["matching.settings.update"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/accounting/matching.receiptConsolidation.preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Preview consolidating a receipt entry into a target entry
+         * @description What a finance member reviews before the dashboard confirms a consolidation: the mode (same_order: an order confirmation and its receipt; provider_card_settlement: a wallet or provider receipt and the card charge that settled it), both entries and every transaction with their revisions, the receipts, the current originals (evidence ids: stored file ids with their SHA-256), the payment identity the documents show, and `sourceFingerprint`: SHA-256 over the documented canonical form of all of it (docs/receipts.md). Any change to any of these records changes the fingerprint. Readable with API keys and MCP; the confirmation is dashboard only.
+         *
+         *     **Access:** scopes `accounting:read`; roles admin, finance.
+         *
+         *     **MCP tool:** `accounting_matching_receipt_consolidation_preview`.
+         */
+        get: operations["matching.receiptConsolidation.preview:get"];
+        put?: never;
+        /**
+         * Preview consolidating a receipt entry into a target entry
+         * @description What a finance member reviews before the dashboard confirms a consolidation: the mode (same_order: an order confirmation and its receipt; provider_card_settlement: a wallet or provider receipt and the card charge that settled it), both entries and every transaction with their revisions, the receipts, the current originals (evidence ids: stored file ids with their SHA-256), the payment identity the documents show, and `sourceFingerprint`: SHA-256 over the documented canonical form of all of it (docs/receipts.md). Any change to any of these records changes the fingerprint. Readable with API keys and MCP; the confirmation is dashboard only.
+         *
+         *     **Access:** scopes `accounting:read`; roles admin, finance.
+         *
+         *     Also available as `GET` with the same parameters in the query string.
+         *
+         *     **MCP tool:** `accounting_matching_receipt_consolidation_preview`.
+         */
+        post: operations["matching.receiptConsolidation.preview"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/accounting/matching.receiptConsolidation.confirm": {
         parameters: {
             query?: never;
@@ -2748,6 +3012,216 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/accounting/receipts.upload": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Upload a receipt or invoice into the inbox
+         * @description The file as base64, at most 10 MiB decoded: PDF (a Factur-X/ZUGFeRD PDF is read from its embedded XML), JPEG, PNG, WebP, UBL 2.1 or UN/CEFACT CII XML. The type is read from the bytes and must agree with the file name and media type. The same bytes uploaded again (SHA-256) return the existing item with `duplicate: true`. Extraction runs in the background; the item moves from new to processing to ready, needs_review or failed (inbox.get, event receipt.processed).
+         *
+         *     **Access:** scopes `accounting:read`, `accounting:write`; roles admin, finance.
+         *
+         *     **Idempotency:** required: header `Idempotency-Key` (8-200) or body `idempotencyKey` (8-200).
+         *
+         *     **MCP tool:** `accounting_receipts_upload`.
+         */
+        post: operations["receipts.upload"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/accounting/inbox.list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List inbox items (received receipts), newest first
+         * @description Cursor pages as the contract gives them: `limit` and `cursor` in, `items` and `nextCursor` out (null at the end). Items that arrive between pages sort before the cursor, so a walk never skips or repeats one. `state` narrows the list.
+         *
+         *     **Access:** scopes `accounting:read`; roles admin, finance.
+         *
+         *     **MCP tool:** `accounting_inbox_list`.
+         */
+        get: operations["inbox.list:get"];
+        put?: never;
+        /**
+         * List inbox items (received receipts), newest first
+         * @description Cursor pages as the contract gives them: `limit` and `cursor` in, `items` and `nextCursor` out (null at the end). Items that arrive between pages sort before the cursor, so a walk never skips or repeats one. `state` narrows the list.
+         *
+         *     **Access:** scopes `accounting:read`; roles admin, finance.
+         *
+         *     Also available as `GET` with the same parameters in the query string.
+         *
+         *     **MCP tool:** `accounting_inbox_list`.
+         */
+        post: operations["inbox.list"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/accounting/inbox.get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get one inbox item with its extracted fields
+         * @description **Access:** scopes `accounting:read`; roles admin, finance.
+         *
+         *     **MCP tool:** `accounting_inbox_get`.
+         */
+        get: operations["inbox.get:get"];
+        put?: never;
+        /**
+         * Get one inbox item with its extracted fields
+         * @description **Access:** scopes `accounting:read`; roles admin, finance.
+         *
+         *     Also available as `GET` with the same parameters in the query string.
+         *
+         *     **MCP tool:** `accounting_inbox_get`.
+         */
+        post: operations["inbox.get"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/accounting/inbox.ignore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ignore an inbox item (not a receipt to match)
+         * @description Moves an item that is not matched to `ignored`: it leaves suggestions and auto-matching; inbox.restore brings it back to the state it had. A matched item is detached first (matching.detach).
+         *
+         *     **Access:** scopes `accounting:read`, `accounting:write`; roles admin, finance.
+         *
+         *     **Idempotency:** required: header `Idempotency-Key` (8-200) or body `idempotencyKey` (8-200).
+         *
+         *     **Revision:** send `expectedRevision` (the revision last read); a different current revision answers 409 `revision_conflict` with `current_revision`, and nothing changes.
+         *
+         *     **MCP tool:** `accounting_inbox_ignore`.
+         */
+        post: operations["inbox.ignore"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/accounting/inbox.restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Bring an ignored inbox item back
+         * @description An ignored item returns to the state it had when it was ignored.
+         *
+         *     **Access:** scopes `accounting:read`, `accounting:write`; roles admin, finance.
+         *
+         *     **Idempotency:** required: header `Idempotency-Key` (8-200) or body `idempotencyKey` (8-200).
+         *
+         *     **Revision:** send `expectedRevision` (the revision last read); a different current revision answers 409 `revision_conflict` with `current_revision`, and nothing changes.
+         *
+         *     **MCP tool:** `accounting_inbox_restore`.
+         */
+        post: operations["inbox.restore"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/accounting/inbox.address.get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The e-mail address that receives receipts for the organization
+         * @description Each attachment of a message sent to this address by an active member (the From address is a member’s e-mail) becomes an inbox item; any other message is refused and counted. Issued on first use; inbox.address.rotate replaces it.
+         *
+         *     **Access:** scopes `accounting:read`; roles admin, finance.
+         *
+         *     **MCP tool:** `accounting_inbox_address_get`.
+         */
+        get: operations["inbox.address.get:get"];
+        put?: never;
+        /**
+         * The e-mail address that receives receipts for the organization
+         * @description Each attachment of a message sent to this address by an active member (the From address is a member’s e-mail) becomes an inbox item; any other message is refused and counted. Issued on first use; inbox.address.rotate replaces it.
+         *
+         *     **Access:** scopes `accounting:read`; roles admin, finance.
+         *
+         *     Also available as `GET` with the same parameters in the query string.
+         *
+         *     **MCP tool:** `accounting_inbox_address_get`.
+         */
+        post: operations["inbox.address.get"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/accounting/inbox.address.rotate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Replace the receipts e-mail address (the old one stops at once)
+         * @description Issues a new receiving address; mail to the old one is refused from now on. Use it when the address leaked. Cannot be undone.
+         *
+         *     **Access:** scopes `accounting:read`, `accounting:write`; roles admin, finance.
+         *
+         *     **Idempotency:** required: header `Idempotency-Key` (8-200) or body `idempotencyKey` (8-200).
+         *
+         *     **Revision:** send `expectedRevision` (the revision last read); a different current revision answers 409 `revision_conflict` with `current_revision`, and nothing changes.
+         *
+         *     **Destructive:** the change cannot be undone.
+         *
+         *     **MCP tool:** `accounting_inbox_address_rotate`.
+         */
+        post: operations["inbox.address.rotate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -2760,7 +3234,7 @@ export interface components {
                  * @description Stable, machine-readable error code (see docs/errors.md).
                  * @enum {string}
                  */
-                code: "invalid_json" | "invalid_input" | "unknown_field" | "unknown_parameter" | "idempotency_key_required" | "idempotency_key_mismatch" | "idempotency_key_reused" | "unsupported_api_version" | "invalid_file" | "missing_credential" | "invalid_credential" | "organization_mismatch" | "membership_inactive" | "insufficient_scope" | "role_not_allowed" | "dashboard_only" | "csrf_failed" | "unknown_operation" | "not_found" | "method_not_allowed" | "revision_conflict" | "idempotency_in_progress" | "email_taken" | "job_role_inactive" | "unpaid_not_acknowledged" | "contractor_joined" | "contractor_inactive" | "invitation_not_open" | "invalid_state" | "member_email_taken" | "last_admin" | "scope_not_held" | "party_email_taken" | "party_email_missing" | "unsupported_currency" | "invalid_quantity" | "invalid_tax_rate" | "amount_overflow" | "payment_exceeds_balance" | "payment_not_allowed" | "allocations_unbalanced" | "category_code_taken" | "job_role_name_taken" | "no_open_invitation" | "webhook_url_not_allowed" | "unknown_event_type" | "origin_not_allowed" | "installments_sum_mismatch" | "payment_plan_exists" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "invitation_limit_reached" | "replay_unavailable" | "internal_error" | "service_unavailable" | "oauth_unavailable";
+                code: "invalid_json" | "invalid_input" | "unknown_field" | "unknown_parameter" | "idempotency_key_required" | "idempotency_key_mismatch" | "idempotency_key_reused" | "unsupported_api_version" | "invalid_file" | "not_consolidatable" | "missing_credential" | "invalid_credential" | "organization_mismatch" | "membership_inactive" | "insufficient_scope" | "role_not_allowed" | "dashboard_only" | "csrf_failed" | "unknown_operation" | "not_found" | "method_not_allowed" | "revision_conflict" | "idempotency_in_progress" | "email_taken" | "job_role_inactive" | "unpaid_not_acknowledged" | "contractor_joined" | "contractor_inactive" | "invitation_not_open" | "invalid_state" | "member_email_taken" | "last_admin" | "scope_not_held" | "party_email_taken" | "party_email_missing" | "unsupported_currency" | "invalid_quantity" | "invalid_tax_rate" | "amount_overflow" | "payment_exceeds_balance" | "payment_not_allowed" | "allocations_unbalanced" | "category_code_taken" | "job_role_name_taken" | "no_open_invitation" | "webhook_url_not_allowed" | "unknown_event_type" | "origin_not_allowed" | "installments_sum_mismatch" | "payment_plan_exists" | "consolidation_stale" | "payload_too_large" | "unsupported_media_type" | "rate_limited" | "invitation_limit_reached" | "replay_unavailable" | "internal_error" | "service_unavailable" | "oauth_unavailable";
                 /** @description Human-readable explanation; never contains secrets. */
                 message: string;
                 /** @description The input field at fault, in the caller’s spelling (dotted for nested fields). */
@@ -4445,6 +4919,243 @@ export interface components {
             /** @description Idempotency key, 8-200 characters; required unless the Idempotency-Key header is sent. */
             idempotencyKey?: string;
         };
+        /** MatchSuggestion */
+        MatchSuggestion: {
+            /** @description Suggestion id. */
+            id: string;
+            /** @description The receipt (inbox item). */
+            receipt_id: string;
+            /** @description The bank or card transaction. */
+            transaction_id: string;
+            /** @description Overall score, 0-1 (docs/receipts.md). */
+            score: number;
+            /** @description The evidence, each 0-1 or null. */
+            components: {
+                /** @description Amount agreement (FX and tips tolerated). 0-1, or null when one side lacks the field. */
+                amount: number | null;
+                /** @description Booking date after the receipt date. 0-1, or null when one side lacks the field. */
+                date: number | null;
+                /** @description Merchant against the bank descriptor, learned aliases included. 0-1, or null when one side lacks the field. */
+                merchant: number | null;
+                /** @description Same currency. 0-1, or null when one side lacks the field. */
+                currency: number | null;
+                /** @description Card last four. 0-1, or null when one side lacks the field. */
+                card: number | null;
+                /** @description Order number in the descriptor. 0-1, or null when one side lacks the field. */
+                order: number | null;
+            };
+            /** @description Short explanations, strongest first. */
+            reasons: string[];
+            /** @description Amounts agree to the minor unit in one currency. */
+            exact_amount: boolean;
+            /** @description Both name a card and the last four digits agree. */
+            same_card: boolean;
+            /** @description open, confirmed (attached) or declined (never suggested again). */
+            state: "open" | "confirmed" | "declined";
+            /** @description Revision: 1 at creation, +1 on every change; send it as expectedRevision. */
+            revision: number;
+            /**
+             * Format: date-time
+             * @description When it was first suggested.
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description Last change.
+             */
+            updated_at: string;
+        };
+        MatchingSuggestionsListResult: {
+            /** @description The page of suggestions, highest score first, then by id. */
+            items: components["schemas"]["MatchSuggestion"][];
+            /** @description The page size used. */
+            limit: number;
+            /** @description The offset used. */
+            offset: number;
+            /** @description Offset of the next page, or null when this page is the last. */
+            nextOffset: number | null;
+        };
+        MatchingSuggestionsListRequest: {
+            /**
+             * @description Page size, 1 to 100 (default 30).
+             * @default 30
+             */
+            limit?: number;
+            /**
+             * @description Number of records to skip (default 0).
+             * @default 0
+             */
+            offset?: number;
+            /** @description Only suggestions for this receipt. */
+            receiptId?: string;
+            /** @description Only suggestions for this transaction. */
+            transactionId?: string;
+            /** @description open (default), confirmed or declined. */
+            state?: "open" | "confirmed" | "declined";
+        };
+        /** MatchResult */
+        MatchResult: {
+            /** @description The receipt. */
+            receipt_id: string;
+            /** @description The transaction, now matched. */
+            transaction_id: string;
+            /** @description The transaction’s entry the receipt is attached to. */
+            entry_id: string;
+            /** @description The receipt’s revision after the change. */
+            receipt_revision: number;
+            /** @description The transaction’s revision after the change. */
+            transaction_revision: number;
+        };
+        MatchingSuggestionsConfirmRequest: {
+            /** @description Suggestion id. */
+            id: string;
+            /** @description The revision of the suggestion last read. */
+            expectedRevision: number;
+            /** @description Idempotency key, 8-200 characters; required unless the Idempotency-Key header is sent. */
+            idempotencyKey?: string;
+        };
+        MatchingSuggestionsDeclineRequest: {
+            /** @description Suggestion id. */
+            id: string;
+            /** @description The revision of the suggestion last read. */
+            expectedRevision: number;
+            /** @description Idempotency key, 8-200 characters; required unless the Idempotency-Key header is sent. */
+            idempotencyKey?: string;
+        };
+        MatchingAttachRequest: {
+            /** @description The receipt (inbox item). */
+            receiptId: string;
+            /** @description The revision of the receipt last read. */
+            expectedReceiptRevision: number;
+            /** @description The transaction. */
+            transactionId: string;
+            /** @description The revision of the transaction last read. */
+            expectedTransactionRevision: number;
+            /** @description Idempotency key, 8-200 characters; required unless the Idempotency-Key header is sent. */
+            idempotencyKey?: string;
+        };
+        MatchingDetachResult: {
+            /** @description The receipt. */
+            receipt_id: string;
+            /** @description The transaction it was attached to. */
+            transaction_id: string;
+            /** @description The receipt’s revision after the change. */
+            receipt_revision: number;
+        };
+        MatchingDetachRequest: {
+            /** @description The matched receipt. */
+            receiptId: string;
+            /** @description The revision of the receipt last read. */
+            expectedRevision: number;
+            /** @description Idempotency key, 8-200 characters; required unless the Idempotency-Key header is sent. */
+            idempotencyKey?: string;
+        };
+        /** MerchantAlias */
+        MerchantAlias: {
+            /** @description The bank descriptor, normalized (processor prefixes and noise removed). */
+            pattern: string;
+            /** @description The merchant it stands for. */
+            merchant: string;
+            /** @description How it was learned: confirmed, manual or consolidation. */
+            source: string;
+            /**
+             * Format: date-time
+             * @description When it was learned.
+             */
+            created_at: string;
+        };
+        MatchingAliasesListResult: {
+            /** @description The page of aliases, by pattern. */
+            items: components["schemas"]["MerchantAlias"][];
+            /** @description The page size used. */
+            limit: number;
+            /** @description The offset used. */
+            offset: number;
+            /** @description Offset of the next page, or null when this page is the last. */
+            nextOffset: number | null;
+        };
+        MatchingAliasesListRequest: {
+            /**
+             * @description Page size, 1 to 100 (default 30).
+             * @default 30
+             */
+            limit?: number;
+            /**
+             * @description Number of records to skip (default 0).
+             * @default 0
+             */
+            offset?: number;
+        };
+        /** MatchingSettings */
+        MatchingSettings: {
+            /** @description Attach a receipt without review when amount (to the minor unit, same currency) and card last four agree exactly and the match is clearly ahead of any other. Off by default. */
+            auto_match: boolean;
+            /** @description Send it as expectedRevision to change the settings. */
+            revision: number;
+        };
+        MatchingSettingsGetRequest: Record<string, never>;
+        MatchingSettingsUpdateRequest: {
+            /** @description true turns auto-matching on (exact amount and card only). */
+            autoMatch: boolean;
+            /** @description The revision of the settings last read (1 before any change). */
+            expectedRevision: number;
+            /** @description Idempotency key, 8-200 characters; required unless the Idempotency-Key header is sent. */
+            idempotencyKey?: string;
+        };
+        MatchingReceiptConsolidationPreviewResult: {
+            /** @description Why the two belong together. */
+            mode: "same_order" | "provider_card_settlement";
+            receipt_entry: {
+                /** @description Receipt entry id. */
+                id: string;
+                /** @description Receipt entry revision now; the confirmation must send it. */
+                revision: number;
+            };
+            target_entry: {
+                /** @description Target entry id. */
+                id: string;
+                /** @description Target entry revision now; the confirmation must send it. */
+                revision: number;
+            };
+            /** @description Every transaction involved, by id. */
+            transactions: {
+                /** @description Transaction id. */
+                id: string;
+                /** @description Transaction revision now; the confirmation must send it. */
+                revision: number;
+            }[];
+            /** @description The receipts behind the two entries, by id. */
+            receipts: {
+                /** @description Receipt id. */
+                id: string;
+                /** @description Receipt revision now; the confirmation must send it. */
+                revision: number;
+            }[];
+            /** @description The current originals of the pair. */
+            original_evidence: {
+                /** @description Evidence id: the stored original file. */
+                id: string;
+                /** @description SHA-256 of the original (64 lowercase hex). */
+                content_hash: string;
+            }[];
+            /** @description The source-backed payment identity. */
+            payment_identity: {
+                /** @description Payment method as the documents name it. */
+                method: string | null;
+                /** @description Card last four, from a document or the card charged. */
+                card_last_four: string | null;
+                /** @description Payment provider (paypal, applepay, klarna...). */
+                provider: string | null;
+            };
+            /** @description SHA-256 (64 lowercase hex) of the canonical form; the confirmation sends it back. */
+            source_fingerprint: string;
+        };
+        MatchingReceiptConsolidationPreviewRequest: {
+            /** @description The receipt entry (posted by a processed receipt). */
+            receiptEntryId: string;
+            /** @description The entry it would be consolidated into. */
+            targetEntryId: string;
+        };
         MatchingReceiptConsolidationConfirmResult: {
             /** @description The receipt entry. */
             receipt_entry_id: string;
@@ -5393,13 +6104,13 @@ export interface components {
             allocations: components["schemas"]["EntryAllocation"][];
             /** @description unreviewed or reviewed. */
             review_status: "unreviewed" | "reviewed";
-            /** @description What posted the entry. */
-            source_type: "transaction" | "invoice" | "invoice_payment";
-            /** @description The transaction, invoice or payment that posted it. */
+            /** @description What posted the entry: a transaction, an invoice, an invoice payment, or a processed receipt (a receipt entry, waiting for its transaction). */
+            source_type: "transaction" | "invoice" | "invoice_payment" | "receipt";
+            /** @description The transaction, invoice, payment or receipt that posted it. */
             source_id: string;
             /** @description Transactions linked to the entry. */
             transaction_ids: string[];
-            /** @description Receipts linked to the entry (receipts issue). */
+            /** @description Receipts linked to the entry: its own receipt (a receipt entry), the receipt matched to its transaction, and receipts consolidated into it. */
             receipt_ids: string[];
             /** @description Revision: 1 at creation, +1 on every change; send it as expectedRevision. */
             revision: number;
@@ -5578,6 +6289,141 @@ export interface components {
             /** @description Opaque cursor from a previous page's nextCursor. */
             cursor?: string;
         };
+        /** InboxItem */
+        InboxItem: {
+            /** @description Inbox item (receipt) id. */
+            id: string;
+            /** @description new (queued) -> processing -> ready, needs_review (read, a person should check: see review_reasons) or failed (see failure); matched once attached to a transaction; ignored by a person (inbox.restore brings it back). */
+            state: "new" | "processing" | "ready" | "needs_review" | "failed" | "matched" | "ignored";
+            /** @description upload (receipts.upload), email (sent to the inbox address) or mail_forward (company mail). */
+            source: "upload" | "email" | "mail_forward";
+            /** @description The stored original (an evidence id of consolidation previews). */
+            file_id: string;
+            /** @description File name as received. */
+            file_name: string;
+            /** @description Media type as received. */
+            media_type: string;
+            /** @description Size in bytes. */
+            size: number;
+            /** @description SHA-256 of the file (64 lowercase hex); identical files are one item. */
+            sha256: string;
+            /** @description How it was read: einvoice_ubl, einvoice_cii, facturx, pdf_text or image_ocr. */
+            kind: string | null;
+            /** @description Merchant as extracted. */
+            merchant: string | null;
+            /** @description Document date. */
+            date: string | null;
+            /** @description Amount to pay (signed minor units; negative for a credit note). */
+            total_minor: string | null;
+            /** @description ISO 4217 code. */
+            currency: string | null;
+            /** @description Last four digits of the card that paid, when printed. */
+            card_last_four: string | null;
+            /** @description Why a person should check it (missing_total, ocr_unavailable, low_confidence...). */
+            review_reasons: string[];
+            /** @description Why extraction failed (state failed), else null. */
+            failure: {
+                /** @description unsupported_type, type_mismatch, unsafe_xml, too_large, timeout, memory_limit or corrupt_file. */
+                code: string;
+                /** @description What went wrong, in words. */
+                message: string;
+            } | null;
+            /** @description Every extracted field with its confidence (0-1) and source (page and text span, or XML path); money as strings of minor units. docs/receipts.md lists them. */
+            fields: {
+                [key: string]: unknown;
+            } | null;
+            /** @description The receipt entry posted when it was read (waits for a transaction). */
+            entry_id: string | null;
+            /** @description The transaction it is matched to. */
+            transaction_id: string | null;
+            /** @description Revision: 1 at creation, +1 on every change; send it as expectedRevision. */
+            revision: number;
+            /**
+             * Format: date-time
+             * @description When it arrived (ISO 8601, UTC).
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description Last change (ISO 8601, UTC).
+             */
+            updated_at: string;
+        };
+        ReceiptsUploadResult: {
+            item: components["schemas"]["InboxItem"];
+            /** @description True when these exact bytes were already in the inbox. */
+            duplicate: boolean;
+        };
+        ReceiptsUploadRequest: {
+            /** @description File name, e.g. receipt.pdf. */
+            fileName: string;
+            /** @description application/pdf, image/jpeg, image/png, image/webp, application/xml or text/xml (application/octet-stream lets the bytes decide). */
+            mediaType: string;
+            /** @description The file, base64 (RFC 4648, padded, no line breaks); at most 10 MiB decoded. */
+            contentBase64: string;
+            /** @description Idempotency key, 8-200 characters; required unless the Idempotency-Key header is sent. */
+            idempotencyKey?: string;
+        };
+        InboxListResult: {
+            /** @description The page of inbox items, newest first (then by id). */
+            items: components["schemas"]["InboxItem"][];
+            /** @description Opaque cursor of the next page, or null when no more records remain. */
+            nextCursor: string | null;
+        };
+        InboxListRequest: {
+            /**
+             * @description Page size, 1 to 100 (default 30).
+             * @default 30
+             */
+            limit?: number;
+            /** @description Opaque cursor from a previous page's nextCursor. */
+            cursor?: string;
+            /** @description new (queued) -> processing -> ready, needs_review (read, a person should check: see review_reasons) or failed (see failure); matched once attached to a transaction; ignored by a person (inbox.restore brings it back). */
+            state?: "new" | "processing" | "ready" | "needs_review" | "failed" | "matched" | "ignored";
+        };
+        InboxGetRequest: {
+            /** @description Inbox item id. */
+            id: string;
+        };
+        InboxIgnoreRequest: {
+            /** @description Inbox item id. */
+            id: string;
+            /** @description The revision of the record the caller last read. */
+            expectedRevision: number;
+            /** @description Idempotency key, 8-200 characters; required unless the Idempotency-Key header is sent. */
+            idempotencyKey?: string;
+        };
+        InboxRestoreRequest: {
+            /** @description Inbox item id. */
+            id: string;
+            /** @description The revision of the record the caller last read. */
+            expectedRevision: number;
+            /** @description Idempotency key, 8-200 characters; required unless the Idempotency-Key header is sent. */
+            idempotencyKey?: string;
+        };
+        /** InboxAddress */
+        InboxAddress: {
+            /** @description Where members send receipts; each attachment becomes an inbox item. */
+            address: string;
+            /** @description Revision: 1 at creation, +1 on every change; send it as expectedRevision. */
+            revision: number;
+            /**
+             * Format: date-time
+             * @description When this address was issued.
+             */
+            created_at: string;
+            /** @description Messages accepted, all addresses so far. */
+            accepted_messages: number;
+            /** @description Messages refused (not from an active member, no receipt attachment...). */
+            refused_messages: number;
+        };
+        InboxAddressGetRequest: Record<string, never>;
+        InboxAddressRotateRequest: {
+            /** @description The revision of the address last read (inbox.address.get). */
+            expectedRevision: number;
+            /** @description Idempotency key, 8-200 characters; required unless the Idempotency-Key header is sent. */
+            idempotencyKey?: string;
+        };
     };
     responses: {
         /**
@@ -5593,6 +6439,7 @@ export interface components {
          *     - `idempotency_key_reused`: The idempotency key was already used for a different request (other operation or other parameters).
          *     - `unsupported_api_version`: `X-Accounting-API-Version` names a contract date this service does not follow; `supported_versions` lists those it does.
          *     - `invalid_file`: An uploaded file is empty, not valid base64, or its content does not match its media type.
+         *     - `not_consolidatable`: The receipt entry and the target entry do not document one purchase (no shared order, no provider receipt settled by a card charge), so no consolidation is offered.
          *     - `unsupported_currency`: The currency is not a supported ISO 4217 code (uppercase, e.g. `CAD`); `field` names it.
          *     - `invalid_quantity`: A line quantity is zero or not a decimal with at most 9 integer and 4 fraction digits.
          *     - `invalid_tax_rate`: A tax rate is not a percentage from 0 to 100 with at most 4 fraction digits.
@@ -5692,6 +6539,7 @@ export interface components {
          *     - `category_code_taken`: Another category of the organization already has this code.
          *     - `job_role_name_taken`: Another job role in the organization already has this name.
          *     - `payment_plan_exists`: The invoice already has an active or paused payment plan (`error.plan_id`); cancel it before creating another.
+         *     - `consolidation_stale`: The consolidation confirmation no longer matches the current preview (`reason`: fingerprint_mismatch, mode_mismatch, transactions_mismatch or evidence_not_current); read matching.receiptConsolidation.preview again and review it.
          *     - `replay_unavailable`: The first request with this idempotency key took effect, but its stored answer (which holds a secret) was sealed with a key this server no longer has (`ACCOUNTING_SECRET_KEY` changed). Read the record instead; for a webhook secret, rotate it to get a new one.
          */
         Conflict: {
@@ -11923,6 +12771,901 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    "matching.suggestions.list:get": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page size, 1 to 100 (default 30).
+                 * @example 30
+                 */
+                limit?: number;
+                /** @description Number of records to skip (default 0). */
+                offset?: number;
+                /** @description Only suggestions for this receipt. */
+                receiptId?: string;
+                /** @description Only suggestions for this transaction. */
+                transactionId?: string;
+                /** @description open (default), confirmed or declined. */
+                state?: "open" | "confirmed" | "declined";
+            };
+            header?: {
+                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
+                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the result is in `data`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "items": [
+                     *           {
+                     *             "id": "01920000-0000-7000-8000-000000000001",
+                     *             "receipt_id": "01920000-0000-7000-8000-000000000001",
+                     *             "transaction_id": "01920000-0000-7000-8000-000000000001",
+                     *             "score": 1,
+                     *             "components": {
+                     *               "amount": 1,
+                     *               "date": 1,
+                     *               "merchant": 1,
+                     *               "currency": 1,
+                     *               "card": 1,
+                     *               "order": 1
+                     *             },
+                     *             "reasons": [
+                     *               "text"
+                     *             ],
+                     *             "exact_amount": true,
+                     *             "same_card": true,
+                     *             "state": "open",
+                     *             "revision": 1,
+                     *             "created_at": "2026-09-22T14:30:00.000Z",
+                     *             "updated_at": "2026-09-22T14:30:00.000Z"
+                     *           }
+                     *         ],
+                     *         "limit": 1,
+                     *         "offset": 1,
+                     *         "nextOffset": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["MatchingSuggestionsListResult"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "matching.suggestions.list": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
+                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The operation input (an empty object when every parameter is optional). */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "limit": 30
+                 *     }
+                 */
+                "application/json": components["schemas"]["MatchingSuggestionsListRequest"];
+            };
+        };
+        responses: {
+            /** @description Success: the result is in `data`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "items": [
+                     *           {
+                     *             "id": "01920000-0000-7000-8000-000000000001",
+                     *             "receipt_id": "01920000-0000-7000-8000-000000000001",
+                     *             "transaction_id": "01920000-0000-7000-8000-000000000001",
+                     *             "score": 1,
+                     *             "components": {
+                     *               "amount": 1,
+                     *               "date": 1,
+                     *               "merchant": 1,
+                     *               "currency": 1,
+                     *               "card": 1,
+                     *               "order": 1
+                     *             },
+                     *             "reasons": [
+                     *               "text"
+                     *             ],
+                     *             "exact_amount": true,
+                     *             "same_card": true,
+                     *             "state": "open",
+                     *             "revision": 1,
+                     *             "created_at": "2026-09-22T14:30:00.000Z",
+                     *             "updated_at": "2026-09-22T14:30:00.000Z"
+                     *           }
+                     *         ],
+                     *         "limit": 1,
+                     *         "offset": 1,
+                     *         "nextOffset": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["MatchingSuggestionsListResult"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "matching.suggestions.confirm": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
+                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
+                /** @description Idempotency key of a mutation (8-200 characters); required unless the body has `idempotencyKey`, and must equal it when both are sent. A retry with the same key and input returns the stored result and takes effect once. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKeyHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The operation input. `idempotencyKey` may be sent here or as the Idempotency-Key header. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "00000000-0000-0000-0000-000000000000",
+                 *       "expectedRevision": 1
+                 *     }
+                 */
+                "application/json": components["schemas"]["MatchingSuggestionsConfirmRequest"];
+            };
+        };
+        responses: {
+            /** @description Success: the result is in `data`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "receipt_id": "01920000-0000-7000-8000-000000000001",
+                     *         "transaction_id": "01920000-0000-7000-8000-000000000001",
+                     *         "entry_id": "01920000-0000-7000-8000-000000000001",
+                     *         "receipt_revision": 1,
+                     *         "transaction_revision": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["MatchResult"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "matching.suggestions.decline": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
+                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
+                /** @description Idempotency key of a mutation (8-200 characters); required unless the body has `idempotencyKey`, and must equal it when both are sent. A retry with the same key and input returns the stored result and takes effect once. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKeyHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The operation input. `idempotencyKey` may be sent here or as the Idempotency-Key header. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "00000000-0000-0000-0000-000000000000",
+                 *       "expectedRevision": 1
+                 *     }
+                 */
+                "application/json": components["schemas"]["MatchingSuggestionsDeclineRequest"];
+            };
+        };
+        responses: {
+            /** @description Success: the result is in `data`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "01920000-0000-7000-8000-000000000001",
+                     *         "receipt_id": "01920000-0000-7000-8000-000000000001",
+                     *         "transaction_id": "01920000-0000-7000-8000-000000000001",
+                     *         "score": 1,
+                     *         "components": {
+                     *           "amount": 1,
+                     *           "date": 1,
+                     *           "merchant": 1,
+                     *           "currency": 1,
+                     *           "card": 1,
+                     *           "order": 1
+                     *         },
+                     *         "reasons": [
+                     *           "text"
+                     *         ],
+                     *         "exact_amount": true,
+                     *         "same_card": true,
+                     *         "state": "open",
+                     *         "revision": 1,
+                     *         "created_at": "2026-09-22T14:30:00.000Z",
+                     *         "updated_at": "2026-09-22T14:30:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["MatchSuggestion"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "matching.attach": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
+                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
+                /** @description Idempotency key of a mutation (8-200 characters); required unless the body has `idempotencyKey`, and must equal it when both are sent. A retry with the same key and input returns the stored result and takes effect once. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKeyHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The operation input. `idempotencyKey` may be sent here or as the Idempotency-Key header. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "receiptId": "00000000-0000-0000-0000-000000000000",
+                 *       "expectedReceiptRevision": 2,
+                 *       "transactionId": "00000000-0000-0000-0000-000000000001",
+                 *       "expectedTransactionRevision": 1
+                 *     }
+                 */
+                "application/json": components["schemas"]["MatchingAttachRequest"];
+            };
+        };
+        responses: {
+            /** @description Success: the result is in `data`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "receipt_id": "01920000-0000-7000-8000-000000000001",
+                     *         "transaction_id": "01920000-0000-7000-8000-000000000001",
+                     *         "entry_id": "01920000-0000-7000-8000-000000000001",
+                     *         "receipt_revision": 1,
+                     *         "transaction_revision": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["MatchResult"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "matching.detach": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
+                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
+                /** @description Idempotency key of a mutation (8-200 characters); required unless the body has `idempotencyKey`, and must equal it when both are sent. A retry with the same key and input returns the stored result and takes effect once. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKeyHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The operation input. `idempotencyKey` may be sent here or as the Idempotency-Key header. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "receiptId": "00000000-0000-0000-0000-000000000000",
+                 *       "expectedRevision": 3
+                 *     }
+                 */
+                "application/json": components["schemas"]["MatchingDetachRequest"];
+            };
+        };
+        responses: {
+            /** @description Success: the result is in `data`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "receipt_id": "01920000-0000-7000-8000-000000000001",
+                     *         "transaction_id": "01920000-0000-7000-8000-000000000001",
+                     *         "receipt_revision": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["MatchingDetachResult"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "matching.aliases.list:get": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page size, 1 to 100 (default 30).
+                 * @example 30
+                 */
+                limit?: number;
+                /** @description Number of records to skip (default 0). */
+                offset?: number;
+            };
+            header?: {
+                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
+                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the result is in `data`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "items": [
+                     *           {
+                     *             "pattern": "text",
+                     *             "merchant": "text",
+                     *             "source": "text",
+                     *             "created_at": "2026-09-22T14:30:00.000Z"
+                     *           }
+                     *         ],
+                     *         "limit": 1,
+                     *         "offset": 1,
+                     *         "nextOffset": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["MatchingAliasesListResult"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "matching.aliases.list": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
+                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The operation input (an empty object when every parameter is optional). */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "limit": 30
+                 *     }
+                 */
+                "application/json": components["schemas"]["MatchingAliasesListRequest"];
+            };
+        };
+        responses: {
+            /** @description Success: the result is in `data`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "items": [
+                     *           {
+                     *             "pattern": "text",
+                     *             "merchant": "text",
+                     *             "source": "text",
+                     *             "created_at": "2026-09-22T14:30:00.000Z"
+                     *           }
+                     *         ],
+                     *         "limit": 1,
+                     *         "offset": 1,
+                     *         "nextOffset": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["MatchingAliasesListResult"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "matching.settings.get:get": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
+                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the result is in `data`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "auto_match": true,
+                     *         "revision": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["MatchingSettings"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "matching.settings.get": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
+                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The operation input (an empty object when every parameter is optional). */
+        requestBody: {
+            content: {
+                /** @example {} */
+                "application/json": components["schemas"]["MatchingSettingsGetRequest"];
+            };
+        };
+        responses: {
+            /** @description Success: the result is in `data`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "auto_match": true,
+                     *         "revision": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["MatchingSettings"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "matching.settings.update": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
+                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
+                /** @description Idempotency key of a mutation (8-200 characters); required unless the body has `idempotencyKey`, and must equal it when both are sent. A retry with the same key and input returns the stored result and takes effect once. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKeyHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The operation input. `idempotencyKey` may be sent here or as the Idempotency-Key header. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "autoMatch": false,
+                 *       "expectedRevision": 1
+                 *     }
+                 */
+                "application/json": components["schemas"]["MatchingSettingsUpdateRequest"];
+            };
+        };
+        responses: {
+            /** @description Success: the result is in `data`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "auto_match": true,
+                     *         "revision": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["MatchingSettings"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "matching.receiptConsolidation.preview:get": {
+        parameters: {
+            query: {
+                /**
+                 * @description The receipt entry (posted by a processed receipt).
+                 * @example 00000000-0000-0000-0000-000000000000
+                 */
+                receiptEntryId: string;
+                /**
+                 * @description The entry it would be consolidated into.
+                 * @example 00000000-0000-0000-0000-000000000001
+                 */
+                targetEntryId: string;
+            };
+            header?: {
+                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
+                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the result is in `data`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "mode": "same_order",
+                     *         "receipt_entry": {
+                     *           "id": "01920000-0000-7000-8000-000000000001",
+                     *           "revision": 1
+                     *         },
+                     *         "target_entry": {
+                     *           "id": "01920000-0000-7000-8000-000000000001",
+                     *           "revision": 1
+                     *         },
+                     *         "transactions": [
+                     *           {
+                     *             "id": "01920000-0000-7000-8000-000000000001",
+                     *             "revision": 1
+                     *           }
+                     *         ],
+                     *         "receipts": [
+                     *           {
+                     *             "id": "01920000-0000-7000-8000-000000000001",
+                     *             "revision": 1
+                     *           }
+                     *         ],
+                     *         "original_evidence": [
+                     *           {
+                     *             "id": "01920000-0000-7000-8000-000000000001",
+                     *             "content_hash": "text"
+                     *           }
+                     *         ],
+                     *         "payment_identity": {
+                     *           "method": "text",
+                     *           "card_last_four": "text",
+                     *           "provider": "text"
+                     *         },
+                     *         "source_fingerprint": "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["MatchingReceiptConsolidationPreviewResult"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "matching.receiptConsolidation.preview": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
+                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The operation input (an empty object when every parameter is optional). */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "receiptEntryId": "00000000-0000-0000-0000-000000000000",
+                 *       "targetEntryId": "00000000-0000-0000-0000-000000000001"
+                 *     }
+                 */
+                "application/json": components["schemas"]["MatchingReceiptConsolidationPreviewRequest"];
+            };
+        };
+        responses: {
+            /** @description Success: the result is in `data`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "mode": "same_order",
+                     *         "receipt_entry": {
+                     *           "id": "01920000-0000-7000-8000-000000000001",
+                     *           "revision": 1
+                     *         },
+                     *         "target_entry": {
+                     *           "id": "01920000-0000-7000-8000-000000000001",
+                     *           "revision": 1
+                     *         },
+                     *         "transactions": [
+                     *           {
+                     *             "id": "01920000-0000-7000-8000-000000000001",
+                     *             "revision": 1
+                     *           }
+                     *         ],
+                     *         "receipts": [
+                     *           {
+                     *             "id": "01920000-0000-7000-8000-000000000001",
+                     *             "revision": 1
+                     *           }
+                     *         ],
+                     *         "original_evidence": [
+                     *           {
+                     *             "id": "01920000-0000-7000-8000-000000000001",
+                     *             "content_hash": "text"
+                     *           }
+                     *         ],
+                     *         "payment_identity": {
+                     *           "method": "text",
+                     *           "card_last_four": "text",
+                     *           "provider": "text"
+                     *         },
+                     *         "source_fingerprint": "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["MatchingReceiptConsolidationPreviewResult"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     "matching.receiptConsolidation.confirm": {
         parameters: {
             query?: never;
@@ -15950,6 +17693,759 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "receipts.upload": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
+                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
+                /** @description Idempotency key of a mutation (8-200 characters); required unless the body has `idempotencyKey`, and must equal it when both are sent. A retry with the same key and input returns the stored result and takes effect once. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKeyHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The operation input. `idempotencyKey` may be sent here or as the Idempotency-Key header. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "fileName": "receipt.xml",
+                 *       "mediaType": "application/xml",
+                 *       "contentBase64": "PD94bWwgdmVyc2lvbj0iMS4wIj8+PEludm9pY2UgeG1sbnM9InVybjpvYXNpczpuYW1lczpzcGVjaWZpY2F0aW9uOnVibDpzY2hlbWE6eHNkOkludm9pY2UtMiI+PElEPlItMTwvSUQ+PC9JbnZvaWNlPg=="
+                 *     }
+                 */
+                "application/json": components["schemas"]["ReceiptsUploadRequest"];
+            };
+        };
+        responses: {
+            /** @description Success: the result is in `data`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "item": {
+                     *           "id": "01920000-0000-7000-8000-000000000001",
+                     *           "state": "new",
+                     *           "source": "upload",
+                     *           "file_id": "01920000-0000-7000-8000-000000000001",
+                     *           "file_name": "agreement.pdf",
+                     *           "media_type": "application/pdf",
+                     *           "size": 1,
+                     *           "sha256": "text",
+                     *           "kind": "text",
+                     *           "merchant": "text",
+                     *           "date": "2026-09-22",
+                     *           "total_minor": "text",
+                     *           "currency": "text",
+                     *           "card_last_four": "text",
+                     *           "review_reasons": [
+                     *             "text"
+                     *           ],
+                     *           "failure": {
+                     *             "code": "text",
+                     *             "message": "text"
+                     *           },
+                     *           "fields": {},
+                     *           "entry_id": "01920000-0000-7000-8000-000000000001",
+                     *           "transaction_id": "01920000-0000-7000-8000-000000000001",
+                     *           "revision": 1,
+                     *           "created_at": "2026-09-22T14:30:00.000Z",
+                     *           "updated_at": "2026-09-22T14:30:00.000Z"
+                     *         },
+                     *         "duplicate": true
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["ReceiptsUploadResult"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "inbox.list:get": {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page size, 1 to 100 (default 30).
+                 * @example 30
+                 */
+                limit?: number;
+                /** @description Opaque cursor from a previous page's nextCursor. */
+                cursor?: string;
+                /** @description new (queued) -> processing -> ready, needs_review (read, a person should check: see review_reasons) or failed (see failure); matched once attached to a transaction; ignored by a person (inbox.restore brings it back). */
+                state?: "new" | "processing" | "ready" | "needs_review" | "failed" | "matched" | "ignored";
+            };
+            header?: {
+                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
+                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the result is in `data`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "items": [
+                     *           {
+                     *             "id": "01920000-0000-7000-8000-000000000001",
+                     *             "state": "new",
+                     *             "source": "upload",
+                     *             "file_id": "01920000-0000-7000-8000-000000000001",
+                     *             "file_name": "agreement.pdf",
+                     *             "media_type": "application/pdf",
+                     *             "size": 1,
+                     *             "sha256": "text",
+                     *             "kind": "text",
+                     *             "merchant": "text",
+                     *             "date": "2026-09-22",
+                     *             "total_minor": "text",
+                     *             "currency": "text",
+                     *             "card_last_four": "text",
+                     *             "review_reasons": [
+                     *               "text"
+                     *             ],
+                     *             "failure": {
+                     *               "code": "text",
+                     *               "message": "text"
+                     *             },
+                     *             "fields": {},
+                     *             "entry_id": "01920000-0000-7000-8000-000000000001",
+                     *             "transaction_id": "01920000-0000-7000-8000-000000000001",
+                     *             "revision": 1,
+                     *             "created_at": "2026-09-22T14:30:00.000Z",
+                     *             "updated_at": "2026-09-22T14:30:00.000Z"
+                     *           }
+                     *         ],
+                     *         "nextCursor": "eyJrIjpbIjIwMjYtMDktMjJUMTI6MDA6MDAuMDAwWiJdfQ"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["InboxListResult"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "inbox.list": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
+                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The operation input (an empty object when every parameter is optional). */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "limit": 30
+                 *     }
+                 */
+                "application/json": components["schemas"]["InboxListRequest"];
+            };
+        };
+        responses: {
+            /** @description Success: the result is in `data`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "items": [
+                     *           {
+                     *             "id": "01920000-0000-7000-8000-000000000001",
+                     *             "state": "new",
+                     *             "source": "upload",
+                     *             "file_id": "01920000-0000-7000-8000-000000000001",
+                     *             "file_name": "agreement.pdf",
+                     *             "media_type": "application/pdf",
+                     *             "size": 1,
+                     *             "sha256": "text",
+                     *             "kind": "text",
+                     *             "merchant": "text",
+                     *             "date": "2026-09-22",
+                     *             "total_minor": "text",
+                     *             "currency": "text",
+                     *             "card_last_four": "text",
+                     *             "review_reasons": [
+                     *               "text"
+                     *             ],
+                     *             "failure": {
+                     *               "code": "text",
+                     *               "message": "text"
+                     *             },
+                     *             "fields": {},
+                     *             "entry_id": "01920000-0000-7000-8000-000000000001",
+                     *             "transaction_id": "01920000-0000-7000-8000-000000000001",
+                     *             "revision": 1,
+                     *             "created_at": "2026-09-22T14:30:00.000Z",
+                     *             "updated_at": "2026-09-22T14:30:00.000Z"
+                     *           }
+                     *         ],
+                     *         "nextCursor": "eyJrIjpbIjIwMjYtMDktMjJUMTI6MDA6MDAuMDAwWiJdfQ"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["InboxListResult"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "inbox.get:get": {
+        parameters: {
+            query: {
+                /**
+                 * @description Inbox item id.
+                 * @example 00000000-0000-0000-0000-000000000000
+                 */
+                id: string;
+            };
+            header?: {
+                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
+                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the result is in `data`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "01920000-0000-7000-8000-000000000001",
+                     *         "state": "new",
+                     *         "source": "upload",
+                     *         "file_id": "01920000-0000-7000-8000-000000000001",
+                     *         "file_name": "agreement.pdf",
+                     *         "media_type": "application/pdf",
+                     *         "size": 1,
+                     *         "sha256": "text",
+                     *         "kind": "text",
+                     *         "merchant": "text",
+                     *         "date": "2026-09-22",
+                     *         "total_minor": "text",
+                     *         "currency": "text",
+                     *         "card_last_four": "text",
+                     *         "review_reasons": [
+                     *           "text"
+                     *         ],
+                     *         "failure": {
+                     *           "code": "text",
+                     *           "message": "text"
+                     *         },
+                     *         "fields": {},
+                     *         "entry_id": "01920000-0000-7000-8000-000000000001",
+                     *         "transaction_id": "01920000-0000-7000-8000-000000000001",
+                     *         "revision": 1,
+                     *         "created_at": "2026-09-22T14:30:00.000Z",
+                     *         "updated_at": "2026-09-22T14:30:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["InboxItem"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "inbox.get": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
+                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The operation input (an empty object when every parameter is optional). */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "00000000-0000-0000-0000-000000000000"
+                 *     }
+                 */
+                "application/json": components["schemas"]["InboxGetRequest"];
+            };
+        };
+        responses: {
+            /** @description Success: the result is in `data`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "01920000-0000-7000-8000-000000000001",
+                     *         "state": "new",
+                     *         "source": "upload",
+                     *         "file_id": "01920000-0000-7000-8000-000000000001",
+                     *         "file_name": "agreement.pdf",
+                     *         "media_type": "application/pdf",
+                     *         "size": 1,
+                     *         "sha256": "text",
+                     *         "kind": "text",
+                     *         "merchant": "text",
+                     *         "date": "2026-09-22",
+                     *         "total_minor": "text",
+                     *         "currency": "text",
+                     *         "card_last_four": "text",
+                     *         "review_reasons": [
+                     *           "text"
+                     *         ],
+                     *         "failure": {
+                     *           "code": "text",
+                     *           "message": "text"
+                     *         },
+                     *         "fields": {},
+                     *         "entry_id": "01920000-0000-7000-8000-000000000001",
+                     *         "transaction_id": "01920000-0000-7000-8000-000000000001",
+                     *         "revision": 1,
+                     *         "created_at": "2026-09-22T14:30:00.000Z",
+                     *         "updated_at": "2026-09-22T14:30:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["InboxItem"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "inbox.ignore": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
+                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
+                /** @description Idempotency key of a mutation (8-200 characters); required unless the body has `idempotencyKey`, and must equal it when both are sent. A retry with the same key and input returns the stored result and takes effect once. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKeyHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The operation input. `idempotencyKey` may be sent here or as the Idempotency-Key header. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "00000000-0000-0000-0000-000000000000",
+                 *       "expectedRevision": 1
+                 *     }
+                 */
+                "application/json": components["schemas"]["InboxIgnoreRequest"];
+            };
+        };
+        responses: {
+            /** @description Success: the result is in `data`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "01920000-0000-7000-8000-000000000001",
+                     *         "state": "new",
+                     *         "source": "upload",
+                     *         "file_id": "01920000-0000-7000-8000-000000000001",
+                     *         "file_name": "agreement.pdf",
+                     *         "media_type": "application/pdf",
+                     *         "size": 1,
+                     *         "sha256": "text",
+                     *         "kind": "text",
+                     *         "merchant": "text",
+                     *         "date": "2026-09-22",
+                     *         "total_minor": "text",
+                     *         "currency": "text",
+                     *         "card_last_four": "text",
+                     *         "review_reasons": [
+                     *           "text"
+                     *         ],
+                     *         "failure": {
+                     *           "code": "text",
+                     *           "message": "text"
+                     *         },
+                     *         "fields": {},
+                     *         "entry_id": "01920000-0000-7000-8000-000000000001",
+                     *         "transaction_id": "01920000-0000-7000-8000-000000000001",
+                     *         "revision": 1,
+                     *         "created_at": "2026-09-22T14:30:00.000Z",
+                     *         "updated_at": "2026-09-22T14:30:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["InboxItem"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "inbox.restore": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
+                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
+                /** @description Idempotency key of a mutation (8-200 characters); required unless the body has `idempotencyKey`, and must equal it when both are sent. A retry with the same key and input returns the stored result and takes effect once. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKeyHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The operation input. `idempotencyKey` may be sent here or as the Idempotency-Key header. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "00000000-0000-0000-0000-000000000000",
+                 *       "expectedRevision": 2
+                 *     }
+                 */
+                "application/json": components["schemas"]["InboxRestoreRequest"];
+            };
+        };
+        responses: {
+            /** @description Success: the result is in `data`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "01920000-0000-7000-8000-000000000001",
+                     *         "state": "new",
+                     *         "source": "upload",
+                     *         "file_id": "01920000-0000-7000-8000-000000000001",
+                     *         "file_name": "agreement.pdf",
+                     *         "media_type": "application/pdf",
+                     *         "size": 1,
+                     *         "sha256": "text",
+                     *         "kind": "text",
+                     *         "merchant": "text",
+                     *         "date": "2026-09-22",
+                     *         "total_minor": "text",
+                     *         "currency": "text",
+                     *         "card_last_four": "text",
+                     *         "review_reasons": [
+                     *           "text"
+                     *         ],
+                     *         "failure": {
+                     *           "code": "text",
+                     *           "message": "text"
+                     *         },
+                     *         "fields": {},
+                     *         "entry_id": "01920000-0000-7000-8000-000000000001",
+                     *         "transaction_id": "01920000-0000-7000-8000-000000000001",
+                     *         "revision": 1,
+                     *         "created_at": "2026-09-22T14:30:00.000Z",
+                     *         "updated_at": "2026-09-22T14:30:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["InboxItem"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "inbox.address.get:get": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
+                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the result is in `data`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "address": "text",
+                     *         "revision": 1,
+                     *         "created_at": "2026-09-22T14:30:00.000Z",
+                     *         "accepted_messages": 1,
+                     *         "refused_messages": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["InboxAddress"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "inbox.address.get": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
+                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The operation input (an empty object when every parameter is optional). */
+        requestBody: {
+            content: {
+                /** @example {} */
+                "application/json": components["schemas"]["InboxAddressGetRequest"];
+            };
+        };
+        responses: {
+            /** @description Success: the result is in `data`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "address": "text",
+                     *         "revision": 1,
+                     *         "created_at": "2026-09-22T14:30:00.000Z",
+                     *         "accepted_messages": 1,
+                     *         "refused_messages": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["InboxAddress"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "inbox.address.rotate": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
+                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
+                /** @description Idempotency key of a mutation (8-200 characters); required unless the body has `idempotencyKey`, and must equal it when both are sent. A retry with the same key and input returns the stored result and takes effect once. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKeyHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The operation input. `idempotencyKey` may be sent here or as the Idempotency-Key header. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "expectedRevision": 1
+                 *     }
+                 */
+                "application/json": components["schemas"]["InboxAddressRotateRequest"];
+            };
+        };
+        responses: {
+            /** @description Success: the result is in `data`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "address": "text",
+                     *         "revision": 1,
+                     *         "created_at": "2026-09-22T14:30:00.000Z",
+                     *         "accepted_messages": 1,
+                     *         "refused_messages": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["InboxAddress"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];

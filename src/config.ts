@@ -1,3 +1,4 @@
+import type { InboundSettings } from './inbound/listener.ts';
 import { DAY } from './lib/clock.ts';
 import { parseDurationMs } from './lib/duration.ts';
 import { DEFAULT_MAIL_FROM } from './mail/sender.ts';
@@ -38,6 +39,8 @@ export interface Config {
   webhooks: WebhookSettings;
   /** Dashboard and portal sessions and sign-in links (docs/dashboard.md). */
   sessions: SessionSettings;
+  /** Inbound e-mail (receipts by mail and other purposes): the SMTP listener, off by default. */
+  inbound: InboundSettings;
 }
 
 export class ConfigError extends Error {}
@@ -200,7 +203,23 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
             }
           : undefined,
     },
+    inbound: parseInbound(env, host),
   };
+}
+
+function parseInbound(env: NodeJS.ProcessEnv, host: string): InboundSettings {
+  const text = env.ACCOUNTING_INBOUND_SMTP_PORT;
+  const port = text === undefined || text === '' ? undefined : Number(text);
+  if (port !== undefined && (!Number.isInteger(port) || port < 0 || port > 65535))
+    throw new ConfigError(`ACCOUNTING_INBOUND_SMTP_PORT: "${text}" is not a port`);
+  const domain = (env.ACCOUNTING_INBOUND_DOMAIN || 'inbound.localhost').toLowerCase();
+  if (!/^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)+$/.test(domain))
+    throw new ConfigError(`ACCOUNTING_INBOUND_DOMAIN: "${domain}" is not a domain name`);
+  const maxText = env.ACCOUNTING_INBOUND_MAX_BYTES;
+  const maxMessageBytes = maxText === undefined || maxText === '' ? 30 * 1024 * 1024 : Number(maxText);
+  if (!Number.isInteger(maxMessageBytes) || maxMessageBytes < 1024 || maxMessageBytes > 100 * 1024 * 1024)
+    throw new ConfigError('ACCOUNTING_INBOUND_MAX_BYTES: an integer from 1024 to 104857600');
+  return { port, host: env.ACCOUNTING_INBOUND_SMTP_HOST || host, domain, maxMessageBytes };
 }
 
 /** 0 turns the overlap off (the old secret stops at once); more than a week keeps a leaked secret alive too long. */

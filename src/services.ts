@@ -8,10 +8,12 @@ import {
   type EventRecorder,
   nonConformancePolicy,
 } from './events/recorder.ts';
+import { InboundRouter } from './inbound/router.ts';
 import { type Clock, systemClock } from './lib/clock.ts';
 import { RateLimiter } from './lib/rate-limit.ts';
 import { createMailQueue, type MailQueue, type MailTransport } from './mail/outbox-queue.ts';
 import { createMetrics, type Metrics } from './observability/metrics.ts';
+import { receiptsInboundHandler } from './receipts/inbox/inbound.ts';
 import { Wakeups } from './unit/wakeups.ts';
 import { webhookFanOut } from './webhooks/fan-out.ts';
 
@@ -32,6 +34,8 @@ export interface Services {
   metrics: Metrics;
   /** Nudges for this process's job loops after a commit (see src/unit/wakeups.ts). */
   wakeups: Wakeups;
+  /** Inbound mail handlers by address purpose (src/inbound/router.ts); registered in `inboundRouter`. */
+  inbound: InboundRouter;
 }
 
 export interface ServiceOverrides {
@@ -76,6 +80,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     signInRateLimiter: createCredentialRateLimiter(db, config.sessions.signInRateLimit, config.redisUrl),
     metrics: createMetrics(),
     wakeups: new Wakeups(),
+    inbound: inboundRouter(),
   };
 }
 
@@ -83,4 +88,11 @@ async function smtpTransportFromConfig(config: Config): Promise<MailTransport | 
   if (!config.smtpUrl) return undefined;
   const { createSmtpMailer } = await import('./mail/mailer.ts');
   return createSmtpMailer({ url: config.smtpUrl, from: config.mailFrom });
+}
+
+/** Each inbound mail purpose and its handler; an area adds its line here. */
+function inboundRouter(): InboundRouter {
+  const router = new InboundRouter();
+  router.register('receipts', receiptsInboundHandler);
+  return router;
 }

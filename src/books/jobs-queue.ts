@@ -14,7 +14,7 @@ import { newId } from '../lib/ids.ts';
  * of the account row on PostgreSQL.
  */
 
-export type BooksJobKind = 'statement_import' | 'entries_export';
+export type BooksJobKind = 'statement_import' | 'entries_export' | 'receipt_extraction';
 export type BooksJobState = 'queued' | 'running' | 'succeeded' | 'failed';
 
 export interface ImportCounts {

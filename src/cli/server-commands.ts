@@ -2,6 +2,7 @@ import { isTimeZone } from '../admin/organization-settings.ts';
 import { initialize, isEmpty } from '../admin/organizations.ts';
 import { type Config, localhostExceptionNotice } from '../config.ts';
 import { migrateToLatest } from '../db/migrate.ts';
+import { type InboundListener, startInboundListener } from '../inbound/listener.ts';
 import { JOBS } from '../jobs/catalog.ts';
 import { startJobs } from '../jobs/runner.ts';
 import { buildServer } from '../server.ts';
@@ -33,6 +34,15 @@ function listenFailure(error: unknown): string {
   if (code === 'EACCES') return 'permission denied (ports below 1024 need privileges)';
   if (code === 'EADDRNOTAVAIL') return 'HOST is not an address of this machine';
   return error instanceof Error ? error.message : String(error);
+}
+
+/** The inbound SMTP listener, when ACCOUNTING_INBOUND_SMTP_PORT is set (off by default). */
+async function startInbound(services: Services): Promise<InboundListener | undefined> {
+  const { inbound } = services.config;
+  if (inbound.port === undefined) return undefined;
+  const listener = await startInboundListener(services, services.inbound, { ...inbound, port: inbound.port });
+  services.logger.info({ port: listener.port, domain: inbound.domain }, 'inbound SMTP listening');
+  return listener;
 }
 
 async function prepared(config: Config): Promise<Services> {
@@ -77,9 +87,11 @@ export async function runServe(config: Config): Promise<number> {
     );
   }
   const jobs = startJobs(services, JOBS);
+  const inbound = await startInbound(services);
   services.logger.info({ address, database: services.db.location }, 'accounting service listening');
   process.stdout.write(`Listening on ${address} (database: ${services.db.dialect})\n`);
   onShutdown(async () => {
+    await inbound?.close();
     await app.close();
     await jobs.stop();
     // Attempts already sent get their outcome recorded (otherwise their lease lapses and they repeat).
@@ -92,11 +104,13 @@ export async function runServe(config: Config): Promise<number> {
 export async function runWorker(config: Config): Promise<number> {
   const services = await prepared(config);
   const jobs = startJobs(services, JOBS);
+  const inbound = await startInbound(services);
   services.logger.info(
     { database: services.db.location, jobs: JOBS.map((job) => job.name) },
     'worker started',
   );
   onShutdown(async () => {
+    await inbound?.close();
     await jobs.stop();
     // Attempts already sent get their outcome recorded (otherwise their lease lapses and they repeat).
     await drainDeliveries(services);

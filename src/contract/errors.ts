@@ -39,6 +39,11 @@ export const ERROR_CODES = {
     status: 400,
     description: 'An uploaded file is empty, not valid base64, or its content does not match its media type.',
   },
+  not_consolidatable: {
+    status: 400,
+    description:
+      'The receipt entry and the target entry do not document one purchase (no shared order, no provider receipt settled by a card charge), so no consolidation is offered.',
+  },
   missing_credential: { status: 401, description: 'No `Authorization: Bearer` credential was sent.' },
   invalid_credential: {
     status: 401,
@@ -207,6 +212,11 @@ export const ERROR_CODES = {
     status: 409,
     description:
       'The invoice already has an active or paused payment plan (`error.plan_id`); cancel it before creating another.',
+  },
+  consolidation_stale: {
+    status: 409,
+    description:
+      'The consolidation confirmation no longer matches the current preview (`reason`: fingerprint_mismatch, mode_mismatch, transactions_mismatch or evidence_not_current); read matching.receiptConsolidation.preview again and review it.',
   },
   payload_too_large: { status: 413, description: "The body exceeds the operation's size limit." },
   unsupported_media_type: { status: 415, description: 'A POST body must be `application/json`.' },

@@ -3,6 +3,7 @@ import type { ContractorTables } from './tables/contractors.ts';
 import type { CoreTables } from './tables/core.ts';
 import type { InvitationTables } from './tables/invitations.ts';
 import type { InvoicingTables } from './tables/invoicing.ts';
+import type { ReceiptTables } from './tables/receipts.ts';
 import type { ScheduleTables } from './tables/schedules.ts';
 import type { SessionTables } from './tables/sessions.ts';
 import type { WebhookTables } from './tables/webhooks.ts';
@@ -16,4 +17,5 @@ export interface Database
     InvoicingTables,
     ScheduleTables,
     BooksTables,
-    SessionTables {}
+    SessionTables,
+    ReceiptTables {}

@@ -1,6 +1,7 @@
 import { booksJobs } from './books-jobs.ts';
 import { eventPurgeJob, idempotencyPurgeJob, mailDispatchJob, mailPurgeJob } from './core-jobs.ts';
 import { invoicingJobs } from './invoicing-jobs.ts';
+import { receiptsJobs } from './receipts-jobs.ts';
 import type { Job } from './runner.ts';
 import { webhookJobs } from './webhook-jobs.ts';
 
@@ -13,4 +14,5 @@ export const JOBS: readonly Job[] = [
   ...webhookJobs,
   ...invoicingJobs,
   ...booksJobs,
+  ...receiptsJobs,
 ];

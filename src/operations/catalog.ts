@@ -7,9 +7,11 @@ import { contractorOpsOperations } from './contractor-ops/index.ts';
 import { contractorOperations, invitationOperations, templateOperations } from './contractors/index.ts';
 import type { AnyOperation } from './define.ts';
 import { entryOperations } from './entries/index.ts';
+import { inboxOperations } from './inbox/index.ts';
 import { invoiceOperations, scheduleOperations } from './invoices/index.ts';
 import { matchingOperations } from './matching/index.ts';
 import { partyOperations } from './parties/index.ts';
+import { receiptOperations } from './receipts/index.ts';
 import { transactionOperations } from './transactions/index.ts';
 import { webhookOperations } from './webhooks/index.ts';
 
@@ -35,6 +37,8 @@ export const OPERATIONS: readonly AnyOperation[] = [
   ...categoryOperations,
   ...entryOperations,
   ...attentionOperations,
+  ...receiptOperations,
+  ...inboxOperations,
 ];
 
 const byName = new Map(OPERATIONS.map((operation) => [operation.name, operation]));

@@ -10,6 +10,7 @@ import { findOperation, OPERATIONS } from '../../src/operations/catalog.ts';
 import type { AnyOperation } from '../../src/operations/define.ts';
 import type { Caller, TestApp } from './app.ts';
 import { call, freshKey } from './http.ts';
+import { ublReceipt } from './receipts.ts';
 
 /**
  * Factories shared by the catalog-driven tests: organizations, members and keys in every state the
@@ -225,6 +226,45 @@ export const RECORD_FACTORIES: Record<string, RecordFactory> = {
     const account = await makeWithExample(app, caller, 'accounts.create');
     return makeWithExample(app, caller, 'transactions.imports.create', { accountId: account.id });
   },
+  // Receipts: an inbox item is an upload of a small UBL invoice of its own (distinct bytes).
+  inbox: (app, caller) =>
+    makeThrough(app, caller, 'receipts.upload', {
+      fileName: 'receipt.xml',
+      mediaType: 'application/xml',
+      contentBase64: ublReceipt({
+        id: unique('R'),
+        merchant: 'Blue Bottle Coffee',
+        date: '2026-01-15',
+        amountMinor: 1190n,
+      }).toString('base64'),
+    }),
+  /** A suggestion: a card transaction and a receipt of the same amount, read by the extraction job. */
+  'matching.suggestions': async (app, caller) => {
+    const account = await makeThrough(app, caller, 'accounts.create', {
+      name: 'Card',
+      kind: 'credit_card',
+      currency: 'EUR',
+    });
+    await makeThrough(app, caller, 'transactions.create', {
+      accountId: account.id,
+      bookedDate: '2026-01-16',
+      amountMinor: '-1190',
+      description: 'BLUE BOTTLE COFFEE',
+    });
+    const receipt = await RECORD_FACTORIES.inbox?.(app, caller);
+    await app.runJobs();
+    const res = await call(
+      app.baseUrl,
+      'matching.suggestions.list',
+      { receiptId: receipt?.id ?? '' },
+      { token: caller.token },
+    );
+    const first = (res.data as { items?: Array<{ id?: unknown; revision?: unknown }> } | undefined)
+      ?.items?.[0];
+    if (typeof first?.id !== 'string')
+      throw new Error(`no suggestion to return: ${JSON.stringify(res.body)}`);
+    return { id: first.id, revision: typeof first.revision === 'number' ? first.revision : undefined };
+  },
   /** A category of the default chart (the chart is seeded on first read). */
   categories: async (app, caller) => {
     const res = await call(app.baseUrl, 'categories.list', { limit: 1 }, { token: caller.token });
@@ -267,6 +307,10 @@ export const ID_FIELD_RESOURCES: Record<string, string> = {
   jobRoleId: 'contractorOps.roles',
   invoiceId: 'invoices',
   accountId: 'accounts',
+  receiptId: 'inbox',
+  transactionId: 'transactions',
+  receiptEntryId: 'entries',
+  targetEntryId: 'entries',
 };
 
 /**

@@ -11,6 +11,7 @@ import * as books from './0009-books.ts';
 import * as operations from './0010-operations.ts';
 import * as admin from './0011-admin.ts';
 import * as idempotencyFencing from './0012-idempotency-fencing.ts';
+import * as receipts from './0013-receipts.ts';
 import * as sessions from './0016-sessions.ts';
 import type { ColumnTypes } from './column-types.ts';
 
@@ -35,5 +36,6 @@ export const MIGRATIONS: Record<string, AppMigration> = {
   '0010-operations': operations,
   '0011-admin': admin,
   '0012-idempotency-fencing': idempotencyFencing,
+  '0013-receipts': receipts,
   '0016-sessions': sessions,
 };

@@ -1,3 +1,4 @@
+import type { ColumnType } from 'kysely';
 import type { Blob, Bool, Json, Minor, Timestamp } from './types.ts';
 
 /** Civil date `YYYY-MM-DD` (PostgreSQL `date` is parsed back to this string). */
@@ -137,6 +138,8 @@ export interface BankTransactionsTable {
   import_id: string | null;
   line_number: number | null;
   receipt_id: string | null;
+  /** When receipts matching last looked for this transaction's receipts (migration 0013); null: not yet. */
+  match_scanned_at: ColumnType<Timestamp | null, Timestamp | null | undefined, Timestamp | null>;
   entry_id: string | null;
   revision: number;
   created_at: Timestamp;

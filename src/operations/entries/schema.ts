@@ -35,15 +35,22 @@ export const Entry = Type.Object(
       description: 'unreviewed or reviewed.',
     }),
     source_type: Type.Union(
-      [Type.Literal('transaction'), Type.Literal('invoice'), Type.Literal('invoice_payment')],
+      [
+        Type.Literal('transaction'),
+        Type.Literal('invoice'),
+        Type.Literal('invoice_payment'),
+        Type.Literal('receipt'),
+      ],
       {
-        description: 'What posted the entry.',
+        description:
+          'What posted the entry: a transaction, an invoice, an invoice payment, or a processed receipt (a receipt entry, waiting for its transaction).',
       },
     ),
-    source_id: Id('The transaction, invoice or payment that posted it.'),
+    source_id: Id('The transaction, invoice, payment or receipt that posted it.'),
     transaction_ids: Type.Array(Id('Transaction id.'), { description: 'Transactions linked to the entry.' }),
     receipt_ids: Type.Array(Id('Receipt id.'), {
-      description: 'Receipts linked to the entry (receipts issue).',
+      description:
+        'Receipts linked to the entry: its own receipt (a receipt entry), the receipt matched to its transaction, and receipts consolidated into it.',
     }),
     revision: RevisionField,
     created_at: Timestamp('When the entry was posted (ISO 8601, UTC).'),

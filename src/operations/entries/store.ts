@@ -25,6 +25,20 @@ export async function toEntries(db: Kysely<Database>, rows: readonly EntryRow[])
     .where('entry_id', 'in', ids)
     .orderBy('id')
     .execute();
+  // Receipts associated by a confirmed consolidation (matching.receiptConsolidation.confirm).
+  const consolidated = await db
+    .selectFrom('receipt_consolidations as k')
+    .innerJoin('ledger_entries as e', 'e.id', 'k.receipt_entry_id')
+    .select(['k.target_entry_id', 'e.source_id'])
+    .where('k.target_entry_id', 'in', ids)
+    .where('e.source_type', '=', 'receipt')
+    .orderBy('k.created_at')
+    .execute();
+  const receiptIds = (row: EntryRow): string[] => [
+    ...(row.source_type === 'receipt' ? [row.source_id] : []),
+    ...transactions.flatMap((t) => (t.entry_id === row.id && t.receipt_id ? [t.receipt_id] : [])),
+    ...consolidated.filter((k) => k.target_entry_id === row.id).map((k) => k.source_id),
+  ];
   return rows.map((row) => ({
     id: row.id,
     date: row.entry_date,
@@ -45,7 +59,7 @@ export async function toEntries(db: Kysely<Database>, rows: readonly EntryRow[])
     source_type: row.source_type as Entry['source_type'],
     source_id: row.source_id,
     transaction_ids: transactions.filter((t) => t.entry_id === row.id).map((t) => t.id),
-    receipt_ids: transactions.flatMap((t) => (t.entry_id === row.id && t.receipt_id ? [t.receipt_id] : [])),
+    receipt_ids: [...new Set(receiptIds(row))],
     revision: row.revision,
     created_at: asIso(row.created_at),
     updated_at: asIso(row.updated_at),

@@ -1,4 +1,24 @@
 import type { AnyOperation } from '../define.ts';
+import { listAliases } from './aliases-list.ts';
+import { attachMatch } from './attach.ts';
+import { detachMatch } from './detach.ts';
 import { confirmReceiptConsolidation } from './receipt-consolidation-confirm.ts';
+import { previewReceiptConsolidation } from './receipt-consolidation-preview.ts';
+import { getMatchingSettings } from './settings-get.ts';
+import { updateMatchingSettings } from './settings-update.ts';
+import { confirmSuggestion } from './suggestions-confirm.ts';
+import { declineSuggestion } from './suggestions-decline.ts';
+import { listSuggestions } from './suggestions-list.ts';
 
-export const matchingOperations: readonly AnyOperation[] = [confirmReceiptConsolidation];
+export const matchingOperations: readonly AnyOperation[] = [
+  listSuggestions,
+  confirmSuggestion,
+  declineSuggestion,
+  attachMatch,
+  detachMatch,
+  listAliases,
+  getMatchingSettings,
+  updateMatchingSettings,
+  previewReceiptConsolidation,
+  confirmReceiptConsolidation,
+];

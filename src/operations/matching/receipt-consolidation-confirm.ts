@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import { Id, IdempotencyKey, Revision } from '../../contract/formats.ts';
+import { confirmConsolidation } from '../../receipts/consolidation/confirm.ts';
 import { defineOperation } from '../define.ts';
 
 /**
@@ -7,7 +8,8 @@ import { defineOperation } from '../define.ts';
  * the current original documents and the source-backed payment identity: API keys, OAuth tokens,
  * MCP clients and automatic actors may never approve it. The pipeline refuses every call with 403
  * `dashboard_only` before reading the input, and no MCP tool exists for it. Its body schema is
- * published exactly as the contract gives it so the dashboard (a later issue) can be built on it.
+ * published exactly as the contract gives it; the handler runs the domain confirmation
+ * (src/receipts/consolidation/confirm.ts) for the dashboard transport.
  */
 export const confirmReceiptConsolidation = defineOperation({
   name: 'matching.receiptConsolidation.confirm',
@@ -88,11 +90,17 @@ export const confirmReceiptConsolidation = defineOperation({
     reason: 'Same order number on the receipt and the card statement.',
     idempotencyKey: 'confirm-2026-09-22-0001',
   },
-  async run() {
-    // Unreachable today: checkAccess refuses 'dashboard' operations for every credential. If a
-    // future transport ever calls run without building the dashboard flow, fail loudly.
-    throw new Error(
-      'matching.receiptConsolidation.confirm has no dashboard transport yet; it cannot be performed.',
-    );
+  async run({ ctx, input }) {
+    // Reached only through the dashboard transport (checkAccess refuses 'dashboard' operations to
+    // API keys, OAuth and MCP). The checks and the effect live in the domain, which the dashboard
+    // may also call inside its own unit of work.
+    const done = await confirmConsolidation(ctx, input, `member:${ctx.principal.memberId}`);
+    return {
+      receipt_entry_id: input.receiptEntryId,
+      target_entry_id: input.targetEntryId,
+      mode: done.mode,
+      receipt_revision: done.receiptRevision,
+      target_revision: done.targetRevision,
+    };
   },
 });

@@ -34,6 +34,8 @@ export interface ConsolidationPreview {
   targetEntry: RevisionRef;
   mode: ConsolidationMode;
   transactions: readonly RevisionRef[];
+  /** The receipts (inbox items) involved with their revisions; the key is left out when absent. */
+  receipts?: readonly RevisionRef[];
   originalEvidence: readonly EvidenceRef[];
   paymentIdentity: PaymentIdentity;
 }
@@ -59,7 +61,8 @@ function assertUniqueIds(kind: string, items: readonly { id: string }[]): void {
  *     "mode":     "same_order" | "provider_card_settlement",
  *     "transactions": [{"id", "revision"}...]        sorted by id,
  *     "evidence":     [{"id", "contentHash"}...]     sorted by id,
- *     "payment":  {"method", "cardLastFour", "provider"}   (null when absent)
+ *     "payment":  {"method", "cardLastFour", "provider"}   (null when absent),
+ *     "receipts":     [{"id", "revision"}...]        sorted by id; only when the preview lists receipts
  *   }
  *
  * Ids and hashes are taken as given (no case folding), so a different spelling is a different
@@ -68,6 +71,7 @@ function assertUniqueIds(kind: string, items: readonly { id: string }[]): void {
 export function consolidationCanonicalForm(preview: ConsolidationPreview): string {
   assertUniqueIds('transaction', preview.transactions);
   assertUniqueIds('piece of evidence', preview.originalEvidence);
+  if (preview.receipts) assertUniqueIds('receipt', preview.receipts);
   const ref = (r: RevisionRef) => {
     if (!Number.isSafeInteger(r.revision) || r.revision < 1)
       throw new Error('revision must be a positive integer');
@@ -85,6 +89,7 @@ export function consolidationCanonicalForm(preview: ConsolidationPreview): strin
       cardLastFour: preview.paymentIdentity.cardLastFour,
       provider: preview.paymentIdentity.provider,
     },
+    ...(preview.receipts ? { receipts: byId(preview.receipts).map(ref) } : {}),
   });
 }
 

@@ -1,0 +1,22 @@
+import { EXTRACTION_JOB, runReceiptExtractions } from '../receipts/processing/job.ts';
+import { scanNewTransactions, TRANSACTION_SCAN_JOB } from '../receipts/processing/transaction-scan.ts';
+import type { Job } from './runner.ts';
+
+/**
+ * Receipts: extraction claimed from the books queue with a lease (woken at once by an upload in
+ * this process), and the scan that suggests waiting receipts for newly arrived transactions.
+ */
+export const receiptsJobs: readonly Job[] = [
+  {
+    name: EXTRACTION_JOB,
+    intervalMs: 1_000,
+    wakeOn: ['books'],
+    run: (services) => runReceiptExtractions(services),
+  },
+  {
+    name: TRANSACTION_SCAN_JOB,
+    intervalMs: 2_000,
+    wakeOn: ['books'],
+    run: (services) => scanNewTransactions(services),
+  },
+];

@@ -1,0 +1,16 @@
+import type { AnyOperation } from '../define.ts';
+import { getInboxAddress } from './address-get.ts';
+import { rotateInboxAddress } from './address-rotate.ts';
+import { getInboxItem } from './get.ts';
+import { ignoreInboxItem } from './ignore.ts';
+import { listInbox } from './list.ts';
+import { restoreInboxItem } from './restore.ts';
+
+export const inboxOperations: readonly AnyOperation[] = [
+  listInbox,
+  getInboxItem,
+  ignoreInboxItem,
+  restoreInboxItem,
+  getInboxAddress,
+  rotateInboxAddress,
+];

@@ -1,0 +1,84 @@
+import type { ExtractedFields, ExtractionResult } from '../extraction/types.ts';
+import type { ReceiptCandidate, ReceiptDocumentType } from '../matching/types.ts';
+
+/** Extracted fields as stored and shown: bigints become decimal strings, everything else as is. */
+export function fieldsToJson(fields: ExtractedFields): Record<string, unknown> {
+  return JSON.parse(
+    JSON.stringify(fields, (_key, value) => (typeof value === 'bigint' ? value.toString() : value)),
+  );
+}
+
+/** The summary columns of a read receipt: what lists and matching use without opening `fields`. */
+export interface ReceiptSummary {
+  merchant: string | null;
+  date: string | null;
+  /** What is to pay (amount due, else the total), signed: negative for a credit note. */
+  totalMinor: bigint | null;
+  currency: string | null;
+  cardLastFour: string | null;
+}
+
+export function summaryOf(
+  result: Extract<ExtractionResult, { status: 'ready' | 'needs_review' }>,
+): ReceiptSummary {
+  const f = result.fields;
+  return {
+    merchant: f.merchant?.value ?? null,
+    date: f.date?.value ?? null,
+    totalMinor: f.amountDueMinor?.value ?? f.totalMinor?.value ?? null,
+    currency: f.currency?.value ?? null,
+    cardLastFour: f.cardLastFour?.value ?? null,
+  };
+}
+
+interface StoredField {
+  value?: unknown;
+  confidence?: number;
+}
+
+const str = (field: StoredField | undefined): string | null =>
+  typeof field?.value === 'string' ? field.value : null;
+const conf = (field: StoredField | undefined): number =>
+  typeof field?.confidence === 'number' ? field.confidence : 0;
+
+const DOCUMENT_TYPES: Record<string, ReceiptDocumentType> = {
+  receipt: 'receipt',
+  invoice: 'invoice',
+  credit_note: 'refund',
+};
+
+/** The matching engine's view of a stored receipt (totals positive; the document type tells direction). */
+export function receiptCandidate(row: {
+  id: string;
+  merchant: string | null;
+  document_date: string | null;
+  total_minor: unknown;
+  currency: string | null;
+  card_last_four: string | null;
+  fields: unknown;
+}): ReceiptCandidate {
+  const fields = (typeof row.fields === 'string' ? JSON.parse(row.fields) : (row.fields ?? {})) as Record<
+    string,
+    StoredField | undefined
+  >;
+  const total = row.total_minor === null ? null : BigInt(String(row.total_minor));
+  const totalField = fields.amountDueMinor ?? fields.totalMinor;
+  return {
+    id: row.id,
+    merchant: row.merchant,
+    date: row.document_date,
+    totalMinor: total === null ? null : total < 0n ? -total : total,
+    currency: row.currency,
+    cardLastFour: row.card_last_four,
+    paymentMethod: str(fields.paymentMethod),
+    orderNumber: str(fields.orderNumber),
+    documentType: DOCUMENT_TYPES[str(fields.documentType) ?? 'receipt'] ?? 'receipt',
+    confidence: {
+      merchant: conf(fields.merchant),
+      date: conf(fields.date),
+      total: conf(totalField),
+      currency: conf(fields.currency),
+      cardLastFour: conf(fields.cardLastFour),
+    },
+  };
+}
