@@ -20,6 +20,7 @@ export interface PageOptions {
 
 const NAV: ReadonlyArray<{ key: string; label: string; href: string; adminOnly?: boolean }> = [
   { key: 'home', label: 'Home', href: '/dashboard' },
+  { key: 'receipts', label: 'Receipts', href: '/dashboard/receipts' },
   { key: 'transactions', label: 'Transactions', href: '/dashboard/transactions' },
   { key: 'invoices', label: 'Invoices', href: '/dashboard/invoices' },
   { key: 'contractors', label: 'Contractors', href: '/dashboard/contractors' },

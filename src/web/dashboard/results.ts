@@ -35,9 +35,10 @@ export function resultPage(
 
 /** Actions whose natural next page is the record they started (a statement import's progress). */
 export function nextPage(operation: string, data: unknown): string | undefined {
-  const id = (data as { job?: { id?: unknown } } | null)?.job?.id;
-  if (operation === 'transactions.imports.create' && typeof id === 'string' && /^[0-9a-f-]{36}$/.test(id)) {
-    return `/dashboard/transactions/imports/${id}`;
-  }
+  const record = data as { job?: { id?: unknown }; item?: { id?: unknown } } | null;
+  const id = operation === 'transactions.imports.create' ? record?.job?.id : record?.item?.id;
+  if (typeof id !== 'string' || !/^[0-9a-f-]{36}$/.test(id)) return undefined;
+  if (operation === 'transactions.imports.create') return `/dashboard/transactions/imports/${id}`;
+  if (operation === 'receipts.upload') return `/dashboard/receipts/${id}`;
   return undefined;
 }

@@ -52,6 +52,37 @@ export const dashboardRoutes: HttpPlugin = (app, services) => {
 
 /** Files a page links to (an invoice's PDF), read through the operation's file form. */
 function registerFiles(app: FastifyInstance, services: Services): void {
+  app.get<{ Params: { id: string } }>('/dashboard/receipts/originals/:id', async (request, reply) => {
+    const signed = await signedIn(services, request);
+    if (!signed) return toSignIn(reply);
+    try {
+      const data = (await callOperation(services, signed, 'receipts.originals.get', {
+        id: request.params.id,
+      })) as {
+        file_name: string;
+        media_type: string;
+        content_base64: string;
+      };
+      // Images and PDFs are shown as they are; anything else (XML e-invoices) as inert text, so a
+      // hostile document can never run in this origin.
+      const shown = /^(image\/(jpeg|png|webp)|application\/pdf)$/.test(data.media_type)
+        ? data.media_type
+        : 'text/plain; charset=utf-8';
+      return reply
+        .type(shown)
+        .header('Cache-Control', 'private, no-store')
+        .header('X-Content-Type-Options', 'nosniff')
+        .header(
+          'Content-Disposition',
+          `inline; filename="${data.file_name.replace(/[^A-Za-z0-9._-]/g, '_')}"`,
+        )
+        .header('X-Frame-Options', 'SAMEORIGIN')
+        .send(Buffer.from(data.content_base64, 'base64'));
+    } catch (error) {
+      return failure(services, request, reply, signed, error, '/dashboard/receipts');
+    }
+  });
+
   app.get<{ Params: { id: string } }>('/dashboard/invoices/:id/pdf', async (request, reply) => {
     const signed = await signedIn(services, request);
     if (!signed) return toSignIn(reply);
@@ -130,6 +161,15 @@ function registerActions(app: FastifyInstance, services: Services): void {
         const separator = back.includes('?') ? '&' : '?';
         return reply.redirect(`${back}${separator}done=${encodeURIComponent(operation.name)}`, 303);
       } catch (error) {
+        // A consolidation whose preview went stale is refused; the review comes back, reloaded.
+        const code = error instanceof AppError ? error.code : undefined;
+        if (
+          operation.name === 'matching.receiptConsolidation.confirm' &&
+          (code === 'consolidation_stale' || code === 'revision_conflict') &&
+          back.startsWith('/dashboard/consolidations?')
+        ) {
+          return reply.redirect(`${back}&stale=1`, 303);
+        }
         return failure(services, request, reply, signed, error, back);
       }
     },

@@ -21,15 +21,15 @@ export const homePage: PageHandler = async (services, signed) => {
   );
 
   if (findOperation('inbox.list')) {
-    const inbox = await callOperation(services, signed, 'inbox.list', { limit: 10 });
+    const inbox = await callOperation(services, signed, 'inbox.list', { limit: 10, state: 'needs_review' });
     parts.push(
       html`<section class="card"><h2>Inbox to review</h2>${table(
         ['Received', 'Item'],
         rows(inbox).map(
           (i) =>
-            html`<tr><td>${when(i.created_at ?? i.createdAt)}</td><td><a href="/dashboard/receipts/${str(i.id)}">${str(i.fileName ?? i.file_name ?? i.id)}</a></td></tr>`,
+            html`<tr><td>${when(i.created_at)}</td><td><a href="/dashboard/receipts/${str(i.id)}">${str(i.merchant) || str(i.file_name)}</a></td></tr>`,
         ),
-        'The inbox is empty.',
+        'Nothing in the inbox needs a review.',
       )}</section>`,
     );
   }

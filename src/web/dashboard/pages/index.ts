@@ -1,8 +1,10 @@
 import type { PageHandler } from '../routes.ts';
 import { adminPage } from './admin.ts';
+import { consolidationPage } from './consolidation.ts';
 import { contractorPage, contractorsPage } from './contractors.ts';
 import { homePage } from './home.ts';
 import { invoicePage, invoicesPage } from './invoices.ts';
+import { receiptPage, receiptsPage } from './receipts.ts';
 import { importPage, transactionsPage } from './transactions.ts';
 import { webhookDeliveryPage, webhookEndpointPage, webhooksPage } from './webhooks.ts';
 
@@ -19,4 +21,7 @@ export const PAGES: Record<string, PageHandler> = {
   '/dashboard/transactions': transactionsPage,
   '/dashboard/transactions/imports/:id': importPage,
   '/dashboard/admin': adminPage,
+  '/dashboard/receipts': receiptsPage,
+  '/dashboard/receipts/:id': receiptPage,
+  '/dashboard/consolidations': consolidationPage,
 };
