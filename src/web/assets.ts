@@ -9,10 +9,11 @@ body{margin:0;font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif
 a{color:var(--accent)}
 a:focus-visible,button:focus-visible,input:focus-visible,select:focus-visible,textarea:focus-visible,summary:focus-visible{outline:3px solid #f0b400;outline-offset:2px}
 .skip{position:absolute;left:-999px}.skip:focus{left:1rem;top:1rem;background:#fff;padding:.5rem;z-index:9}
-header.top{background:#0f2a5c;color:#fff;padding:.5rem 1rem;display:flex;flex-wrap:wrap;gap:.5rem 1.5rem;align-items:center}
+header.top{background:#0f2a5c;color:#fff;padding:.5rem 1rem;display:flex;flex-wrap:wrap;gap:.5rem 1.2rem;align-items:center;font-size:.95rem}
 header.top a{color:#fff}
 header.top .org{font-weight:600}
-nav.main ul{list-style:none;margin:0;padding:0;display:flex;flex-wrap:wrap;gap:.25rem 1rem}
+nav.main ul{list-style:none;margin:0;padding:0;display:flex;flex-wrap:wrap;gap:.25rem .8rem}
+figure{margin:0}
 nav.main a[aria-current=page]{font-weight:700;text-decoration-thickness:3px}
 header.top form{margin-left:auto}
 main{max-width:76rem;margin:0 auto;padding:1rem}

@@ -42,7 +42,7 @@ export const homePage: PageHandler = async (services, signed) => {
         ['Endpoint', 'State'],
         troubled.map(
           (e) =>
-            html`<tr><td><a href="/dashboard/webhooks/${str(e.id)}">${str(e.url)}</a></td><td>${e.active === true ? `${str(e.failure_count)} failures in a row` : `turned off: ${str(e.disabled_reason)}`}</td></tr>`,
+            html`<tr><td><a href="/dashboard/webhooks/${str(e.id)}">${str(e.url)}</a></td><td>${e.active === true ? `${str(e.failure_count)} failed ${Number(e.failure_count) === 1 ? 'attempt' : 'attempts'} in a row` : `turned off: ${str(e.disabled_reason)}`}</td></tr>`,
         ),
         'Every endpoint is delivering.',
       )}</section>`,
