@@ -22,11 +22,15 @@ describe('dashboard-only operations in the catalog', () => {
     }
   });
 
-  it('confirm has no transport to run on: its handler fails loudly instead of pretending', async () => {
-    await assert.rejects(
-      confirmReceiptConsolidation.run({ ctx: {} as never, input: {} as never }),
-      /no dashboard transport yet/,
+  it('each names the member roles the dashboard lets call it (enable: admin; confirm: finance)', () => {
+    const roles = Object.fromEntries(
+      DASHBOARD_ONLY.map((operation) => [
+        operation.name,
+        operation.access.roles === 'dashboard' ? operation.access.dashboardRoles : [],
+      ]),
     );
+    assert.deepEqual(roles['webhooks.endpoints.enable'], ['admin']);
+    assert.deepEqual(roles['matching.receiptConsolidation.confirm'], ['finance']);
   });
 });
 

@@ -176,5 +176,35 @@ for (const dialect of DIALECTS) {
       assert.match(body, /request id <code>req_/);
       await context.close();
     });
+
+    it('an idle session expires, and a suspended member is signed out on the next request', async () => {
+      const member = await createCaller(app, { role: 'finance', organizationId: admin.organizationId });
+      const context = await browser.newContext({ bypassCSP: true });
+      const page = await context.newPage();
+      await signIn(page, app, smtp, await emailOf(app, member));
+      app.clock.advance(app.services.config.sessions.idleMs + 1000);
+      await page.goto(`${app.baseUrl}/dashboard/sessions`);
+      await page.getByRole('heading', { level: 1, name: 'Sign in' }).waitFor();
+      await signIn(page, app, smtp, await emailOf(app, member));
+      const memberRow = await call(
+        app.baseUrl,
+        'admin.members.list',
+        { status: 'active', limit: 100 },
+        { token: admin.token, method: 'GET' },
+      );
+      const revision = (memberRow.data.items as Array<{ id: string; revision: number }>).find(
+        (m) => m.id === member.memberId,
+      )?.revision;
+      const suspended = await call(
+        app.baseUrl,
+        'admin.members.suspend',
+        { id: member.memberId, expectedRevision: revision },
+        { token: admin.token },
+      );
+      assert.equal(suspended.status, 200, JSON.stringify(suspended.body));
+      await page.goto(`${app.baseUrl}/dashboard/transactions`);
+      await page.getByRole('heading', { level: 1, name: 'Sign in' }).waitFor();
+      await context.close();
+    });
   });
 }
