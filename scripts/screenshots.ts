@@ -10,9 +10,11 @@ import { chromium } from 'playwright-core';
 import { initialize } from '../src/admin/organizations.ts';
 import { loadConfig } from '../src/config.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
+import { JOBS } from '../src/jobs/catalog.ts';
 import { buildServer } from '../src/server.ts';
 import { createServices } from '../src/services.ts';
 import { memberSignInLinks } from '../src/sessions/member-sign-in.ts';
+import { ublReceipt } from '../test/support/receipts.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const out = path.join(root, 'docs/screenshots');
@@ -72,6 +74,37 @@ async function main(): Promise<void> {
     paymentTermsDays: 30,
   });
   await api('admin.members.add', { email: 'finance@northwind.example', role: 'finance', name: 'Fin Ance' });
+  // A card charge and the PayPal receipt behind it: a consolidation to review.
+  const account = await api('accounts.create', {
+    name: 'Company card',
+    kind: 'credit_card',
+    currency: 'EUR',
+  });
+  const card = await api('cards.create', {
+    accountId: account.id,
+    holderMemberId: owner.memberId,
+    lastFour: '4242',
+    brand: 'Visa',
+  });
+  const charge = await api('transactions.create', {
+    accountId: account.id,
+    cardId: card.id,
+    bookedDate: '2026-03-03',
+    amountMinor: '-4990',
+    description: 'PAYPAL *SPOTIFY 4029357733',
+  });
+  const uploaded = (await api('receipts.upload', {
+    fileName: 'paypal.xml',
+    mediaType: 'application/xml',
+    contentBase64: ublReceipt({
+      id: 'PP-1',
+      merchant: 'PayPal Europe (Spotify)',
+      date: '2026-03-02',
+      amountMinor: 4990n,
+    }).toString('base64'),
+  })) as { item: { id: string } };
+  for (const job of JOBS) while ((await job.run(services)) > 0);
+  const receipt = await api('inbox.get', { id: uploaded.item.id });
 
   const [link] = await memberSignInLinks(services, config.sessions, base, {
     email: 'owner@northwind.example',
@@ -103,6 +136,12 @@ async function main(): Promise<void> {
     await shoot('transactions', `${base}/dashboard/transactions`);
     await shoot('admin', `${base}/dashboard/admin`);
     await shoot('sessions', `${base}/dashboard/sessions`);
+    await shoot('receipts', `${base}/dashboard/receipts`);
+    await shoot('receipt', `${base}/dashboard/receipts/${uploaded.item.id}`);
+    await shoot(
+      'consolidation-review',
+      `${base}/dashboard/consolidations?receiptEntryId=${String(receipt.entry_id)}&targetEntryId=${String(charge.entry_id)}`,
+    );
     await page.setViewportSize({ width: 390, height: 844 });
     await shoot('home-phone', `${base}/dashboard`);
   } finally {

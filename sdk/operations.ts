@@ -119,6 +119,7 @@ export const OPERATIONS = {
   'entries.exports.download': { mutation: false, get: true },
   'attention.mine': { mutation: false, get: true },
   'receipts.upload': { mutation: true, get: false },
+  'receipts.originals.get': { mutation: false, get: true },
   'inbox.list': { mutation: false, get: true },
   'inbox.get': { mutation: false, get: true },
   'inbox.ignore': { mutation: true, get: false },

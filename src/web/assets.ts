@@ -9,10 +9,11 @@ body{margin:0;font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif
 a{color:var(--accent)}
 a:focus-visible,button:focus-visible,input:focus-visible,select:focus-visible,textarea:focus-visible,summary:focus-visible{outline:3px solid #f0b400;outline-offset:2px}
 .skip{position:absolute;left:-999px}.skip:focus{left:1rem;top:1rem;background:#fff;padding:.5rem;z-index:9}
-header.top{background:#0f2a5c;color:#fff;padding:.5rem 1rem;display:flex;flex-wrap:wrap;gap:.5rem 1.5rem;align-items:center}
+header.top{background:#0f2a5c;color:#fff;padding:.5rem 1rem;display:flex;flex-wrap:wrap;gap:.5rem 1.2rem;align-items:center;font-size:.95rem}
 header.top a{color:#fff}
 header.top .org{font-weight:600}
-nav.main ul{list-style:none;margin:0;padding:0;display:flex;flex-wrap:wrap;gap:.25rem 1rem}
+nav.main ul{list-style:none;margin:0;padding:0;display:flex;flex-wrap:wrap;gap:.25rem .8rem}
+figure{margin:0}
 nav.main a[aria-current=page]{font-weight:700;text-decoration-thickness:3px}
 header.top form{margin-left:auto}
 main{max-width:76rem;margin:0 auto;padding:1rem}
@@ -47,11 +48,59 @@ iframe.original,img.original{width:100%;min-height:28rem;border:1px solid var(--
 @media (max-width:40rem){.side-by-side{grid-template-columns:1fr}header.top form{margin-left:0}th,td{padding:.35rem}}
 `;
 
-/** Confirmation for forms marked `data-confirm` (destructive actions); without JS they just submit. */
+/**
+ * Confirmation for forms marked `data-confirm` (destructive actions); file uploads (a file input
+ * with `data-base64-into`) sent base64-encoded with a progress bar, and dropped files accepted on
+ * the form. Without JS, forms submit as they are.
+ */
 export const SCRIPT = `
 document.addEventListener('submit', function (event) {
   var form = event.target;
   var question = form.getAttribute('data-confirm');
-  if (question && !window.confirm(question)) event.preventDefault();
+  if (question && !window.confirm(question)) { event.preventDefault(); return; }
+  var input = form.querySelector('input[type=file][data-base64-into]');
+  if (!input) return;
+  event.preventDefault();
+  var file = input.files && input.files[0];
+  var status = form.querySelector('[data-upload-status]');
+  var bar = form.querySelector('[data-upload-progress]');
+  if (!file) { status.textContent = 'Choose a file first.'; return; }
+  var reader = new FileReader();
+  reader.onload = function () {
+    var data = String(reader.result);
+    form.elements[input.getAttribute('data-base64-into')].value = data.slice(data.indexOf(',') + 1);
+    form.elements.fileName.value = file.name;
+    form.elements.mediaType.value = file.type || 'application/octet-stream';
+    var body = new URLSearchParams();
+    Array.prototype.forEach.call(form.elements, function (el) {
+      if (el.name && el.type !== 'file' && el.type !== 'submit') body.append(el.name, el.value);
+    });
+    var xhr = new XMLHttpRequest();
+    xhr.open('POST', form.action);
+    xhr.setRequestHeader('Content-Type', 'application/x-www-form-urlencoded');
+    bar.hidden = false;
+    xhr.upload.onprogress = function (e) {
+      if (e.lengthComputable) { bar.value = Math.round((e.loaded / e.total) * 100); status.textContent = 'Uploading ' + bar.value + '%'; }
+    };
+    xhr.onload = function () {
+      if (xhr.status < 400 && xhr.responseURL) { window.location.assign(xhr.responseURL); return; }
+      document.open(); document.write(xhr.responseText); document.close();
+    };
+    xhr.onerror = function () { status.textContent = 'The upload failed; check the connection and try again.'; };
+    xhr.send(body.toString());
+  };
+  reader.readAsDataURL(file);
+});
+document.addEventListener('dragover', function (event) {
+  if (event.target.closest && event.target.closest('form') && event.target.closest('form').querySelector('input[type=file]')) event.preventDefault();
+});
+document.addEventListener('drop', function (event) {
+  var form = event.target.closest && event.target.closest('form');
+  var input = form && form.querySelector('input[type=file]');
+  if (!input || !event.dataTransfer.files.length) return;
+  event.preventDefault();
+  input.files = event.dataTransfer.files;
+  var status = form.querySelector('[data-upload-status]');
+  if (status) status.textContent = 'Ready to upload ' + input.files[0].name;
 });
 `;

@@ -14,10 +14,13 @@ export interface PageOptions {
   viewer?: Viewer;
   notice?: string | undefined;
   body: Html;
+  /** Reloads the page every n seconds (a job's progress); no script needed. */
+  refreshSeconds?: number;
 }
 
 const NAV: ReadonlyArray<{ key: string; label: string; href: string; adminOnly?: boolean }> = [
   { key: 'home', label: 'Home', href: '/dashboard' },
+  { key: 'receipts', label: 'Receipts', href: '/dashboard/receipts' },
   { key: 'transactions', label: 'Transactions', href: '/dashboard/transactions' },
   { key: 'invoices', label: 'Invoices', href: '/dashboard/invoices' },
   { key: 'contractors', label: 'Contractors', href: '/dashboard/contractors' },
@@ -43,6 +46,7 @@ export function layout(options: PageOptions): string {
 <html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width,initial-scale=1">
 <meta name="robots" content="noindex">
+${options.refreshSeconds ? html`<meta http-equiv="refresh" content="${options.refreshSeconds}">` : ''}
 <title>${options.title} · Accounting</title>
 <link rel="stylesheet" href="/dashboard/assets/app.css">
 <script src="/dashboard/assets/app.js" defer></script>

@@ -33,6 +33,17 @@ describe('dashboard-only operations in the catalog', () => {
         error.code === 'invalid_input' && error.field === 'originalsReviewed',
     );
   });
+
+  it('each names the member roles the dashboard lets call it (enable: admin; confirm: finance)', () => {
+    const roles = Object.fromEntries(
+      DASHBOARD_ONLY.map((operation) => [
+        operation.name,
+        operation.access.roles === 'dashboard' ? operation.access.dashboardRoles : [],
+      ]),
+    );
+    assert.deepEqual(roles['webhooks.endpoints.enable'], ['admin']);
+    assert.deepEqual(roles['matching.receiptConsolidation.confirm'], ['finance']);
+  });
 });
 
 for (const dialect of DIALECTS) {

@@ -262,6 +262,14 @@ export const RECORD_FACTORIES: Record<string, RecordFactory> = {
   },
   /** A letter: company mail has no `create`; a scan is uploaded. */
   'mail.items': (app, caller) => makeWithExample(app, caller, 'mail.items.upload'),
+  // A receipt's original: the stored file behind a new inbox item.
+  'receipts.originals': async (app, caller) => {
+    const item = await RECORD_FACTORIES.inbox?.(app, caller);
+    const res = await call(app.baseUrl, 'inbox.get', { id: item?.id ?? '' }, { token: caller.token });
+    const fileId = (res.data as { file_id?: unknown } | undefined)?.file_id;
+    if (typeof fileId !== 'string') throw new Error(`no file id: ${JSON.stringify(res.body)}`);
+    return { id: fileId, revision: undefined };
+  },
   // Receipts: an inbox item is an upload of a small UBL invoice of its own (distinct bytes).
   inbox: (app, caller) =>
     makeThrough(app, caller, 'receipts.upload', {

@@ -114,6 +114,35 @@ for (const dialect of DIALECTS) {
         if (text) assert.ok(await page.getByText(text).first().isVisible(), `${path} shows ${text}`);
         await assertAccessible(page, path);
       }
+      // Statement import from the page: the file goes up with progress, the job's page shows the counts.
+      const account = await call(
+        app.baseUrl,
+        'accounts.create',
+        { name: 'Checking', kind: 'checking', currency: 'CAD' },
+        { token: admin.token },
+      );
+      assert.equal(account.status, 200, JSON.stringify(account.body));
+      await page.goto(`${app.baseUrl}/dashboard/transactions`);
+      await page.getByLabel('Statement file').setInputFiles({
+        name: 'statement.csv',
+        mimeType: 'text/csv',
+        buffer: Buffer.from(
+          'Date,Description,Amount\n2026-01-15,Coffee Shop,-4.50\n2026-01-16,Client payment,1200.00\n',
+        ),
+      });
+      await page.getByRole('button', { name: 'Upload and import' }).click();
+      await page.getByRole('heading', { name: 'Import of statement.csv' }).waitFor();
+      await app.runJobs();
+      await page.reload();
+      await page.getByText('succeeded').first().waitFor();
+      assert.match(await page.locator('dl.facts').innerText(), /Added\s+2/);
+      await assertAccessible(page, 'import');
+      await page.goto(`${app.baseUrl}/dashboard/transactions`);
+      assert.ok(
+        await page.getByText('Coffee Shop').first().isVisible(),
+        'the imported transactions are listed',
+      );
+
       // A phone-sized screen: the same page stays usable (no horizontal page overflow).
       await page.setViewportSize({ width: 390, height: 844 });
       await page.goto(`${app.baseUrl}/dashboard/admin`);
@@ -145,6 +174,36 @@ for (const dialect of DIALECTS) {
       const body = await response.text();
       assert.match(body, /role_not_allowed/);
       assert.match(body, /request id <code>req_/);
+      await context.close();
+    });
+
+    it('an idle session expires, and a suspended member is signed out on the next request', async () => {
+      const member = await createCaller(app, { role: 'finance', organizationId: admin.organizationId });
+      const context = await browser.newContext({ bypassCSP: true });
+      const page = await context.newPage();
+      await signIn(page, app, smtp, await emailOf(app, member));
+      app.clock.advance(app.services.config.sessions.idleMs + 1000);
+      await page.goto(`${app.baseUrl}/dashboard/sessions`);
+      await page.getByRole('heading', { level: 1, name: 'Sign in' }).waitFor();
+      await signIn(page, app, smtp, await emailOf(app, member));
+      const memberRow = await call(
+        app.baseUrl,
+        'admin.members.list',
+        { status: 'active', limit: 100 },
+        { token: admin.token, method: 'GET' },
+      );
+      const revision = (memberRow.data.items as Array<{ id: string; revision: number }>).find(
+        (m) => m.id === member.memberId,
+      )?.revision;
+      const suspended = await call(
+        app.baseUrl,
+        'admin.members.suspend',
+        { id: member.memberId, expectedRevision: revision },
+        { token: admin.token },
+      );
+      assert.equal(suspended.status, 200, JSON.stringify(suspended.body));
+      await page.goto(`${app.baseUrl}/dashboard/transactions`);
+      await page.getByRole('heading', { level: 1, name: 'Sign in' }).waitFor();
       await context.close();
     });
   });

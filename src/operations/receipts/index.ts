@@ -1,4 +1,5 @@
 import type { AnyOperation } from '../define.ts';
+import { getReceiptOriginal } from './originals-get.ts';
 import { uploadReceipt } from './upload.ts';
 
-export const receiptOperations: readonly AnyOperation[] = [uploadReceipt];
+export const receiptOperations: readonly AnyOperation[] = [uploadReceipt, getReceiptOriginal];

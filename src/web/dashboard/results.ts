@@ -32,3 +32,13 @@ export function resultPage(
       return undefined;
   }
 }
+
+/** Actions whose natural next page is the record they started (a statement import's progress). */
+export function nextPage(operation: string, data: unknown): string | undefined {
+  const record = data as { job?: { id?: unknown }; item?: { id?: unknown } } | null;
+  const id = operation === 'transactions.imports.create' ? record?.job?.id : record?.item?.id;
+  if (typeof id !== 'string' || !/^[0-9a-f-]{36}$/.test(id)) return undefined;
+  if (operation === 'transactions.imports.create') return `/dashboard/transactions/imports/${id}`;
+  if (operation === 'receipts.upload') return `/dashboard/receipts/${id}`;
+  return undefined;
+}

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { HttpPlugin } from '../../http/app.ts';
+import { AppError } from '../../contract/errors.ts';
+import { GLOBAL_BODY_LIMIT, type HttpPlugin } from '../../http/app.ts';
 import { findOperation } from '../../operations/catalog.ts';
 import { toAppError } from '../../operations/error-mapping.ts';
 import type { Services } from '../../services.ts';
@@ -9,7 +10,7 @@ import { type Html, html } from '../html.ts';
 import { errorBox, layout } from '../layout.ts';
 import { callOperation, checkCsrf, type Signed, sendHtml, signedIn } from './context.ts';
 import { PAGES } from './pages/index.ts';
-import { resultPage } from './results.ts';
+import { nextPage, resultPage } from './results.ts';
 import { registerSessionRoutes } from './sessions-routes.ts';
 import { registerSignInRoutes } from './sign-in-routes.ts';
 
@@ -21,6 +22,7 @@ export interface PageContent {
   current: string;
   body: Html;
   status?: number;
+  refreshSeconds?: number;
 }
 
 export type PageHandler = (
@@ -50,6 +52,37 @@ export const dashboardRoutes: HttpPlugin = (app, services) => {
 
 /** Files a page links to (an invoice's PDF), read through the operation's file form. */
 function registerFiles(app: FastifyInstance, services: Services): void {
+  app.get<{ Params: { id: string } }>('/dashboard/receipts/originals/:id', async (request, reply) => {
+    const signed = await signedIn(services, request);
+    if (!signed) return toSignIn(reply);
+    try {
+      const data = (await callOperation(services, signed, 'receipts.originals.get', {
+        id: request.params.id,
+      })) as {
+        file_name: string;
+        media_type: string;
+        content_base64: string;
+      };
+      // Images and PDFs are shown as they are; anything else (XML e-invoices) as inert text, so a
+      // hostile document can never run in this origin.
+      const shown = /^(image\/(jpeg|png|webp)|application\/pdf)$/.test(data.media_type)
+        ? data.media_type
+        : 'text/plain; charset=utf-8';
+      return reply
+        .type(shown)
+        .header('Cache-Control', 'private, no-store')
+        .header('X-Content-Type-Options', 'nosniff')
+        .header(
+          'Content-Disposition',
+          `inline; filename="${data.file_name.replace(/[^A-Za-z0-9._-]/g, '_')}"`,
+        )
+        .header('X-Frame-Options', 'SAMEORIGIN')
+        .send(Buffer.from(data.content_base64, 'base64'));
+    } catch (error) {
+      return failure(services, request, reply, signed, error, '/dashboard/receipts');
+    }
+  });
+
   app.get<{ Params: { id: string } }>('/dashboard/invoices/:id/pdf', async (request, reply) => {
     const signed = await signedIn(services, request);
     if (!signed) return toSignIn(reply);
@@ -101,16 +134,20 @@ function registerPage(app: FastifyInstance, services: Services, path: string, ha
 function registerActions(app: FastifyInstance, services: Services): void {
   app.post<{ Params: { operation: string } }>(
     '/dashboard/actions/:operation',
-    { bodyLimit: FORM_LIMIT },
+    // The largest operation body (a statement file in base64); each operation's own limit below.
+    { bodyLimit: GLOBAL_BODY_LIMIT },
     async (request, reply) => {
       const signed = await signedIn(services, request);
       if (!signed) return toSignIn(reply);
-      const form = formBody(request);
-      const back = safeBack(form.get('_back'));
+      const operation = findOperation(request.params.operation);
+      if (!operation) return reply.callNotFound();
+      const size = Buffer.isBuffer(request.body) ? request.body.length : 0;
+      const form = size <= (operation.maxBodyBytes ?? FORM_LIMIT) ? formBody(request) : undefined;
+      const back = safeBack(form?.get('_back'));
       try {
+        if (!form)
+          throw new AppError('payload_too_large', `The form is larger than ${operation.name} accepts.`);
         checkCsrf(request, signed.token, form.get('_csrf'));
-        const operation = findOperation(request.params.operation);
-        if (!operation) return reply.callNotFound();
         const data = await callOperation(
           services,
           signed,
@@ -119,9 +156,20 @@ function registerActions(app: FastifyInstance, services: Services): void {
         );
         const shown = resultPage(operation.name, data, back);
         if (shown) return sendHtml(reply, 200, layout({ ...shown, viewer: signed.viewer }));
+        const next = nextPage(operation.name, data);
+        if (next) return reply.redirect(next, 303);
         const separator = back.includes('?') ? '&' : '?';
         return reply.redirect(`${back}${separator}done=${encodeURIComponent(operation.name)}`, 303);
       } catch (error) {
+        // A consolidation whose preview went stale is refused; the review comes back, reloaded.
+        const code = error instanceof AppError ? error.code : undefined;
+        if (
+          operation.name === 'matching.receiptConsolidation.confirm' &&
+          (code === 'consolidation_stale' || code === 'revision_conflict') &&
+          back.startsWith('/dashboard/consolidations?')
+        ) {
+          return reply.redirect(`${back}&stale=1`, 303);
+        }
         return failure(services, request, reply, signed, error, back);
       }
     },

@@ -21,15 +21,15 @@ export const homePage: PageHandler = async (services, signed) => {
   );
 
   if (findOperation('inbox.list')) {
-    const inbox = await callOperation(services, signed, 'inbox.list', { limit: 10 });
+    const inbox = await callOperation(services, signed, 'inbox.list', { limit: 10, state: 'needs_review' });
     parts.push(
       html`<section class="card"><h2>Inbox to review</h2>${table(
         ['Received', 'Item'],
         rows(inbox).map(
           (i) =>
-            html`<tr><td>${when(i.created_at ?? i.createdAt)}</td><td><a href="/dashboard/receipts/${str(i.id)}">${str(i.fileName ?? i.file_name ?? i.id)}</a></td></tr>`,
+            html`<tr><td>${when(i.created_at)}</td><td><a href="/dashboard/receipts/${str(i.id)}">${str(i.merchant) || str(i.file_name)}</a></td></tr>`,
         ),
-        'The inbox is empty.',
+        'Nothing in the inbox needs a review.',
       )}</section>`,
     );
   }
@@ -42,7 +42,7 @@ export const homePage: PageHandler = async (services, signed) => {
         ['Endpoint', 'State'],
         troubled.map(
           (e) =>
-            html`<tr><td><a href="/dashboard/webhooks/${str(e.id)}">${str(e.url)}</a></td><td>${e.active === true ? `${str(e.failure_count)} failures in a row` : `turned off: ${str(e.disabled_reason)}`}</td></tr>`,
+            html`<tr><td><a href="/dashboard/webhooks/${str(e.id)}">${str(e.url)}</a></td><td>${e.active === true ? `${str(e.failure_count)} failed ${Number(e.failure_count) === 1 ? 'attempt' : 'attempts'} in a row` : `turned off: ${str(e.disabled_reason)}`}</td></tr>`,
         ),
         'Every endpoint is delivering.',
       )}</section>`,

@@ -1,9 +1,11 @@
 import type { PageHandler } from '../routes.ts';
 import { adminPage } from './admin.ts';
+import { consolidationPage } from './consolidation.ts';
 import { contractorPage, contractorsPage } from './contractors.ts';
 import { homePage } from './home.ts';
 import { invoicePage, invoicesPage } from './invoices.ts';
-import { transactionsPage } from './transactions.ts';
+import { receiptPage, receiptsPage } from './receipts.ts';
+import { importPage, transactionsPage } from './transactions.ts';
 import { webhookDeliveryPage, webhookEndpointPage, webhooksPage } from './webhooks.ts';
 
 /** Every signed-in page by path; each reads through catalog operations as the member. */
@@ -17,5 +19,9 @@ export const PAGES: Record<string, PageHandler> = {
   '/dashboard/contractors': contractorsPage,
   '/dashboard/contractors/:id': contractorPage,
   '/dashboard/transactions': transactionsPage,
+  '/dashboard/transactions/imports/:id': importPage,
   '/dashboard/admin': adminPage,
+  '/dashboard/receipts': receiptsPage,
+  '/dashboard/receipts/:id': receiptPage,
+  '/dashboard/consolidations': consolidationPage,
 };

@@ -1,0 +1,66 @@
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { clientKey } from '../../http/portal-routes.ts';
+import type { Services } from '../../services.ts';
+import { beginOidcSignIn, finishOidcSignIn, OidcError } from '../../sessions/oidc.ts';
+import { errorBox } from '../layout.ts';
+import { sendHtml } from './context.ts';
+import { limited, setSessionCookie, signInPage, tooMany } from './sign-in-page.ts';
+
+/**
+ * Single sign-on through the configured issuer (authorization code + PKCE): the start redirects to
+ * the issuer, the callback starts a session. Both answer 404 when OIDC is not configured.
+ */
+export function registerOidcRoutes(app: FastifyInstance, services: Services): void {
+  const { config } = services;
+  const sso = config.sessions.oidc !== undefined;
+
+  app.get('/dashboard/sign-in/oidc', async (request, reply) => {
+    const { oidc } = config.sessions;
+    if (!oidc) return reply.callNotFound();
+    const retryAfter = await limited(services, [`ip:${clientKey(request.ip)}`]);
+    if (retryAfter !== undefined) return tooMany(reply, request, retryAfter);
+    try {
+      return reply.redirect(await beginOidcSignIn(services.db.kysely, services.clock.now(), oidc), 303);
+    } catch (error) {
+      return oidcFailure(reply, request.id, error);
+    }
+  });
+
+  app.get<{ Querystring: Record<string, string | undefined> }>(
+    '/dashboard/sign-in/oidc/callback',
+    async (request, reply) => {
+      const { oidc } = config.sessions;
+      if (!oidc) return reply.callNotFound();
+      const { state, code, error } = request.query;
+      try {
+        if (error !== undefined || !state || !code)
+          throw new OidcError(`the issuer did not sign you in (${String(error ?? 'no code').slice(0, 100)})`);
+        const started = await finishOidcSignIn(services, config.sessions, oidc, {
+          state,
+          code,
+          userAgent: request.headers['user-agent'],
+          requestId: request.id,
+        });
+        setSessionCookie(services, reply, started.token);
+        return reply.redirect('/dashboard', 303);
+      } catch (failure) {
+        return oidcFailure(reply, request.id, failure);
+      }
+    },
+  );
+
+  function oidcFailure(reply: FastifyReply, requestId: string, error: unknown): FastifyReply {
+    if (!(error instanceof OidcError))
+      services.logger.error({ err: error, requestId }, 'OIDC sign-in failed');
+    const message =
+      error instanceof OidcError
+        ? `Single sign-on did not work: ${error.message}.`
+        : 'Single sign-on is unavailable right now (the issuer could not be reached); use an e-mailed link.';
+    const code = error instanceof OidcError ? 'sign_in_failed' : 'oauth_unavailable';
+    return sendHtml(
+      reply,
+      error instanceof OidcError ? 400 : 503,
+      signInPage(undefined, errorBox(message, code, requestId), sso),
+    );
+  }
+}

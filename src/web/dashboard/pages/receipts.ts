@@ -1,0 +1,122 @@
+import { type Html, html, money, when } from '../../html.ts';
+import { cursorPager, table } from '../../layout.ts';
+import { actionForm, badge, type Row, rows, str } from '../components.ts';
+import { callOperation, type Signed } from '../context.ts';
+import type { PageHandler } from '../routes.ts';
+
+const STATES = ['needs_review', 'ready', 'processing', 'failed', 'matched', 'ignored'];
+const ORIGINAL = '/dashboard/receipts/originals/';
+
+/** The receipts inbox with upload (drag and drop, progress) and a state filter. */
+export const receiptsPage: PageHandler = async (services, signed, request) => {
+  const state = STATES.includes(str(request.query.state)) ? str(request.query.state) : '';
+  const cursor = typeof request.query.cursor === 'string' ? request.query.cursor : undefined;
+  const inbox = await callOperation(services, signed, 'inbox.list', {
+    limit: 20,
+    ...(state ? { state } : {}),
+    ...(cursor ? { cursor } : {}),
+  });
+  return {
+    title: 'Receipts',
+    current: 'receipts',
+    body: html`<section class="card"><h2>Upload receipts</h2>${actionForm(
+      signed,
+      'receipts.upload',
+      'Upload',
+      {
+        back: '/dashboard/receipts',
+        hidden: { fileName: '', mediaType: '', contentBase64: '' },
+        fields: html`<label for="f-receipt">Receipt or invoice</label><p class="hint" id="f-receipt-hint">PDF, JPEG, PNG, WebP or an e-invoice (UBL, CII), up to 10 MiB. Drop it on this box or choose it.</p>
+<input id="f-receipt" type="file" data-base64-into="contentBase64" aria-describedby="f-receipt-hint" required>
+<p><progress data-upload-progress max="100" value="0" hidden></progress> <span data-upload-status role="status"></span></p>
+<noscript><p class="hint">Uploading needs JavaScript; or mail receipts to the inbox address.</p></noscript>`,
+      },
+    )}</section>
+<section class="card"><h2>Inbox</h2><p>${['', ...STATES].map(
+      (s) =>
+        html`<a href="/dashboard/receipts${s ? `?state=${s}` : ''}"${s === state ? html` aria-current="page"` : ''}>${s ? s.replace('_', ' ') : 'all'}</a> `,
+    )}</p>
+${table(
+  ['Received', 'Document', 'Merchant', 'Date', 'Total', 'State'],
+  rows(inbox).map(
+    (
+      r,
+    ) => html`<tr><td>${when(r.created_at)}</td><td><a href="/dashboard/receipts/${str(r.id)}">${str(r.file_name)}</a></td><td>${str(r.merchant) || '—'}</td>
+<td>${str(r.date) || '—'}</td><td class="num">${money(r.total_minor, r.currency)}</td><td>${stateBadge(str(r.state))}</td></tr>`,
+  ),
+  state ? `No ${state.replace('_', ' ')} receipts.` : 'The inbox is empty. Upload a receipt above.',
+)}${cursorPager('/dashboard/receipts', state ? { state } : {}, (inbox as Row).nextCursor)}</section>`,
+  };
+};
+
+function stateBadge(state: string): Html {
+  const tone =
+    state === 'failed' ? 'bad' : state === 'needs_review' ? 'warn' : state === 'matched' ? 'ok' : '';
+  return badge(state.replace('_', ' '), tone);
+}
+
+/** An original beside what was read from it: an image inline, a PDF framed, anything else as a link. */
+export function original(fileId: string, mediaType: string, label: string): Html {
+  const src = `${ORIGINAL}${fileId}`;
+  if (mediaType.startsWith('image/')) return html`<img class="original" src="${src}" alt="${label}">`;
+  if (mediaType === 'application/pdf')
+    return html`<iframe class="original" src="${src}" title="${label}"></iframe>`;
+  return html`<iframe class="original" src="${src}" title="${label}" sandbox></iframe>`;
+}
+
+/** One receipt: its original beside the extracted fields, its suggestions, ignore/restore. */
+export const receiptPage: PageHandler = async (services, signed, request) => {
+  const id = str(request.params.id);
+  const r = (await callOperation(services, signed, 'inbox.get', { id })) as Row;
+  const back = `/dashboard/receipts/${id}`;
+  const suggestions = rows(
+    await callOperation(services, signed, 'matching.suggestions.list', { receiptId: id, limit: 20 }),
+  );
+  const reasons = Array.isArray(r.review_reasons) ? (r.review_reasons as unknown[]).map(String) : [];
+  const failure = r.failure as { code?: string; message?: string } | null;
+  return {
+    title: str(r.merchant) || str(r.file_name),
+    current: 'receipts',
+    body: html`<div class="side-by-side"><section class="card"><h2>Original</h2>${original(str(r.file_id), str(r.media_type), `Original of ${str(r.file_name)}`)}
+<p><a href="${ORIGINAL}${str(r.file_id)}">Open the original (${str(r.file_name)})</a></p></section>
+<section class="card"><h2>Read from it</h2><dl class="facts"><dt>State</dt><dd>${stateBadge(str(r.state))}</dd><dt>Kind</dt><dd>${str(r.kind) || '—'}</dd>
+<dt>Merchant</dt><dd>${str(r.merchant) || '—'}</dd><dt>Date</dt><dd>${str(r.date) || '—'}</dd><dt>Total</dt><dd>${money(r.total_minor, r.currency)}</dd>
+<dt>Card</dt><dd>${r.card_last_four ? `•••• ${str(r.card_last_four)}` : '—'}</dd><dt>Source</dt><dd>${str(r.source)}</dd></dl>
+${reasons.length ? html`<p><strong>To review:</strong> ${reasons.join(', ')}</p>` : ''}
+${failure ? html`<div class="error" role="alert"><p>${str(failure.message)}</p><p class="hint">Error code <code>${str(failure.code)}</code></p></div>` : ''}
+${
+  r.state === 'ignored'
+    ? actionForm(signed, 'inbox.restore', 'Restore', {
+        back,
+        hidden: { id, expectedRevision: Number(r.revision) },
+        style: 'secondary',
+      })
+    : actionForm(signed, 'inbox.ignore', 'Ignore', {
+        back,
+        hidden: { id, expectedRevision: Number(r.revision) },
+        style: 'secondary',
+      })
+}
+${r.entry_id ? consolidationStart(str(r.entry_id)) : ''}</section></div>
+<section class="card"><h2>Suggested transactions</h2>${table(
+      ['Score', 'Why', ''],
+      suggestions.map((s) => suggestionRow(signed, s, back)),
+      'No open suggestion for this receipt.',
+    )}</section>`,
+  };
+};
+
+function suggestionRow(signed: Signed, s: Row, back: string): Html {
+  const hidden = { id: str(s.id), expectedRevision: Number(s.revision) };
+  const reasons = Array.isArray(s.reasons) ? (s.reasons as unknown[]).map(String).join('; ') : '';
+  return html`<tr><td class="num">${str(s.score)}</td><td>${reasons}${s.exact_amount ? ' · exact amount' : ''}${s.same_card ? ' · same card' : ''}
+<br><span class="muted">transaction ${str(s.transaction_id)}</span></td>
+<td>${actionForm(signed, 'matching.suggestions.confirm', 'Confirm match', { back, hidden, inline: true })}
+${actionForm(signed, 'matching.suggestions.decline', 'Decline', { back, hidden, style: 'secondary', inline: true })}</td></tr>`;
+}
+
+function consolidationStart(receiptEntryId: string): Html {
+  return html`<form method="get" action="/dashboard/consolidations"><input type="hidden" name="receiptEntryId" value="${receiptEntryId}">
+<label for="f-target">Consolidate into entry (id)</label><p class="hint" id="f-target-hint">The entry of the order or card charge this receipt belongs to.</p>
+<input id="f-target" name="targetEntryId" type="text" required aria-describedby="f-target-hint"> <button class="secondary" type="submit">Review consolidation</button></form>`;
+}

@@ -1,0 +1,194 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import { cardAccount, cardTransaction } from '../operations/matching/helpers.ts';
+import { uploadAndProcess } from '../operations/receipts/helpers.ts';
+import { type Caller, createCaller, startTestApp, type TestApp } from '../support/app.ts';
+import { auditRows } from '../support/audit.ts';
+import { DIALECTS } from '../support/databases.ts';
+import { call } from '../support/http.ts';
+import { ublReceipt } from '../support/receipts.ts';
+import { startSmtpServer, type TestSmtpServer } from '../support/smtp.ts';
+import { assertAccessible, launchChromium } from './browser.ts';
+import { linkIn } from './dashboard-client.ts';
+
+async function signIn(page: Page, app: TestApp, smtp: TestSmtpServer, caller: Caller): Promise<void> {
+  const { email } = await app.services.db.kysely
+    .selectFrom('members')
+    .select('email')
+    .where('id', '=', caller.memberId)
+    .executeTakeFirstOrThrow();
+  const count = smtp.messages.length;
+  await page.goto(`${app.baseUrl}/dashboard/sign-in`);
+  await page.getByLabel('Your e-mail address').fill(email);
+  await page.getByRole('button', { name: 'E-mail me a sign-in link' }).click();
+  await page.getByText('a sign-in link is on its way').waitFor();
+  const message = await smtp.waitFor(
+    (m) => smtp.messages.indexOf(m) >= count && JSON.stringify(m.to).includes(email),
+  );
+  await page.goto(linkIn(message.text ?? ''));
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('heading', { name: 'What needs attention' }).waitFor();
+}
+
+let serial = 0;
+
+for (const dialect of DIALECTS) {
+  describe(`receipts and the consolidation review in Chromium (${dialect})`, () => {
+    let app: TestApp;
+    let smtp: TestSmtpServer;
+    let browser: Browser;
+    let finance: Caller;
+    let admin: Caller;
+
+    before(async () => {
+      smtp = await startSmtpServer();
+      app = await startTestApp(dialect, { env: { SMTP_URL: smtp.url } });
+      app.services.config.publicUrl = app.baseUrl;
+      finance = await createCaller(app, { role: 'finance' });
+      admin = await createCaller(app, { role: 'admin', organizationId: finance.organizationId });
+      browser = await launchChromium();
+    });
+    after(async () => {
+      await browser.close();
+      await app.close();
+      await smtp.close();
+    });
+
+    it('uploads a receipt from the inbox page and shows its original beside the fields', async () => {
+      const context = await browser.newContext({ bypassCSP: true });
+      const page = await context.newPage();
+      await signIn(page, app, smtp, finance);
+      await page.goto(`${app.baseUrl}/dashboard/receipts`);
+      await assertAccessible(page, 'receipts inbox');
+      serial += 1;
+      await page.getByLabel('Receipt or invoice').setInputFiles({
+        name: 'coffee.xml',
+        mimeType: 'application/xml',
+        buffer: ublReceipt({
+          id: `UP-${serial}-${dialect}`,
+          merchant: 'Blue Bottle Coffee',
+          date: '2026-01-15',
+          amountMinor: 1190n,
+        }),
+      });
+      await page.getByRole('button', { name: 'Upload' }).click();
+      await page.getByRole('heading', { name: 'Original' }).waitFor();
+      await app.runJobs();
+      await page.reload();
+      await page.getByRole('heading', { level: 1, name: 'Blue Bottle Coffee' }).waitFor();
+      assert.match(await page.locator('dl.facts').innerText(), /11\.90 EUR/);
+      const frame = page.frameLocator('iframe.original');
+      await frame.locator('body').getByText('Blue Bottle Coffee').first().waitFor();
+      await assertAccessible(page, 'receipt');
+      await context.close();
+    });
+
+    it('a finance member confirms a consolidation after review; stale, unticked, CSRF-less and wrong-role attempts are refused', async () => {
+      serial += 1;
+      const card = await cardAccount(app, finance);
+      const tx = await cardTransaction(
+        app,
+        finance,
+        card,
+        '2026-03-03',
+        '-4990',
+        'PAYPAL *SPOTIFY 4029357733',
+      );
+      const receipt = await uploadAndProcess(
+        app,
+        finance,
+        ublReceipt({
+          id: `PP-${serial}-${dialect}`,
+          merchant: 'PayPal Europe (Spotify)',
+          date: '2026-03-02',
+          amountMinor: 4990n,
+        }),
+        'paypal.xml',
+        'application/xml',
+      );
+      assert.ok(receipt.entry_id);
+      const review = `${app.baseUrl}/dashboard/consolidations?receiptEntryId=${receipt.entry_id}&targetEntryId=${tx.entry_id}`;
+      const context = await browser.newContext({ bypassCSP: true });
+      const page = await context.newPage();
+      await signIn(page, app, smtp, finance);
+      await page.goto(review);
+      await page.getByRole('heading', { name: 'Originals' }).waitFor();
+      await assertAccessible(page, 'consolidation review');
+      const reason = 'Same PayPal charge of 49.90 for Spotify on the card statement.';
+
+      // Unticked "I reviewed the originals": refused, nothing recorded.
+      await page.getByLabel('Reason').fill(reason);
+      await page.getByRole('button', { name: 'Confirm consolidation' }).click();
+      await page.getByRole('alert').waitFor();
+      assert.match(await page.getByRole('alert').innerText(), /originalsReviewed/);
+
+      // Missing CSRF token: refused before the operation runs.
+      await page.goto(review);
+      type Field = { name: string; value: string };
+      // Repeated fields (transactions, evidence ids) collapse to one here; the CSRF check comes first anyway.
+      const pairs = await page
+        .locator('form[action$="matching.receiptConsolidation.confirm"] input[type=hidden]')
+        .evaluateAll((inputs) =>
+          inputs.map((i): [string, string] => [(i as unknown as Field).name, (i as unknown as Field).value]),
+        );
+      const { _csrf: _dropped, ...withoutCsrf } = Object.fromEntries(pairs);
+      const noCsrf = await page.request.post(
+        `${app.baseUrl}/dashboard/actions/matching.receiptConsolidation.confirm`,
+        {
+          form: { ...withoutCsrf, reason, originalsReviewed: 'true' },
+          maxRedirects: 0,
+        },
+      );
+      assert.equal(noCsrf.status(), 403);
+      assert.match(await noCsrf.text(), /csrf_failed/);
+
+      // The preview goes stale while the page is open (the transaction changes): refused and reloaded.
+      const note = await call(
+        app.baseUrl,
+        'transactions.update',
+        { id: tx.id, expectedRevision: tx.revision, note: 'changed meanwhile' },
+        { token: finance.token },
+      );
+      assert.equal(note.status, 200, JSON.stringify(note.body));
+      await page.getByLabel('Reason').fill(reason);
+      await page.getByLabel('I reviewed the originals above').check();
+      await page.getByRole('button', { name: 'Confirm consolidation' }).click();
+      await page.getByText('changed since you opened this review').waitFor();
+      assert.match(page.url(), /stale=1/);
+      const none = await app.services.db.kysely.selectFrom('receipt_consolidations').selectAll().execute();
+      assert.equal(none.length, 0, 'nothing was confirmed');
+
+      // The reloaded review confirms.
+      await page.getByLabel('Reason').fill(reason);
+      await page.getByLabel('I reviewed the originals above').check();
+      await page.getByRole('button', { name: 'Confirm consolidation' }).click();
+      await page.getByRole('status').getByText('Done: Confirm a receipt consolidation').waitFor();
+      const rows = await app.services.db.kysely.selectFrom('receipt_consolidations').selectAll().execute();
+      assert.equal(rows.length, 1);
+      const audit = await auditRows(app, {
+        organizationId: finance.organizationId,
+        operation: 'matching.receiptConsolidation.confirm',
+      });
+      assert.ok(audit.length >= 1);
+      assert.ok(
+        audit.every(
+          (row) => row.transport === 'dashboard' && String(row.credential_id).startsWith('session:'),
+        ),
+      );
+      await context.close();
+
+      // An admin (not the role the contract names) is refused even with a valid form.
+      const adminContext = await browser.newContext({ bypassCSP: true });
+      const adminPage = await adminContext.newPage();
+      await signIn(adminPage, app, smtp, admin);
+      await adminPage.goto(review);
+      await adminPage.getByLabel('Reason').fill(reason);
+      await adminPage.getByLabel('I reviewed the originals above').check();
+      await adminPage.getByRole('button', { name: 'Confirm consolidation' }).click();
+      await adminPage.getByRole('alert').waitFor();
+      assert.match(await adminPage.getByRole('alert').innerText(), /role_not_allowed/);
+      await adminContext.close();
+    });
+  });
+}
