@@ -95,7 +95,11 @@ export async function buildHttpApp(
     request.log[level](
       {
         method: request.method,
-        url: request.url.split('?')[0],
+        // Link tokens in paths (sign-in links, portal invitations) are bearer secrets: not logged.
+        url: (request.url.split('?')[0] ?? '').replace(
+          /(\/(?:dashboard\/sign-in\/link|portal\/invitations)\/)[^/]+/,
+          '$1<token>',
+        ),
         status: reply.statusCode,
         durationMs: Math.round(reply.elapsedTime),
         clientRequestId: request.headers['x-request-id'],

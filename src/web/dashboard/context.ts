@@ -114,16 +114,19 @@ export async function callOperation(
 
 /** Sends an HTML page with the headers every dashboard answer carries. */
 export function sendHtml(reply: FastifyReply, status: number, page: string): FastifyReply {
-  return reply
-    .code(status)
-    .type('text/html; charset=utf-8')
-    .header('Cache-Control', 'no-store')
-    .header('Referrer-Policy', 'same-origin')
-    .header('X-Content-Type-Options', 'nosniff')
-    .header('X-Frame-Options', 'DENY')
-    .header(
-      'Content-Security-Policy',
-      "default-src 'none'; style-src 'self'; script-src 'self'; img-src 'self' data:; frame-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
-    )
-    .send(page);
+  return (
+    reply
+      .code(status)
+      .type('text/html; charset=utf-8')
+      .header('Cache-Control', 'no-store')
+      // A page that set its own (the sign-in link's no-referrer) keeps it.
+      .header('Referrer-Policy', reply.getHeader('Referrer-Policy') ?? 'same-origin')
+      .header('X-Content-Type-Options', 'nosniff')
+      .header('X-Frame-Options', 'DENY')
+      .header(
+        'Content-Security-Policy',
+        "default-src 'none'; style-src 'self'; script-src 'self'; img-src 'self' data:; frame-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+      )
+      .send(page)
+  );
 }

@@ -97,9 +97,10 @@ export function registerSignInRoutes(app: FastifyInstance, services: Services): 
 
   app.post('/dashboard/sign-out', { bodyLimit: FORM_LIMIT }, async (request, reply) => {
     const signed = await signedIn(services, request);
+    // The token first: another site cannot sign a member out (not even their cookie).
+    if (signed) checkCsrf(request, signed.token, formBody(request).get('_csrf'));
     reply.header('Set-Cookie', clearedCookie(memberCookieName(services), config.sessions.secureCookies));
     if (signed) {
-      checkCsrf(request, signed.token, formBody(request).get('_csrf'));
       await withUnit(
         services,
         {
