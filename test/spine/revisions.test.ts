@@ -34,8 +34,18 @@ const REVISION_OWNERS: Record<string, string> = {
   'invoices.payments.record': 'invoiceId',
 };
 
+/**
+ * Operations that change two records at once name each record's revision
+ * (`expectedReceiptRevision`, `expectedTransactionRevision`); their stale cases are tested with
+ * the operation (test/operations/matching/suggestions-list.test.ts).
+ */
+const TWO_RECORD_OPERATIONS = new Set(['matching.attach']);
+
 const REVISION_OPERATIONS = OPERATIONS.filter(
-  (operation) => operation.mutation?.revision === 'required' && operation.access.roles !== 'dashboard',
+  (operation) =>
+    operation.mutation?.revision === 'required' &&
+    operation.access.roles !== 'dashboard' &&
+    !TWO_RECORD_OPERATIONS.has(operation.name),
 );
 
 async function orgState(app: TestApp, organizationId: string) {
@@ -51,11 +61,21 @@ async function orgState(app: TestApp, organizationId: string) {
   return counts;
 }
 
-/** The record as `<resource>.get` shows it, when the resource has one. */
+/**
+ * The record as `<resource>.get` shows it, when the resource has one. Reading a letter is itself
+ * recorded (company mail keeps who read it), so a letter's reads are left out of the comparison.
+ */
 async function snapshot(app: TestApp, caller: Caller, resource: string, id: string): Promise<unknown> {
   const get = findOperation(`${resource}.get`);
   if (!get) return undefined;
-  return (await call(app.baseUrl, get.name, { id }, { token: caller.token })).body;
+  const body = (await call(app.baseUrl, get.name, { id }, { token: caller.token })).body as {
+    data?: Record<string, unknown>;
+  };
+  if (resource === 'mail.items' && body.data) {
+    const { reads: _reads, read_count: _count, ...rest } = body.data;
+    return { ...body, data: rest };
+  }
+  return body;
 }
 
 function roleFor(operation: AnyOperation) {
