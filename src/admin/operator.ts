@@ -154,3 +154,43 @@ export function operatorRevokeKey(
     return revokeKey(unit, input.keyId, revision);
   });
 }
+
+/**
+ * `orgs suspend` / `orgs reinstate`: an operator's switch for a whole organization (unpaid
+ * subscription, abuse, a security incident). While suspended, its API keys, OAuth tokens,
+ * dashboard sessions and contractor portal are refused on their next request (each checks
+ * `organizations.suspended_at`); nothing is deleted, and reinstating brings everything back.
+ */
+export async function operatorSetOrganizationSuspended(
+  runtime: UnitRuntime,
+  user: string,
+  organizationId: string,
+  suspended: boolean,
+): Promise<{ organizationId: string; suspendedAt: string | null; revision: number }> {
+  const operation = suspended ? 'admin.organizations.suspend' : 'admin.organizations.reinstate';
+  return operatorUnit(runtime, user, organizationId, operation, async (unit) => {
+    const current = await unit.db
+      .selectFrom('organizations')
+      .select(['revision', 'suspended_at'])
+      .where('id', '=', organizationId)
+      .executeTakeFirst();
+    if (!current) throw new AppError('not_found', `Organization ${organizationId} does not exist.`);
+    if ((current.suspended_at !== null) === suspended) {
+      return { organizationId, suspendedAt: current.suspended_at, revision: current.revision };
+    }
+    const now = unit.clock.now().toISOString();
+    const suspendedAt = suspended ? now : null;
+    await unit.db
+      .updateTable('organizations')
+      .set({ suspended_at: suspendedAt, revision: current.revision + 1, updated_at: now })
+      .where('id', '=', organizationId)
+      .execute();
+    await unit.audit({
+      recordType: 'organization',
+      recordId: organizationId,
+      beforeRevision: current.revision,
+      afterRevision: current.revision + 1,
+    });
+    return { organizationId, suspendedAt, revision: current.revision + 1 };
+  });
+}

@@ -30,6 +30,8 @@ function bearerToken(authorization: string | undefined): string {
 interface MemberState {
   role: string | null;
   status: string | null;
+  /** The organization's suspension by the operator (null: not suspended). */
+  suspended_at: string | null;
 }
 
 interface Membership {
@@ -58,11 +60,15 @@ export async function authenticate(services: Services, input: CredentialInput): 
   const member =
     knownMember ??
     (await services.db.kysely
-      .selectFrom('members')
-      .select(['role', 'status'])
-      .where('id', '=', credential.memberId)
-      .where('organization_id', '=', credential.organizationId)
+      .selectFrom('members as m')
+      .innerJoin('organizations as o', 'o.id', 'm.organization_id')
+      .select(['m.role', 'm.status', 'o.suspended_at'])
+      .where('m.id', '=', credential.memberId)
+      .where('m.organization_id', '=', credential.organizationId)
       .executeTakeFirst());
+  if (member?.suspended_at) {
+    throw new AppError('organization_suspended', 'The organization is suspended; ask the operator.');
+  }
   if (member?.status !== 'active' || member.role === null || !isRole(member.role)) {
     throw new AppError(
       'membership_inactive',
@@ -83,6 +89,7 @@ async function fromApiKey(
         .leftJoin('members as m', (join) =>
           join.onRef('m.id', '=', 'k.member_id').onRef('m.organization_id', '=', 'k.organization_id'),
         )
+        .leftJoin('organizations as o', 'o.id', 'k.organization_id')
         .select([
           'k.id',
           'k.organization_id',
@@ -94,6 +101,7 @@ async function fromApiKey(
           'k.expires_at',
           'm.role',
           'm.status',
+          'o.suspended_at',
         ])
         .where('k.lookup_id', '=', parsed.lookupId)
         .executeTakeFirst()
@@ -126,6 +134,6 @@ async function fromApiKey(
       credentialId: row.id,
       credentialType: 'api_key',
     },
-    member: { role: row.role, status: row.status },
+    member: { role: row.role, status: row.status, suspended_at: row.suspended_at },
   };
 }

@@ -4,6 +4,7 @@ import {
   operatorCreateKey,
   operatorCreateOrganization,
   operatorRevokeKey,
+  operatorSetOrganizationSuspended,
 } from '../admin/operator.ts';
 import { organizationExists } from '../admin/organizations.ts';
 import type { Config } from '../config.ts';
@@ -35,6 +36,8 @@ import { runWebhookEnable } from './webhook-commands.ts';
 
 const ADMIN_COMMANDS = [
   'orgs create',
+  'orgs suspend',
+  'orgs reinstate',
   'members add',
   'members set-status',
   'members set-role',
@@ -75,6 +78,22 @@ export async function runAdminCommand(
       case 'orgs create': {
         const org = await operatorCreateOrganization(services, user, { name: required(options, 'name') });
         print(options, { organizationId: org.id, name: org.name }, `organization ${org.id}`);
+        return 0;
+      }
+      case 'orgs suspend':
+      case 'orgs reinstate': {
+        const organizationId = requiredId(options, 'org');
+        if (!(await organizationExists(kysely, organizationId)))
+          throw new UsageError(`organization ${organizationId} does not exist`);
+        const suspended = subcommand === 'suspend';
+        const result = await operatorSetOrganizationSuspended(services, user, organizationId, suspended);
+        print(
+          options,
+          result,
+          suspended
+            ? `organization ${organizationId} is suspended since ${result.suspendedAt}`
+            : `organization ${organizationId} is active`,
+        );
         return 0;
       }
       case 'members add': {

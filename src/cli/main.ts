@@ -13,6 +13,8 @@ Commands:
                              IANA time zone default UTC; both printed on invoices), admin member, API key
   orgs create --name N
   orgs list                  every organization: id, name, time zone
+  orgs suspend --org ID      stop the organization's keys, sessions and portal at once (nothing deleted)
+  orgs reinstate --org ID    lift a suspension
   members add --org ID --email E --role admin|finance [--name N] [--oauth-subject SUB]
   members list --org ID      members with role and status
   members set-status --org ID --member ID --status active|suspended|removed [--revision N]

@@ -57,6 +57,11 @@ export const ERROR_CODES = {
     status: 403,
     description: "The credential's member is suspended or removed from the organization.",
   },
+  organization_suspended: {
+    status: 403,
+    description:
+      'The organization is suspended by the operator (`accounting orgs suspend`): its keys, sessions and portal stop until it is reinstated.',
+  },
   insufficient_scope: { status: 403, description: 'The credential lacks a scope the operation requires.' },
   role_not_allowed: {
     status: 403,
