@@ -1,7 +1,6 @@
 import { Type } from 'typebox';
-import { revisionConflict } from '../../contract/errors.ts';
 import { IdempotencyKey, Revision } from '../../contract/formats.ts';
-import { liveAddress, rotateInboundAddress } from '../../inbound/addresses.ts';
+import { rotateAddressAsChange } from '../../inbound/rotate.ts';
 import { defineOperation } from '../define.ts';
 import { RECEIPTS_PURPOSE } from './address-get.ts';
 import { InboxAddress } from './schema.ts';
@@ -26,24 +25,7 @@ export const rotateInboxAddress = defineOperation({
   output: InboxAddress,
   example: { expectedRevision: 1 },
   async run({ ctx, input }) {
-    const now = ctx.clock.now().toISOString();
-    const rotated = await rotateInboundAddress(
-      ctx.db,
-      ctx.organizationId,
-      RECEIPTS_PURPOSE,
-      input.expectedRevision,
-      now,
-    );
-    if (!rotated) {
-      const live = await liveAddress(ctx.db, ctx.organizationId, RECEIPTS_PURPOSE);
-      throw revisionConflict(live?.revision ?? 1);
-    }
-    await ctx.audit({
-      recordType: 'inbound_address',
-      recordId: rotated.current.id,
-      beforeRevision: rotated.retired.revision,
-      afterRevision: rotated.current.revision,
-    });
-    return toInboxAddress(ctx.db, rotated.current, ctx.services.config.inbound.domain);
+    const current = await rotateAddressAsChange(ctx, RECEIPTS_PURPOSE, input.expectedRevision);
+    return toInboxAddress(ctx.db, current, ctx.services.config.inbound.domain);
   },
 });

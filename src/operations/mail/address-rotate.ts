@@ -1,8 +1,7 @@
 import { Type } from 'typebox';
 import { COMPANY_MAIL_PURPOSE } from '../../company-mail/inbound.ts';
-import { revisionConflict } from '../../contract/errors.ts';
 import { IdempotencyKey, Revision } from '../../contract/formats.ts';
-import { liveAddress, rotateInboundAddress } from '../../inbound/addresses.ts';
+import { rotateAddressAsChange } from '../../inbound/rotate.ts';
 import { defineOperation } from '../define.ts';
 import { MAIL_CHANGE_ACCESS, MailAddress, toMailAddress } from './schema.ts';
 
@@ -23,24 +22,7 @@ export const rotateMailAddress = defineOperation({
   output: MailAddress,
   example: { expectedRevision: 1 },
   async run({ ctx, input }) {
-    const now = ctx.clock.now().toISOString();
-    const rotated = await rotateInboundAddress(
-      ctx.db,
-      ctx.organizationId,
-      COMPANY_MAIL_PURPOSE,
-      input.expectedRevision,
-      now,
-    );
-    if (!rotated) {
-      const live = await liveAddress(ctx.db, ctx.organizationId, COMPANY_MAIL_PURPOSE);
-      throw revisionConflict(live?.revision ?? 1);
-    }
-    await ctx.audit({
-      recordType: 'inbound_address',
-      recordId: rotated.current.id,
-      beforeRevision: rotated.retired.revision,
-      afterRevision: rotated.current.revision,
-    });
-    return toMailAddress(ctx.db, rotated.current, ctx.services.config.inbound.domain);
+    const current = await rotateAddressAsChange(ctx, COMPANY_MAIL_PURPOSE, input.expectedRevision);
+    return toMailAddress(ctx.db, current, ctx.services.config.inbound.domain);
   },
 });
