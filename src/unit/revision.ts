@@ -16,3 +16,16 @@ export async function loadForChange<Row extends { revision: number }>(
   check?.(row);
   return row;
 }
+
+/**
+ * The end of a compare-and-set update (`where revision = current`): the row as it is now, or,
+ * when no row was updated, 409 `revision_conflict` with the revision that won the race (404 when
+ * the row is gone). `load` answers 404 itself when the row is absent.
+ */
+export async function afterCompareAndSet<Row extends { revision: number }>(
+  updatedRows: bigint,
+  load: () => Promise<Row>,
+): Promise<Row> {
+  if (updatedRows === 0n) throw revisionConflict((await load()).revision);
+  return load();
+}

@@ -1,8 +1,9 @@
 import type { Kysely, Selectable } from 'kysely';
-import { notFound, revisionConflict } from '../../contract/errors.ts';
+import { notFound } from '../../contract/errors.ts';
 import type { Database } from '../../db/schema.ts';
 import type { BooksAccountsTable } from '../../db/tables/books.ts';
 import { asIso, asIsoOrNull, asMinor } from '../../db/values.ts';
+import { afterCompareAndSet } from '../../unit/revision.ts';
 import type { Account } from './schema.ts';
 
 export type AccountRow = Selectable<BooksAccountsTable>;
@@ -61,9 +62,7 @@ export async function updateAccountRow(
     .where('organization_id', '=', current.organization_id)
     .where('revision', '=', current.revision)
     .executeTakeFirst();
-  if (result.numUpdatedRows === 0n) {
-    const latest = await loadAccount(db, current.organization_id, current.id);
-    throw latest ? revisionConflict(latest.revision) : notFound('Account', 'id');
-  }
-  return requireAccount(db, current.organization_id, current.id);
+  return afterCompareAndSet(result.numUpdatedRows, () =>
+    requireAccount(db, current.organization_id, current.id),
+  );
 }

@@ -1,8 +1,9 @@
 import type { Kysely, Selectable } from 'kysely';
-import { AppError, notFound, revisionConflict } from '../../contract/errors.ts';
+import { AppError, notFound } from '../../contract/errors.ts';
 import type { Database } from '../../db/schema.ts';
 import type { BooksCardsTable } from '../../db/tables/books.ts';
 import { asIso, asIsoOrNull } from '../../db/values.ts';
+import { afterCompareAndSet } from '../../unit/revision.ts';
 import type { Card } from './schema.ts';
 
 export type CardRow = Selectable<BooksCardsTable>;
@@ -70,11 +71,9 @@ export async function updateCardRow(
     .where('organization_id', '=', current.organization_id)
     .where('revision', '=', current.revision)
     .executeTakeFirst();
-  if (result.numUpdatedRows === 0n) {
-    const latest = await requireCard(db, current.organization_id, current.id);
-    throw revisionConflict(latest.revision);
-  }
-  return requireCard(db, current.organization_id, current.id);
+  return afterCompareAndSet(result.numUpdatedRows, () =>
+    requireCard(db, current.organization_id, current.id),
+  );
 }
 
 export function cardEventData(card: Card): Record<string, unknown> {

@@ -1,9 +1,10 @@
 import type { Kysely } from 'kysely';
-import { notFound, revisionConflict } from '../../contract/errors.ts';
+import { notFound } from '../../contract/errors.ts';
 import type { Database } from '../../db/schema.ts';
 import { asInt, asIso, asJson, asMinor } from '../../db/values.ts';
 import { formatAddress, type InboundAddressRow, inboundCounts } from '../../inbound/addresses.ts';
 import type { ReceiptRow } from '../../receipts/inbox/intake.ts';
+import { afterCompareAndSet } from '../../unit/revision.ts';
 import type { InboxAddress, InboxItem } from './schema.ts';
 
 export function toInboxItem(row: ReceiptRow): InboxItem {
@@ -64,11 +65,9 @@ export async function updateReceiptRow(
     .where('organization_id', '=', current.organization_id)
     .where('revision', '=', current.revision)
     .executeTakeFirst();
-  if (result.numUpdatedRows === 0n) {
-    const latest = await requireReceipt(db, current.organization_id, current.id);
-    throw revisionConflict(latest.revision);
-  }
-  return requireReceipt(db, current.organization_id, current.id);
+  return afterCompareAndSet(result.numUpdatedRows, () =>
+    requireReceipt(db, current.organization_id, current.id),
+  );
 }
 
 export async function toInboxAddress(
