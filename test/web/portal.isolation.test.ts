@@ -52,6 +52,14 @@ async function recordsOf(app: TestApp, admin: Caller, c: Joined, tag: string): P
 
 const csrfOf = (page: string) => PageClient.csrfOf(page);
 
+/** The hidden fields of the hours form: its CSRF token and this rendering's submission key. */
+async function hoursForm(client: PageClient): Promise<{ _csrf: string; submissionKey: string }> {
+  const page = await (await client.get('/portal/hours')).text();
+  const key = /name="submissionKey" value="([0-9a-f-]{36})"/.exec(page)?.[1];
+  assert.ok(key, 'the hours form carries a submission key');
+  return { _csrf: csrfOf(page), submissionKey: key };
+}
+
 for (const dialect of DIALECTS) {
   describe(`contractor portal isolation and access (${dialect})`, () => {
     let app: TestApp;
@@ -130,9 +138,8 @@ for (const dialect of DIALECTS) {
       const bobAgreement = await ok(app, admin, 'contractors.agreements.get', { id: bobRecords.agreementId });
       assert.equal(bobAgreement.status, 'sent', "Bob's agreement stays unsigned");
       // Hours submitted in the portal are Ada's, whatever the form says.
-      const csrf = csrfOf(await (await client.get('/portal/hours')).text());
       const posted = await client.post('/portal/hours', {
-        _csrf: csrf,
+        ...(await hoursForm(client)),
         workDate: '2026-09-03',
         hours: '1.25',
         description: 'portal work',
@@ -165,7 +172,7 @@ for (const dialect of DIALECTS) {
       );
       assert.equal(crossSite.status, 403);
       const bad = await client.post('/portal/hours', {
-        _csrf: csrf,
+        ...(await hoursForm(client)),
         workDate: '2026-09-03',
         hours: '25',
         description: 'x',
@@ -176,6 +183,35 @@ for (const dialect of DIALECTS) {
       const anon = await noSession.get('/portal/hours');
       assert.equal(anon.status, 303);
       assert.equal(anon.headers.get('location'), '/portal/sign-in');
+    });
+
+    it('a resubmitted hours form records the hours once; a form without its key is refused', async () => {
+      const client = await portalClient(app, smtp, ada.email);
+      const form = {
+        ...(await hoursForm(client)),
+        workDate: '2026-09-04',
+        hours: '2.50',
+        description: 'twice',
+      };
+      assert.equal((await client.post('/portal/hours', form)).status, 303);
+      assert.equal((await client.post('/portal/hours', form)).status, 303, 'the second submission replays');
+      const changed = await client.post('/portal/hours', { ...form, hours: '3.00' });
+      assert.equal(changed.status, 400, 'the same key with other hours is refused');
+      assert.match(await changed.text(), /already submitted with other values/);
+      const stale = await client.post('/portal/hours', { ...form, submissionKey: '' });
+      assert.equal(stale.status, 400);
+      assert.match(await stale.text(), /reload the page/);
+      const mine = await ok(app, admin, 'contractors.hours.list', { contractorId: ada.id });
+      const twice = (mine.items as Array<{ description: string }>).filter((h) => h.description === 'twice');
+      assert.equal(twice.length, 1);
+      // A new rendering of the form is a new submission.
+      const again = { ...form, ...(await hoursForm(client)) };
+      assert.equal((await client.post('/portal/hours', again)).status, 303);
+      const after2 = await ok(app, admin, 'contractors.hours.list', { contractorId: ada.id });
+      assert.equal(
+        (after2.items as Array<{ description: string }>).filter((h) => h.description === 'twice').length,
+        2,
+      );
     });
 
     it('a deactivated contractor, a suspended organization, a reused link or an unknown address gets nothing', async () => {

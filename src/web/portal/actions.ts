@@ -1,8 +1,11 @@
 import type { FastifyRequest } from 'fastify';
 import { AppError } from '../../contract/errors.ts';
+import { isId } from '../../contract/formats.ts';
 import { signAgreement } from '../../contractors/agreements.ts';
 import { submitHours } from '../../contractors/hours.ts';
 import { isIsoDate } from '../../invoicing/calendar.ts';
+import { canonicalJson, sha256Hex } from '../../lib/canonical-json.ts';
+import { runOnce } from '../../operations/run-once.ts';
 import type { Services } from '../../services.ts';
 import { withUnit } from '../../unit/with-unit.ts';
 import { checkCsrf } from '../dashboard/context.ts';
@@ -40,9 +43,45 @@ export async function portalSubmitHours(
   if (description.length < 1 || description.length > 500) {
     throw new AppError('invalid_input', 'Describe the work in 1-500 characters.', { field: 'description' });
   }
-  return withUnit(services, unitOptions(signed, 'portal.hours.submit', requestId), (unit) =>
-    submitHours(unit, signed.contractor.contractorId, { workDate, hours, description }),
-  );
+  // Each rendering of the form carries a new key: a double click or a resubmitted page replays
+  // the first submission instead of recording the hours twice (the dashboard's rule).
+  const submissionKey = form.get('submissionKey') ?? '';
+  if (!isId(submissionKey)) {
+    throw new AppError('invalid_input', 'This form is out of date; reload the page and submit it again.', {
+      field: 'submissionKey',
+    });
+  }
+  const { contractorId, organizationId } = signed.contractor;
+  const input = { workDate, hours, description };
+  const outcome = await runOnce(
+    services,
+    unitOptions(signed, 'portal.hours.submit', requestId),
+    {
+      organizationId,
+      key: `portal:${contractorId}:${submissionKey}`,
+      operation: 'portal.hours.submit',
+      requestHash: sha256Hex(canonicalJson(input)),
+    },
+    {
+      now: services.clock.now(),
+      ttlMs: services.config.idempotencyTtlMs,
+      lockMs: services.config.idempotencyLockMs,
+      dialect: services.db.dialect,
+    },
+    undefined,
+    (unit) => submitHours(unit, contractorId, input),
+  ).catch((error: unknown) => {
+    // The browser's Back button restores the form with its key: say what to do in plain words.
+    if (error instanceof AppError && error.code === 'idempotency_key_reused') {
+      throw new AppError(
+        'idempotency_key_reused',
+        'This form was already submitted with other values; reload the page to submit new hours.',
+        { field: 'submissionKey' },
+      );
+    }
+    throw error;
+  });
+  return outcome.body;
 }
 
 /** The contractor signs their own agreement; the client address is the connection's. */

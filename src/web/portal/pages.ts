@@ -1,6 +1,7 @@
 import type { Agreement } from '../../contractors/agreement-wire.ts';
 import type { Hours } from '../../contractors/hours-wire.ts';
 import type { Payout } from '../../contractors/payout-wire.ts';
+import { newId } from '../../lib/ids.ts';
 import { type Html, html, money, when } from '../html.ts';
 import { table } from '../layout.ts';
 
@@ -14,6 +15,7 @@ function hoursLabel(h: Hours): Html {
 export function hoursBody(hours: readonly Hours[], csrf: string, today: string): Html {
   return html`<section class="card"><h2>Submit hours</h2>
 <form method="post" action="/portal/hours">${csrfField(csrf)}
+<input type="hidden" name="submissionKey" value="${newId()}">
 <label for="workDate">Day worked</label>
 <input id="workDate" name="workDate" type="date" required value="${today}">
 <label for="hours">Hours</label>
