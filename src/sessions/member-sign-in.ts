@@ -120,7 +120,7 @@ export async function signInWithMemberLink(
   runtime: UnitRuntime,
   settings: SessionSettings,
   token: string,
-  context: { userAgent: string | undefined; requestId: string },
+  context: { userAgent: string | undefined; requestId: string; method?: 'link' | 'oidc' },
 ): Promise<{ session: Session; token: string } | undefined> {
   const principal = await peekSignInLink(runtime.db.kysely, runtime.clock.now(), 'member', token);
   if (!principal) return undefined;
@@ -145,7 +145,7 @@ export async function signInWithMemberLink(
       if (!(await consumeSignInLink(unit, 'member', token))) return undefined;
       return startSession(unit, settings, {
         principal,
-        method: 'link',
+        method: context.method ?? 'link',
         userAgent: context.userAgent,
         id: sessionId,
       });

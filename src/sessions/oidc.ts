@@ -6,6 +6,7 @@ import { newId } from '../lib/ids.ts';
 import type { UnitRuntime } from '../unit/unit-of-work.ts';
 import { withUnit } from '../unit/with-unit.ts';
 import type { SessionSettings } from './settings.ts';
+import { issueSignInLink } from './sign-in-links.ts';
 import { type Session, startSession } from './store.ts';
 import { hashToken, isTokenShaped, newToken } from './tokens.ts';
 
@@ -25,6 +26,18 @@ interface Discovery {
 }
 
 const STATE_TTL_MS = 10 * 60_000;
+/** How long the organization chooser's links work: the person is at the page right now. */
+const CHOICE_TTL_MS = 5 * 60_000;
+
+/** One organization the verified identity may enter, with the single-use token that enters it. */
+export interface OidcChoice {
+  organizationName: string;
+  token: string;
+}
+
+export type OidcOutcome =
+  | { kind: 'session'; session: Session; token: string }
+  | { kind: 'choose'; choices: OidcChoice[] };
 const discoveries = new Map<string, { discovery: Discovery; jwks: ReturnType<typeof createRemoteJWKSet> }>();
 
 /** The issuer's discovery document (cached per process; it changes rarely). */
@@ -103,14 +116,16 @@ async function takeState(db: Kysely<Database>, now: Date, state: string) {
 /**
  * The callback: exchanges the code (with the verifier), verifies the ID token (issuer, audience,
  * nonce, signature from the issuer's keys), maps `sub` to the one active member with that
- * `oauth_subject`, and starts a session. Throws OidcError with a reason the page can show.
+ * `oauth_subject`, and starts a session. An identity that is an active member of several
+ * organizations gets one single-use, short-lived sign-in link per organization instead, for the
+ * page to offer as a choice (decision 278). Throws OidcError with a reason the page can show.
  */
 export async function finishOidcSignIn(
   runtime: UnitRuntime,
   settings: SessionSettings,
   oidc: OidcSettings,
   callback: { state: string; code: string; userAgent: string | undefined; requestId: string },
-): Promise<{ session: Session; token: string }> {
+): Promise<OidcOutcome> {
   const now = runtime.clock.now();
   const stored = await takeState(runtime.db.kysely, now, callback.state);
   if (!stored) throw new OidcError('the sign-in took too long or was already used; start again');
@@ -147,18 +162,17 @@ export async function finishOidcSignIn(
     throw new OidcError("the issuer's ID token could not be verified");
   }
   const members = await runtime.db.kysely
-    .selectFrom('members')
-    .select(['id', 'organization_id'])
-    .where('oauth_subject', '=', subject)
-    .where('status', '=', 'active')
+    .selectFrom('members as m')
+    .innerJoin('organizations as o', 'o.id', 'm.organization_id')
+    .select(['m.id', 'm.organization_id', 'o.name'])
+    .where('m.oauth_subject', '=', subject)
+    .where('m.status', '=', 'active')
+    .orderBy('o.name')
     .execute();
   const member = members[0];
-  if (!member || members.length > 1)
-    throw new OidcError(
-      members.length > 1
-        ? 'this identity belongs to several organizations; sign in with an e-mailed link instead'
-        : 'this identity is not an active member of any organization',
-    );
+  if (!member) throw new OidcError('this identity is not an active member of any organization');
+  if (members.length > 1)
+    return { kind: 'choose', choices: await choices(runtime, members, callback.requestId) };
   const sessionId = newId();
   const principal = { type: 'member' as const, id: member.id, organizationId: member.organization_id };
   return withUnit(
@@ -170,12 +184,48 @@ export async function finishOidcSignIn(
       transport: 'dashboard',
       requestId: callback.requestId,
     },
-    (unit) =>
-      startSession(unit, settings, {
+    async (unit) => ({
+      kind: 'session' as const,
+      ...(await startSession(unit, settings, {
         principal,
         method: 'oidc',
         userAgent: callback.userAgent,
         id: sessionId,
-      }),
+      })),
+    }),
   );
+}
+
+/** One audited sign-in link per membership; only their hashes are kept, as for e-mailed links. */
+async function choices(
+  runtime: UnitRuntime,
+  members: ReadonlyArray<{ id: string; organization_id: string; name: string }>,
+  requestId: string,
+): Promise<OidcChoice[]> {
+  const made: OidcChoice[] = [];
+  for (const member of members) {
+    const principal = { type: 'member' as const, id: member.id, organizationId: member.organization_id };
+    const token = await withUnit(
+      runtime,
+      {
+        organizationId: member.organization_id,
+        actor: { type: 'member', memberId: member.id, credentialId: 'oidc' },
+        operation: 'dashboard.signIn.oidcChoice',
+        transport: 'dashboard',
+        requestId,
+      },
+      async (unit) => {
+        const issued = await issueSignInLink(unit.db, unit.clock.now(), principal, CHOICE_TTL_MS);
+        await unit.audit({
+          recordType: 'sign_in_link',
+          recordId: issued.id,
+          beforeRevision: null,
+          afterRevision: null,
+        });
+        return issued.token;
+      },
+    );
+    made.push({ organizationName: member.name, token });
+  }
+  return made;
 }

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { type Caller, createCaller, startTestApp, type TestApp } from '../support/app.ts';
 import { DIALECTS } from '../support/databases.ts';
+import { assertAccessible, launchChromium } from '../web/browser.ts';
 import { startOidcIssuer } from './oidc-issuer.ts';
 
 const CLIENT_ID = 'accounting-dashboard';
@@ -32,6 +33,13 @@ for (const dialect of DIALECTS) {
       await issuer.close();
     });
 
+    /** Our redirect and the issuer's: the callback URL the browser is sent to. */
+    async function toCallback(): Promise<string> {
+      const start = await fetch(`${app.baseUrl}/dashboard/sign-in/oidc`, { redirect: 'manual' });
+      const atIssuer = await fetch(new URL(start.headers.get('location') ?? ''), { redirect: 'manual' });
+      return atIssuer.headers.get('location') ?? '';
+    }
+
     /** Follows the round trip as a browser would: our redirect, the issuer's, our callback. */
     async function roundTrip(): Promise<{ callback: string; response: Response }> {
       const start = await fetch(`${app.baseUrl}/dashboard/sign-in/oidc`, { redirect: 'manual' });
@@ -55,6 +63,73 @@ for (const dialect of DIALECTS) {
       const replay = await fetch(callback, { redirect: 'manual' });
       assert.equal(replay.status, 400);
       assert.match(await replay.text(), /already used/);
+    });
+
+    it('offers a choice when the identity belongs to several organizations; each choice works once', async () => {
+      const second = await createCaller(app, { role: 'admin' });
+      await app.services.db.kysely
+        .updateTable('organizations')
+        .set({ name: 'Second & Sons' })
+        .where('id', '=', second.organizationId)
+        .execute();
+      await app.services.db.kysely
+        .updateTable('members')
+        .set({ oauth_subject: 'user-1' })
+        .where('id', '=', second.memberId)
+        .execute();
+      try {
+        const { response } = await roundTrip();
+        assert.equal(response.status, 200);
+        assert.equal(response.headers.get('set-cookie'), null, 'no session before the choice');
+        assert.equal(response.headers.get('referrer-policy'), 'no-referrer');
+        const page = await response.text();
+        assert.match(page, /Choose an organization/);
+        assert.match(page, /Second &amp; Sons/, 'names are escaped');
+        const actions = [
+          ...page.matchAll(/action="(\/dashboard\/sign-in\/oidc\/choose\/[A-Za-z0-9_-]+)"/g),
+        ].map((m) => m[1] ?? '');
+        assert.equal(actions.length, 2);
+        const secondAction = actions[page.indexOf('Second') < page.indexOf('Test org') ? 0 : 1] ?? '';
+        const chosen = await fetch(`${app.baseUrl}${secondAction}`, { method: 'POST', redirect: 'manual' });
+        assert.equal(chosen.status, 303);
+        const cookie = (chosen.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+        assert.match(cookie, /^acct_member=/);
+        const sessions = await fetch(`${app.baseUrl}/dashboard/sessions`, { headers: { cookie } });
+        const sessionsPage = await sessions.text();
+        assert.match(sessionsPage, /single sign-on/);
+        assert.match(sessionsPage, /Second &amp; Sons/, 'signed in to the organization chosen');
+        const again = await fetch(`${app.baseUrl}${secondAction}`, { method: 'POST', redirect: 'manual' });
+        assert.equal(again.status, 400, 'a choice works once');
+        // In Chromium: the chooser is accessible and its button signs in to the organization named.
+        const browser = await launchChromium();
+        try {
+          const page = await browser.newPage();
+          await page.goto(await toCallback());
+          await page.getByRole('heading', { name: 'Choose an organization' }).waitFor();
+          await assertAccessible(page, 'organization chooser');
+          if (process.env.SCREENSHOT_DIR)
+            await page.screenshot({ path: `${process.env.SCREENSHOT_DIR}/oidc-chooser.png`, fullPage: true });
+          await page.getByRole('button', { name: 'Second & Sons' }).click();
+          await page.waitForURL(`${app.baseUrl}/dashboard`);
+        } finally {
+          await browser.close();
+        }
+        const crossSite = await fetch(
+          `${app.baseUrl}${actions[0] === secondAction ? actions[1] : actions[0]}`,
+          {
+            method: 'POST',
+            redirect: 'manual',
+            headers: { origin: 'https://evil.example' },
+          },
+        );
+        assert.equal(crossSite.status, 403, 'another site cannot spend a choice');
+      } finally {
+        await app.services.db.kysely
+          .updateTable('members')
+          .set({ oauth_subject: null })
+          .where('id', '=', second.memberId)
+          .execute();
+      }
     });
 
     it('refuses an identity that is no member, and a forged state', async () => {

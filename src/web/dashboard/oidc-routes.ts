@@ -1,10 +1,14 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { clientKey } from '../../http/portal-routes.ts';
 import type { Services } from '../../services.ts';
-import { beginOidcSignIn, finishOidcSignIn, OidcError } from '../../sessions/oidc.ts';
-import { errorBox } from '../layout.ts';
+import { beginOidcSignIn, finishOidcSignIn, type OidcChoice, OidcError } from '../../sessions/oidc.ts';
+import { html } from '../html.ts';
+import { errorBox, layout } from '../layout.ts';
 import { sendHtml } from './context.ts';
 import { limited, setSessionCookie, signInPage, tooMany } from './sign-in-page.ts';
+
+/** Where the organization chooser's buttons post (sign-in-routes.ts spends the link). */
+export const OIDC_CHOICE_PATH = '/dashboard/sign-in/oidc/choose/';
 
 /**
  * Single sign-on through the configured issuer (authorization code + PKCE): the start redirects to
@@ -41,6 +45,11 @@ export function registerOidcRoutes(app: FastifyInstance, services: Services): vo
           userAgent: request.headers['user-agent'],
           requestId: request.id,
         });
+        if (started.kind === 'choose') {
+          // The links are in the page's form actions: keep them out of any Referer header.
+          reply.header('Referrer-Policy', 'no-referrer');
+          return sendHtml(reply, 200, chooserPage(started.choices));
+        }
         setSessionCookie(services, reply, started.token);
         return reply.redirect('/dashboard', 303);
       } catch (failure) {
@@ -63,4 +72,17 @@ export function registerOidcRoutes(app: FastifyInstance, services: Services): vo
       signInPage(undefined, errorBox(message, code, requestId), sso),
     );
   }
+}
+
+/** The organizations a verified identity belongs to, one button each (the links work 5 minutes). */
+function chooserPage(choices: readonly OidcChoice[]): string {
+  return layout({
+    title: 'Choose an organization',
+    body: html`<section class="card"><p>You are a member of several organizations. Choose the one to sign in to.</p>
+${choices.map(
+  (choice) => html`<form method="post" action="${OIDC_CHOICE_PATH}${choice.token}">
+<p><button type="submit">${choice.organizationName}</button></p></form>`,
+)}
+<p class="hint">These choices work once, for 5 minutes. <a href="/dashboard/sign-in">Start again</a></p></section>`,
+  });
 }

@@ -11,7 +11,7 @@ import { formBody } from '../forms.ts';
 import { html } from '../html.ts';
 import { errorBox, layout } from '../layout.ts';
 import { checkCsrf, memberCookieName, sendHtml, signedIn } from './context.ts';
-import { registerOidcRoutes } from './oidc-routes.ts';
+import { OIDC_CHOICE_PATH, registerOidcRoutes } from './oidc-routes.ts';
 import { limited, setSessionCookie, signInPage, tooMany } from './sign-in-page.ts';
 
 const FORM_LIMIT = 16 * 1024;
@@ -74,26 +74,34 @@ export function registerSignInRoutes(app: FastifyInstance, services: Services): 
     );
   });
 
-  app.post<{ Params: { token: string } }>(
-    `${MEMBER_LINK_PATH}:token`,
-    { bodyLimit: FORM_LIMIT },
-    async (request, reply) => {
-      const retryAfter = await limited(services, [`ip:${clientKey(request.ip)}`]);
-      if (retryAfter !== undefined) return tooMany(reply, request, retryAfter);
-      // Login CSRF: another site must not sign this browser in to someone else's session.
-      const origin = request.headers.origin;
-      if (origin !== undefined && origin !== 'null' && safeHost(origin) !== request.headers.host) {
-        return sendHtml(reply, 403, invalidLinkPage(request.id));
-      }
-      const started = await signInWithMemberLink(services, config.sessions, request.params.token, {
-        userAgent: request.headers['user-agent'],
-        requestId: request.id,
-      });
-      if (!started) return sendHtml(reply, 400, invalidLinkPage(request.id));
-      setSessionCookie(services, reply, started.token);
-      return reply.redirect('/dashboard', 303);
-    },
-  );
+  // The e-mailed link's confirmation, and the organization chooser after single sign-on (decision
+  // 278): both spend a single-use sign-in link and start a session.
+  for (const [path, method] of [
+    [MEMBER_LINK_PATH, 'link'],
+    [OIDC_CHOICE_PATH, 'oidc'],
+  ] as const) {
+    app.post<{ Params: { token: string } }>(
+      `${path}:token`,
+      { bodyLimit: FORM_LIMIT },
+      async (request, reply) => {
+        const retryAfter = await limited(services, [`ip:${clientKey(request.ip)}`]);
+        if (retryAfter !== undefined) return tooMany(reply, request, retryAfter);
+        // Login CSRF: another site must not sign this browser in to someone else's session.
+        const origin = request.headers.origin;
+        if (origin !== undefined && origin !== 'null' && safeHost(origin) !== request.headers.host) {
+          return sendHtml(reply, 403, invalidLinkPage(request.id));
+        }
+        const started = await signInWithMemberLink(services, config.sessions, request.params.token, {
+          userAgent: request.headers['user-agent'],
+          requestId: request.id,
+          method,
+        });
+        if (!started) return sendHtml(reply, 400, invalidLinkPage(request.id));
+        setSessionCookie(services, reply, started.token);
+        return reply.redirect('/dashboard', 303);
+      },
+    );
+  }
 
   app.post('/dashboard/sign-out', { bodyLimit: FORM_LIMIT }, async (request, reply) => {
     const signed = await signedIn(services, request);
