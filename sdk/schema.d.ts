@@ -4195,8 +4195,8 @@ export interface components {
                 residency: string | null;
                 /** @description Reviewed: services rendered in Canada, or null. */
                 services_in_canada: boolean | null;
-                /** @description Reviewed: identity confirmed. */
-                identity_confirmed: boolean;
+                /** @description Reviewed: identity confirmed; null until the tax profile is reviewed. */
+                identity_confirmed: boolean | null;
                 /** @description Currency of the fees (one item per contractor and currency). */
                 currency: string;
                 /** @description Fees paid in the year (cash basis), minor units. */

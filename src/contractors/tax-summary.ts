@@ -9,7 +9,8 @@ export interface TaxSummaryItem {
   legal_name: string;
   residency: string | null;
   services_in_canada: boolean | null;
-  identity_confirmed: boolean;
+  /** Null until the profile is reviewed (unknown is not "not confirmed"), as on the contractor. */
+  identity_confirmed: boolean | null;
   currency: string;
   fees_paid_minor: string;
   payout_count: number;
@@ -79,7 +80,7 @@ export async function taxSummary(
       legal_name: row.legal_name,
       residency: row.tax_residency,
       services_in_canada: servicesInCanada,
-      identity_confirmed: asBool(row.tax_identity_confirmed),
+      identity_confirmed: row.tax_reviewed_at === null ? null : asBool(row.tax_identity_confirmed),
       currency: row.currency,
       fees_paid_minor: fees.toString(),
       payout_count: Number(row.n),

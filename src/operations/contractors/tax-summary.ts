@@ -23,7 +23,9 @@ const Item = Type.Object(
     services_in_canada: Type.Union([Type.Boolean(), Type.Null()], {
       description: 'Reviewed: services rendered in Canada, or null.',
     }),
-    identity_confirmed: Type.Boolean({ description: 'Reviewed: identity confirmed.' }),
+    identity_confirmed: Type.Union([Type.Boolean(), Type.Null()], {
+      description: 'Reviewed: identity confirmed; null until the tax profile is reviewed.',
+    }),
     currency: Type.String({ description: 'Currency of the fees (one item per contractor and currency).' }),
     fees_paid_minor: Type.String({ description: 'Fees paid in the year (cash basis), minor units.' }),
     payout_count: Type.Integer({ description: 'Paid payouts counted.' }),

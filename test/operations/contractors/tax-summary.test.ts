@@ -13,6 +13,7 @@ interface Item {
   slips: Array<{ form: string; box: string | null }>;
   withholding_minor: string | null;
   notes: string[];
+  identity_confirmed: boolean | null;
 }
 
 for (const dialect of DIALECTS) {
@@ -104,8 +105,10 @@ for (const dialect of DIALECTS) {
       assert.ok(e.notes.some((n) => n.includes('R105')));
       const f = byName(items, 'F GB abroad');
       assert.deepEqual([forms(f), f.withholding_minor], [[], null]);
+      assert.equal(f.identity_confirmed, true);
       const g = byName(items, 'G not reviewed');
       assert.deepEqual(forms(g), []);
+      assert.equal(g.identity_confirmed, null, 'unknown until reviewed, not false');
       assert.match(g.notes.join(' '), /not reviewed/);
     });
 
