@@ -23,6 +23,10 @@ if (files.length === 0 && !args.some((a) => a.endsWith('.ts'))) {
   process.stderr.write('no test files under the given directories\n');
   process.exit(1);
 }
+// Tests that start ./bin/accounting run the compiled build (dist/current); building it once here
+// saves every such test of a fresh checkout from building it too, at the same time.
+const { build } = await import('./build.mjs');
+await build();
 const result = spawnSync(
   process.execPath,
   [
