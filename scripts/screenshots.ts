@@ -138,6 +138,7 @@ async function main(): Promise<void> {
     await shoot('sessions', `${base}/dashboard/sessions`);
     await shoot('receipts', `${base}/dashboard/receipts`);
     await shoot('receipt', `${base}/dashboard/receipts/${uploaded.item.id}`);
+    await shoot('receipt-consolidate', `${base}/dashboard/receipts/${String(receipt.id)}`);
     await shoot(
       'consolidation-review',
       `${base}/dashboard/consolidations?receiptEntryId=${String(receipt.entry_id)}&targetEntryId=${String(charge.entry_id)}`,

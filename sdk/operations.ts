@@ -79,6 +79,7 @@ export const OPERATIONS = {
   'matching.aliases.list': { mutation: false, get: true },
   'matching.settings.get': { mutation: false, get: true },
   'matching.settings.update': { mutation: true, get: false },
+  'matching.receiptConsolidation.candidates': { mutation: false, get: true },
   'matching.receiptConsolidation.preview': { mutation: false, get: true },
   'matching.receiptConsolidation.confirm': { mutation: true, get: false },
   'admin.organization.get': { mutation: false, get: true },

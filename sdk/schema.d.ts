@@ -2298,6 +2298,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/accounting/matching.receiptConsolidation.candidates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Entries a receipt entry could be consolidated into
+         * @description Nearest in date first (within 31 days): receipt entries and entries of the receipt’s total, each kept only when matching.receiptConsolidation.preview accepts the pair, with the mode it found. Entries this receipt entry was already consolidated into are left out. Pass one to the preview.
+         *
+         *     **Access:** scopes `accounting:read`; roles admin, finance.
+         *
+         *     **MCP tool:** `accounting_matching_receipt_consolidation_candidates`.
+         */
+        get: operations["matching.receiptConsolidation.candidates:get"];
+        put?: never;
+        /**
+         * Entries a receipt entry could be consolidated into
+         * @description Nearest in date first (within 31 days): receipt entries and entries of the receipt’s total, each kept only when matching.receiptConsolidation.preview accepts the pair, with the mode it found. Entries this receipt entry was already consolidated into are left out. Pass one to the preview.
+         *
+         *     **Access:** scopes `accounting:read`; roles admin, finance.
+         *
+         *     Also available as `GET` with the same parameters in the query string.
+         *
+         *     **MCP tool:** `accounting_matching_receipt_consolidation_candidates`.
+         */
+        post: operations["matching.receiptConsolidation.candidates"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/accounting/matching.receiptConsolidation.preview": {
         parameters: {
             query?: never;
@@ -6243,6 +6277,36 @@ export interface components {
             expectedRevision: number;
             /** @description Idempotency key, 8-200 characters; required unless the Idempotency-Key header is sent. */
             idempotencyKey?: string;
+        };
+        MatchingReceiptConsolidationCandidatesResult: {
+            /** @description The candidates, nearest in date first. */
+            items: {
+                /** @description The target entry. */
+                entry_id: string;
+                /** @description Its revision now. */
+                revision: number;
+                /** @description Why the two belong together. */
+                mode: "same_order" | "provider_card_settlement";
+                /**
+                 * Format: date
+                 * @description Entry date.
+                 */
+                date: string;
+                /** @description Entry description. */
+                description: string;
+                /** @description Entry amount. Signed decimal string of minor units. */
+                amount_minor: string;
+                /** @description Entry currency. Uppercase ISO 4217 code. */
+                currency: string;
+                /** @description What posted the entry (receipt, transaction...). */
+                source_type: string;
+            }[];
+        };
+        MatchingReceiptConsolidationCandidatesRequest: {
+            /** @description The receipt entry (posted by a processed receipt). */
+            receiptEntryId: string;
+            /** @description At most this many (default 10). */
+            limit?: number;
         };
         MatchingReceiptConsolidationPreviewResult: {
             /** @description Why the two belong together. */
@@ -16547,6 +16611,134 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "matching.receiptConsolidation.candidates:get": {
+        parameters: {
+            query: {
+                /**
+                 * @description The receipt entry (posted by a processed receipt).
+                 * @example 00000000-0000-0000-0000-000000000000
+                 */
+                receiptEntryId: string;
+                /** @description At most this many (default 10). */
+                limit?: number;
+            };
+            header?: {
+                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
+                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the result is in `data`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "items": [
+                     *           {
+                     *             "entry_id": "01920000-0000-7000-8000-000000000001",
+                     *             "revision": 1,
+                     *             "mode": "same_order",
+                     *             "date": "2026-09-22",
+                     *             "description": "Accounting webhooks",
+                     *             "amount_minor": "x",
+                     *             "currency": "CAD",
+                     *             "source_type": "text"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["MatchingReceiptConsolidationCandidatesResult"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "matching.receiptConsolidation.candidates": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
+                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The operation input (an empty object when every parameter is optional). */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "receiptEntryId": "00000000-0000-0000-0000-000000000000"
+                 *     }
+                 */
+                "application/json": components["schemas"]["MatchingReceiptConsolidationCandidatesRequest"];
+            };
+        };
+        responses: {
+            /** @description Success: the result is in `data`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "items": [
+                     *           {
+                     *             "entry_id": "01920000-0000-7000-8000-000000000001",
+                     *             "revision": 1,
+                     *             "mode": "same_order",
+                     *             "date": "2026-09-22",
+                     *             "description": "Accounting webhooks",
+                     *             "amount_minor": "x",
+                     *             "currency": "CAD",
+                     *             "source_type": "text"
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["MatchingReceiptConsolidationCandidatesResult"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];

@@ -19,6 +19,7 @@ const PATTERN_SAMPLES: ReadonlyArray<[RegExp, string]> = [
   [/^\^\(0\|\[1-9\]\[0-9\]\{0,2\}\)\(\\\.\[0-9\]\{1,4\}\)\?\$$/, '13'],
   [/^\^\(0\|\[1-9\]\[0-9\]\{0,8\}\)\(\\\.\[0-9\]\{1,4\}\)\?\$$/, '2'],
   [/^\^\(0\|\[1-9\]\[0-9\]/, '125000'],
+  [/^\^\(0\|-\?\[1-9\]/, '-4990'],
 ];
 
 /** Readable text for common field names; anything else gets a neutral word. */

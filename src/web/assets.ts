@@ -36,6 +36,8 @@ form.inline{display:inline}
 label{display:block;font-weight:600;margin:.6rem 0 .2rem}
 input[type=text],input[type=email],input[type=url],input[type=datetime-local],input[type=date],input[type=number],select,textarea{font:inherit;width:100%;max-width:32rem;padding:.4rem;border:1px solid #767d8a;border-radius:4px;background:#fff}
 .hint{font-size:.9rem;color:var(--muted);margin:.1rem 0}
+fieldset{border:1px solid var(--line);border-radius:6px;padding:.4rem .8rem .6rem;margin:.6rem 0}legend{font-weight:600;padding:0 .3rem}
+label.choice{font-weight:400;display:flex;gap:.5rem;align-items:baseline;margin:.35rem 0}
 .notice{border-left:4px solid var(--ok);background:#eef7f0;padding:.6rem 1rem;margin:0 0 1rem}
 .error{border-left:4px solid var(--bad);background:#fbeeee;padding:.6rem 1rem;margin:0 0 1rem}
 .secret{font-family:ui-monospace,monospace;background:#fff8dc;border:1px dashed var(--warn);padding:.6rem;word-break:break-all}

@@ -112,7 +112,15 @@ for (const dialect of DIALECTS) {
       const context = await browser.newContext({ bypassCSP: true });
       const page = await context.newPage();
       await signIn(page, app, smtp, finance);
-      await page.goto(review);
+      // The receipt's page offers the card charge the preview accepts, and opens the review.
+      await page.goto(`${app.baseUrl}/dashboard/receipts/${receipt.id}`);
+      if (process.env.SCREENSHOT_DIR)
+        await page.screenshot({ path: `${process.env.SCREENSHOT_DIR}/receipt-candidates.png`, fullPage: true });
+      const choice = page.getByRole('radio', { name: /2026-03-03 · SPOTIFY · -49\.90 EUR/ });
+      assert.ok(await choice.isChecked(), 'the nearest candidate is chosen');
+      await assertAccessible(page, 'receipt with consolidation candidates');
+      await page.getByRole('button', { name: 'Review consolidation' }).click();
+      await page.waitForURL(review);
       await page.getByRole('heading', { name: 'Originals' }).waitFor();
       await assertAccessible(page, 'consolidation review');
       const reason = 'Same PayPal charge of 49.90 for Spotify on the card statement.';

@@ -2,6 +2,7 @@ import type { AnyOperation } from '../define.ts';
 import { listAliases } from './aliases-list.ts';
 import { attachMatch } from './attach.ts';
 import { detachMatch } from './detach.ts';
+import { listReceiptConsolidationCandidates } from './receipt-consolidation-candidates.ts';
 import { confirmReceiptConsolidation } from './receipt-consolidation-confirm.ts';
 import { previewReceiptConsolidation } from './receipt-consolidation-preview.ts';
 import { getMatchingSettings } from './settings-get.ts';
@@ -19,6 +20,7 @@ export const matchingOperations: readonly AnyOperation[] = [
   listAliases,
   getMatchingSettings,
   updateMatchingSettings,
+  listReceiptConsolidationCandidates,
   previewReceiptConsolidation,
   confirmReceiptConsolidation,
 ];

@@ -73,6 +73,14 @@ export const receiptPage: PageHandler = async (services, signed, request) => {
     await callOperation(services, signed, 'matching.suggestions.list', { receiptId: id, limit: 20 }),
   );
   const reasons = Array.isArray(r.review_reasons) ? (r.review_reasons as unknown[]).map(String) : [];
+  const entryId = str(r.entry_id);
+  const targets = entryId
+    ? rows(
+        await callOperation(services, signed, 'matching.receiptConsolidation.candidates', {
+          receiptEntryId: entryId,
+        }),
+      )
+    : [];
   const failure = r.failure as { code?: string; message?: string } | null;
   return {
     title: str(r.merchant) || str(r.file_name),
@@ -97,7 +105,7 @@ ${
         style: 'secondary',
       })
 }
-${r.entry_id ? consolidationStart(str(r.entry_id)) : ''}</section></div>
+${entryId ? consolidationStart(entryId, targets) : ''}</section></div>
 <section class="card"><h2>Suggested transactions</h2>${table(
       ['Score', 'Why', ''],
       suggestions.map((s) => suggestionRow(signed, s, back)),
@@ -115,8 +123,21 @@ function suggestionRow(signed: Signed, s: Row, back: string): Html {
 ${actionForm(signed, 'matching.suggestions.decline', 'Decline', { back, hidden, style: 'secondary', inline: true })}</td></tr>`;
 }
 
-function consolidationStart(receiptEntryId: string): Html {
+/**
+ * Where to consolidate this receipt's entry: the entries the preview would accept, nearest in date
+ * first (matching.receiptConsolidation.candidates), or an entry id typed in.
+ */
+function consolidationStart(receiptEntryId: string, targets: readonly Row[]): Html {
+  const choices = targets.length
+    ? html`<fieldset><legend>Consolidate into</legend>${targets.map(
+        (
+          t,
+          i,
+        ) => html`<label class="choice"><input type="radio" name="targetEntryId" value="${str(t.entry_id)}"${i === 0 ? html` checked` : ''}>
+${str(t.date)} · ${str(t.description)} · ${money(t.amount_minor, t.currency)} <span class="muted">(${str(t.mode) === 'same_order' ? 'same order' : 'settled by card'})</span></label>`,
+      )}</fieldset>`
+    : html`<p class="hint" id="f-target-hint">No entry within 31 days documents the same purchase. To consolidate anyway, give the id of the entry of the order or card charge this receipt belongs to.</p>
+<label for="f-target">Consolidate into entry (id)</label><input id="f-target" name="targetEntryId" type="text" required aria-describedby="f-target-hint">`;
   return html`<form method="get" action="/dashboard/consolidations"><input type="hidden" name="receiptEntryId" value="${receiptEntryId}">
-<label for="f-target">Consolidate into entry (id)</label><p class="hint" id="f-target-hint">The entry of the order or card charge this receipt belongs to.</p>
-<input id="f-target" name="targetEntryId" type="text" required aria-describedby="f-target-hint"> <button class="secondary" type="submit">Review consolidation</button></form>`;
+${choices} <button class="secondary" type="submit">Review consolidation</button></form>`;
 }
