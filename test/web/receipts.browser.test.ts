@@ -115,7 +115,10 @@ for (const dialect of DIALECTS) {
       // The receipt's page offers the card charge the preview accepts, and opens the review.
       await page.goto(`${app.baseUrl}/dashboard/receipts/${receipt.id}`);
       if (process.env.SCREENSHOT_DIR)
-        await page.screenshot({ path: `${process.env.SCREENSHOT_DIR}/receipt-candidates.png`, fullPage: true });
+        await page.screenshot({
+          path: `${process.env.SCREENSHOT_DIR}/receipt-candidates.png`,
+          fullPage: true,
+        });
       const choice = page.getByRole('radio', { name: /2026-03-03 · SPOTIFY · -49\.90 EUR/ });
       assert.ok(await choice.isChecked(), 'the nearest candidate is chosen');
       await assertAccessible(page, 'receipt with consolidation candidates');
