@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { cardAccount, cardTransaction } from '../operations/matching/helpers.ts';
-import { uploadAndProcess } from '../operations/receipts/helpers.ts';
+import { cardAccount, cardTransaction, paypalReceipt } from '../operations/matching/helpers.ts';
 import { type Caller, createCaller, startTestApp, type TestApp } from '../support/app.ts';
 import { auditRows } from '../support/audit.ts';
 import { DIALECTS } from '../support/databases.ts';
@@ -95,19 +94,7 @@ for (const dialect of DIALECTS) {
         '-4990',
         'PAYPAL *SPOTIFY 4029357733',
       );
-      const receipt = await uploadAndProcess(
-        app,
-        finance,
-        ublReceipt({
-          id: `PP-${serial}-${dialect}`,
-          merchant: 'PayPal Europe (Spotify)',
-          date: '2026-03-02',
-          amountMinor: 4990n,
-        }),
-        'paypal.xml',
-        'application/xml',
-      );
-      assert.ok(receipt.entry_id);
+      const receipt = await paypalReceipt(app, finance, `PP-${serial}-${dialect}`);
       const review = `${app.baseUrl}/dashboard/consolidations?receiptEntryId=${receipt.entry_id}&targetEntryId=${tx.entry_id}`;
       const context = await browser.newContext({ bypassCSP: true });
       const page = await context.newPage();

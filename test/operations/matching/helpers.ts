@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import type { Caller, TestApp } from '../../support/app.ts';
 import { call } from '../../support/http.ts';
+import { ublReceipt } from '../../support/receipts.ts';
+import { uploadAndProcess } from '../receipts/helpers.ts';
 
 /** An EUR card account with one card (last four 4242) held by the caller. */
 export async function cardAccount(
@@ -64,4 +66,25 @@ export async function suggestions(app: TestApp, caller: Caller, input: Record<st
       }[];
     }
   ).items;
+}
+
+/**
+ * A processed PayPal receipt for Spotify, EUR 49.90 dated 2026-03-02: the provider side of a
+ * `provider_card_settlement` with a card charge of -4990. `documentId` keeps documents apart.
+ */
+export async function paypalReceipt(app: TestApp, caller: Caller, documentId: string) {
+  const receipt = await uploadAndProcess(
+    app,
+    caller,
+    ublReceipt({
+      id: documentId,
+      merchant: 'PayPal Europe (Spotify)',
+      date: '2026-03-02',
+      amountMinor: 4990n,
+    }),
+    'paypal.xml',
+    'application/xml',
+  );
+  assert.ok(receipt.entry_id);
+  return { ...receipt, entry_id: receipt.entry_id };
 }

@@ -6,9 +6,7 @@ import { type Caller, createCaller, startTestApp, type TestApp } from '../../sup
 import { DIALECTS } from '../../support/databases.ts';
 import { assertError } from '../../support/expect.ts';
 import { call } from '../../support/http.ts';
-import { ublReceipt } from '../../support/receipts.ts';
-import { uploadAndProcess } from '../receipts/helpers.ts';
-import { cardAccount, cardTransaction } from './helpers.ts';
+import { cardAccount, cardTransaction, paypalReceipt } from './helpers.ts';
 
 interface Candidate {
   entry_id: string;
@@ -42,20 +40,7 @@ for (const dialect of DIALECTS) {
       ).entry_id;
       otherAmountEntryId = (await cardTransaction(app, caller, card, '2026-03-02', '-1250', 'CAFE CENTRAL'))
         .entry_id;
-      const receipt = await uploadAndProcess(
-        app,
-        caller,
-        ublReceipt({
-          id: `PP-${process.pid}`,
-          merchant: 'PayPal Europe (Spotify)',
-          date: '2026-03-02',
-          amountMinor: 4990n,
-        }),
-        'paypal.xml',
-        'application/xml',
-      );
-      assert.ok(receipt.entry_id);
-      receiptEntryId = receipt.entry_id;
+      receiptEntryId = (await paypalReceipt(app, caller, `PP-${process.pid}`)).entry_id;
     });
     after(async () => {
       await app?.close();

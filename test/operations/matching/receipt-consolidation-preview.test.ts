@@ -14,7 +14,7 @@ import { assertError } from '../../support/expect.ts';
 import { call } from '../../support/http.ts';
 import { ublReceipt } from '../../support/receipts.ts';
 import { uploadAndProcess } from '../receipts/helpers.ts';
-import { cardAccount, cardTransaction } from './helpers.ts';
+import { cardAccount, cardTransaction, paypalReceipt } from './helpers.ts';
 
 interface Preview {
   mode: string;
@@ -34,19 +34,7 @@ const unique = (prefix: string) => `${prefix}-${process.pid}-${++serial}`;
 async function settlementPair(app: TestApp, caller: Caller) {
   const card = await cardAccount(app, caller);
   const tx = await cardTransaction(app, caller, card, '2026-03-03', '-4990', 'PAYPAL *SPOTIFY 4029357733');
-  const receipt = await uploadAndProcess(
-    app,
-    caller,
-    ublReceipt({
-      id: unique('PP'),
-      merchant: 'PayPal Europe (Spotify)',
-      date: '2026-03-02',
-      amountMinor: 4990n,
-    }),
-    'paypal.xml',
-    'application/xml',
-  );
-  assert.ok(receipt.entry_id);
+  const receipt = await paypalReceipt(app, caller, unique('PP'));
   return { receiptEntryId: receipt.entry_id, targetEntryId: tx.entry_id, tx, receipt };
 }
 
