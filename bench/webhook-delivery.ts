@@ -86,7 +86,9 @@ async function pendingCount(services: Services, organizationId: string): Promise
 }
 
 /** `bin/accounting worker` on the same database, started and ready (its log says so). */
-async function startWorkerProcess(env: Record<string, string | undefined>): Promise<{ stop(): Promise<void> }> {
+async function startWorkerProcess(
+  env: Record<string, string | undefined>,
+): Promise<{ stop(): Promise<void> }> {
   const child = spawn(BIN, ['worker'], {
     env: {
       ...process.env,
