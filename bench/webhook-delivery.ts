@@ -3,12 +3,22 @@
 //   node --import tsx bench/webhook-delivery.ts [sqlite|postgres] [--events 2000] [--endpoints 20]
 //
 // 1. Throughput: `events` events fanned out to `endpoints` endpoints on one local receiver that
-//    answers 200 at once; one worker (this process, default settings) drains the queue.
-// 2. Latency: events committed at a steady rate while the worker job runs; time from each event's
-//    commit to its first attempt reaching the receiver. Measured twice: as `accounting worker` sees
-//    events committed by another process (idle poll 100 ms), and as `serve` sees its own commits
-//    (the after-commit wake-up of src/unit/wakeups.ts).
+//    answers 200 at once; one worker (this process, default settings) drains the queue. Also
+//    reported: SQL statements per delivery (every statement the process sent, BEGIN and COMMIT
+//    included; bench/support/statement-counter.ts) and the process's CPU time per delivery.
+// 2. Latency: events committed at a steady rate while a delivery worker runs; time from each
+//    event's commit to its first attempt reaching the receiver. Measured as:
+//    - polled: the job loop in this process, never woken: what a separate `accounting worker`
+//      sees when nothing tells it (idle poll 100 ms; SQLite's only way across processes);
+//    - nudged: the job loop in this process, woken after each commit, as `serve` sees its own
+//      commits (the after-commit wake-up of src/unit/wakeups.ts);
+//    - notified (PostgreSQL only): a SEPARATE `bin/accounting worker` process, woken by the
+//      NOTIFY this process sends after each commit (src/unit/cross-process-wakeups.ts).
+//    `--modes polled,nudged,notified` picks some (default: all that the database supports).
 // PostgreSQL uses TEST_DATABASE_URL (default postgres://root@127.0.0.1:5432/test) for a scratch database.
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { pino } from 'pino';
 import { addMember, createApiKey, createOrganization } from '../src/admin/organizations.ts';
@@ -21,6 +31,7 @@ import { createServices, type Services } from '../src/services.ts';
 import { createTestDatabase } from '../test/support/databases.ts';
 import { call } from '../test/support/http.ts';
 import { startWebhookReceiver } from '../test/support/webhook-receiver.ts';
+import { installStatementCounter } from './support/statement-counter.ts';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -29,6 +40,7 @@ const { values, positionals } = parseArgs({
     endpoints: { type: 'string', default: '20' },
     rate: { type: 'string', default: '50' },
     seconds: { type: 'string', default: '10' },
+    modes: { type: 'string', default: 'polled,nudged,notified' },
   },
 });
 const dialect: DialectName = positionals[0] === 'postgres' ? 'postgres' : 'sqlite';
@@ -36,6 +48,15 @@ const EVENTS = Number(values.events);
 const ENDPOINTS = Number(values.endpoints);
 const RATE = Number(values.rate);
 const SECONDS = Number(values.seconds);
+type Mode = 'polled' | 'nudged' | 'notified';
+const MODES = values.modes
+  .split(',')
+  .map((mode) => mode.trim())
+  .filter((mode): mode is Mode => mode === 'polled' || mode === 'nudged' || mode === 'notified')
+  // Only PostgreSQL carries a wake-up to another process.
+  .filter((mode) => mode !== 'notified' || dialect === 'postgres');
+const BIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../bin/accounting');
+const statements = installStatementCounter();
 
 function percentile(sorted: number[], p: number): number {
   if (sorted.length === 0) return Number.NaN;
@@ -62,6 +83,41 @@ async function pendingCount(services: Services, organizationId: string): Promise
     .where('status', '=', 'pending')
     .executeTakeFirstOrThrow();
   return Number(row.n);
+}
+
+/** `bin/accounting worker` on the same database, started and ready (its log says so). */
+async function startWorkerProcess(
+  env: Record<string, string | undefined>,
+): Promise<{ stop(): Promise<void> }> {
+  const child = spawn(BIN, ['worker'], {
+    env: {
+      ...process.env,
+      ...env,
+      LOG_LEVEL: 'info',
+      SMTP_URL: '',
+      ACCOUNTING_WEBHOOK_ALLOW_LOCALHOST: 'true',
+    },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let log = '';
+  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
+    log += chunk;
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  // The first start may build dist/ (decision 258).
+  for (let i = 0; i < 1200 && !log.includes('worker started'); i++) {
+    if (child.exitCode !== null) throw new Error(`worker exited: ${log}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  if (!log.includes('worker started')) throw new Error(`worker did not start: ${log}`);
+  // Its LISTEN session connects right after start; give it a moment before the first commit.
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  return {
+    async stop() {
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
 }
 
 async function main(): Promise<void> {
@@ -106,28 +162,40 @@ async function main(): Promise<void> {
     const throughputOrg = await setup('throughput', ENDPOINTS);
     for (let i = 0; i < Math.ceil(EVENTS / ENDPOINTS); i++) await recordEvent(services, throughputOrg, i);
     const deliveries = await pendingCount(services, throughputOrg);
+    statements.reset();
+    const cpuBefore = process.cpuUsage();
     const started = performance.now();
     while ((await webhookDeliveryJob.run(services)) > 0);
     const seconds = (performance.now() - started) / 1000;
+    const cpu = process.cpuUsage(cpuBefore);
+    const statementsPerDelivery = statements.count / deliveries;
+    const cpuMsPerDelivery = (cpu.user + cpu.system) / 1000 / deliveries;
     const left = await pendingCount(services, throughputOrg);
     if (left !== 0) throw new Error(`${left} deliveries left pending`);
 
-    // 2. Latency, with the job loop of `accounting worker` (poll) and of `serve` (nudge).
-    const latency = async (mode: 'poll' | 'nudge') => {
+    // 2. Latency, with the job loop of `accounting worker` (polled), of `serve` (nudged), or a
+    // separate worker process woken by NOTIFY (notified).
+    const latency = async (mode: Mode) => {
       const org = await setup(`latency-${mode}`, 1);
       const committed = new Map<string, number>();
-      const jobs = startJobs(services, [webhookDeliveryJob]);
-      const gapMs = 1000 / RATE;
-      const until = performance.now() + SECONDS * 1000;
-      for (let n = 0; performance.now() < until; n++) {
-        const id = await recordEvent(services, org, n);
-        committed.set(id, Date.now());
-        // What an operation's unit of work does after its commit (src/operations/execute.ts).
-        if (mode === 'nudge') services.wakeups.notify('events');
-        await new Promise((resolve) => setTimeout(resolve, gapMs));
+      const worker = mode === 'notified' ? await startWorkerProcess(database.env) : undefined;
+      const jobs = mode === 'notified' ? undefined : startJobs(services, [webhookDeliveryJob]);
+      try {
+        const gapMs = 1000 / RATE;
+        const until = performance.now() + SECONDS * 1000;
+        for (let n = 0; performance.now() < until; n++) {
+          const id = await recordEvent(services, org, n);
+          committed.set(id, Date.now());
+          // What an operation's unit of work does after its commit (src/unit/with-unit.ts): wakes
+          // this process's loops and, on PostgreSQL, NOTIFYs the others. Polled: nothing.
+          if (mode !== 'polled') services.wakeups.notify('events');
+          await new Promise((resolve) => setTimeout(resolve, gapMs));
+        }
+        while ((await pendingCount(services, org)) > 0) await new Promise((r) => setTimeout(r, 50));
+      } finally {
+        await jobs?.stop();
+        await worker?.stop();
       }
-      while ((await pendingCount(services, org)) > 0) await new Promise((r) => setTimeout(r, 50));
-      await jobs.stop();
       const latencies = receiver.requests
         .filter((r) => r.path === `/latency-${mode}/0` && r.headers['service-delivery-attempt'] === '1')
         .map((r) => r.at - (committed.get(String(r.headers['service-event-id'])) ?? Number.NaN))
@@ -141,8 +209,8 @@ async function main(): Promise<void> {
         max: latencies.at(-1),
       };
     };
-    const polled = await latency('poll');
-    const nudged = await latency('nudge');
+    const latencies: Partial<Record<Mode, Awaited<ReturnType<typeof latency>>>> = {};
+    for (const mode of MODES) latencies[mode] = await latency(mode);
 
     const result = {
       dialect,
@@ -150,8 +218,9 @@ async function main(): Promise<void> {
       endpoints: ENDPOINTS,
       seconds: Number(seconds.toFixed(2)),
       deliveriesPerSecond: Math.round(deliveries / seconds),
-      latencyMsPolled: polled,
-      latencyMsNudged: nudged,
+      statementsPerDelivery: Number(statementsPerDelivery.toFixed(2)),
+      cpuMsPerDelivery: Number(cpuMsPerDelivery.toFixed(3)),
+      latencyMs: latencies,
     };
     process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
   } finally {

@@ -110,3 +110,31 @@ function makeUnit(
     },
   };
 }
+
+/**
+ * Several units of work in ONE transaction, each with its own organization and actor, for work
+ * that settles many small items together (the webhook outcome batch,
+ * src/webhooks/delivery/outcome.ts): `unitFor` opens a unit on the shared transaction (call it
+ * only when an item needs audit rows, events or mail). Everything commits or rolls back together;
+ * the after-commit tasks of every unit run after the commit, as in withUnit.
+ */
+export async function withUnitsInOneTransaction<T>(
+  runtime: UnitRuntime,
+  work: (db: UnitOfWork['db'], unitFor: (options: UnitOptions) => UnitOfWork) => Promise<T>,
+): Promise<T> {
+  const afterCommit: Array<() => Promise<void> | void> = [];
+  const result = await runtime.db.kysely.transaction().execute((trx) =>
+    work(trx, (options) => {
+      const requestId = options.requestId ?? `job_${newId().replaceAll('-', '')}`;
+      return makeUnit(runtime, { ...options, readOnly: false }, requestId, trx, afterCommit);
+    }),
+  );
+  for (const task of afterCommit) {
+    try {
+      await task();
+    } catch (error) {
+      runtime.logger.error({ err: error }, 'after-commit task failed');
+    }
+  }
+  return result;
+}

@@ -24,6 +24,21 @@ interface Entry {
 
 const pools = new Map<string, Entry>();
 
+/**
+ * The reason handed to undici when we close a pool. Without one, undici builds a
+ * ClientDestroyedError, stack trace and all, on every close only to discard it; this one is built
+ * once, without a stack (a request still in flight at shutdown reports its code).
+ */
+const POOL_CLOSED: Error = (() => {
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
+  try {
+    return Object.assign(new Error('webhook connection pool closed'), { code: 'ACCOUNTING_POOL_CLOSED' });
+  } finally {
+    Error.stackTraceLimit = limit;
+  }
+})();
+
 export interface PoolLease {
   pool: Pool;
   address(): string | undefined;
@@ -47,7 +62,7 @@ function keyOf(key: PoolKey): string {
 function close(key: string, entry: Entry): void {
   clearTimeout(entry.idleTimer);
   if (pools.get(key) === entry) pools.delete(key);
-  void entry.pool.destroy().catch(() => undefined);
+  void entry.pool.destroy(POOL_CLOSED).catch(() => undefined);
 }
 
 function evictIfFull(): void {
@@ -115,7 +130,7 @@ export async function closeDeliveryPools(): Promise<void> {
   await Promise.all(
     entries.map(async ([, entry]) => {
       clearTimeout(entry.idleTimer);
-      await entry.pool.destroy().catch(() => undefined);
+      await entry.pool.destroy(POOL_CLOSED).catch(() => undefined);
     }),
   );
 }

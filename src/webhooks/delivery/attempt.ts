@@ -1,5 +1,5 @@
-// One delivery attempt: read the event and the endpoint as they are now, sign with the endpoint's
-// current secret, POST through the SSRF-safe client, then record the outcome.
+// One delivery attempt: the event and the endpoint as read right after the claim, signed with the
+// endpoint's current secret, POSTed through the SSRF-safe client; the outcome is then handed in.
 
 import { toEnvelope } from '../../events/envelope.ts';
 import {
@@ -11,7 +11,7 @@ import {
 import { type DeliveryResult, deliver } from '../safe-client.ts';
 import { attemptHeaders, serializeEnvelope } from './envelope.ts';
 import { webhookMetrics } from './metrics.ts';
-import { recordOutcome } from './outcome.ts';
+import type { Outcome } from './outcome.ts';
 import { type ClaimedDelivery, releaseClaim } from './queue.ts';
 import type { WebhookRuntime } from './runtime.ts';
 import type { DeliverySettings } from './settings.ts';
@@ -40,22 +40,21 @@ export interface AttemptDeps {
   workerId: string;
   /** Milliseconds before attempt n (1-based), undefined past the schedule's end. */
   delayBefore(attemptNumber: number): number | undefined;
+  /** Writes a finished attempt's outcome (in a batch: outcome-batch.ts); resolves once committed. */
+  record(outcome: Outcome): Promise<void>;
 }
 
-/**
- * Performs the claimed attempt and records it. Never throws for receiver problems; database
- * errors propagate (the lease then lapses and the delivery is claimed again).
- */
-export async function performAttempt(deps: AttemptDeps, claimed: ClaimedDelivery): Promise<void> {
-  const { services, settings } = deps;
-  const db = services.db.kysely;
-  // The event and the endpoint as they are now: rotation and turn-off apply to the next attempt.
-  const row = await db
-    .selectFrom('events as ev')
+function contextQuery(services: WebhookRuntime, deliveryIds: readonly string[]) {
+  return services.db.kysely
+    .selectFrom('webhook_deliveries as d')
+    .innerJoin('events as ev', (join) =>
+      join.onRef('ev.id', '=', 'd.event_id').onRef('ev.organization_id', '=', 'd.organization_id'),
+    )
     .innerJoin('webhook_endpoints as ep', (join) =>
-      join.onRef('ep.organization_id', '=', 'ev.organization_id').on('ep.id', '=', claimed.endpointId),
+      join.onRef('ep.id', '=', 'd.endpoint_id').onRef('ep.organization_id', '=', 'd.organization_id'),
     )
     .select([
+      'd.id as delivery_id',
       'ev.id',
       'ev.type',
       'ev.organization_id',
@@ -69,9 +68,40 @@ export async function performAttempt(deps: AttemptDeps, claimed: ClaimedDelivery
       'ep.previous_secret_until',
       'ep.status as endpoint_status',
     ])
-    .where('ev.id', '=', claimed.eventId)
-    .where('ev.organization_id', '=', claimed.organizationId)
-    .executeTakeFirst();
+    .where('d.id', 'in', deliveryIds);
+}
+
+/** A claimed delivery's event and endpoint as they are now. */
+export type AttemptContext = Awaited<ReturnType<ReturnType<typeof contextQuery>['execute']>>[number];
+
+/**
+ * The events and endpoints of claimed deliveries, read in one query for a whole claim, right after
+ * it (rotation and turn-off apply from the next claim on). Keyed by delivery id; a delivery whose
+ * event or endpoint is gone has no entry.
+ */
+export async function loadAttemptContexts(
+  services: WebhookRuntime,
+  claimed: readonly ClaimedDelivery[],
+): Promise<Map<string, AttemptContext>> {
+  if (claimed.length === 0) return new Map();
+  const rows = await contextQuery(
+    services,
+    claimed.map((delivery) => delivery.id),
+  ).execute();
+  return new Map(rows.map((row) => [row.delivery_id, row]));
+}
+
+/**
+ * Performs the claimed attempt and hands its outcome in. Never throws for receiver problems;
+ * database errors propagate (the lease then lapses and the delivery is claimed again).
+ */
+export async function performAttempt(
+  deps: AttemptDeps,
+  claimed: ClaimedDelivery,
+  row: AttemptContext | undefined,
+): Promise<void> {
+  const { services, settings } = deps;
+  const db = services.db.kysely;
   if (row?.endpoint_status !== 'active') {
     // Archived or turned off since the claim: nothing is sent and the attempt is not counted.
     await releaseClaim(db, claimed, deps.workerId, { nextAttemptAt: services.clock.now(), error: null });
@@ -150,7 +180,7 @@ export async function performAttempt(deps: AttemptDeps, claimed: ClaimedDelivery
     },
     failed ? 'webhook delivery attempt failed' : 'webhook attempt',
   );
-  await recordOutcome(deps, claimed, { result, startedAt: started });
+  await deps.record({ claimed, result, startedAt: started });
 }
 
 function originOf(url: string): string {

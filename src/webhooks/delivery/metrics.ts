@@ -1,4 +1,5 @@
 // Webhook delivery metrics, registered once per service instance on its /metrics registry.
+import { type RawBuilder, sql } from 'kysely';
 import { Counter, Gauge, Histogram } from 'prom-client';
 import type { WebhookRuntime } from './runtime.ts';
 
@@ -46,19 +47,19 @@ export function webhookMetrics(services: WebhookRuntime): WebhookMetrics {
     registers,
     async collect() {
       const now = services.clock.now().toISOString();
-      const rows = await services.db.kysely
-        .selectFrom('webhook_deliveries')
-        .select((eb) => [
-          eb.fn.countAll().as('total'),
-          eb.fn.sum<number>(eb.case().when('attempt_count', '=', 0).then(1).else(0).end()).as('first'),
-        ])
-        .where('status', '=', 'pending')
-        .where('next_attempt_at', '<=', now)
-        .executeTakeFirst();
-      const total = Number(rows?.total ?? 0);
-      const first = Number(rows?.first ?? 0);
+      // One count per kind, each read from that kind's partial index (migration 0017); the
+      // conditions are literals because SQLite matches a partial index only on literal text.
+      const due = (kind: RawBuilder<boolean>) =>
+        services.db.kysely
+          .selectFrom('webhook_deliveries as d')
+          .select((eb) => eb.fn.countAll().as('n'))
+          .where('d.status', '=', sql.lit('pending'))
+          .where(kind)
+          .where('d.next_attempt_at', '<=', now);
+      const first = Number((await due(sql`d.attempt_count = ${sql.lit(0)}`).executeTakeFirst())?.n ?? 0);
+      const retry = Number((await due(sql`d.attempt_count > ${sql.lit(0)}`).executeTakeFirst())?.n ?? 0);
       this.set({ kind: 'first' }, first);
-      this.set({ kind: 'retry' }, total - first);
+      this.set({ kind: 'retry' }, retry);
     },
   });
   byServices.set(services, created);

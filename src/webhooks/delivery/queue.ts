@@ -53,13 +53,20 @@ export interface ClaimedDelivery {
 
 type Trx = Kysely<Database>;
 
+// Written as literals, not bound parameters: SQLite uses a partial index only when the query
+// repeats the index's condition literally (migration 0017-webhook-claim).
+const PENDING = sql.lit('pending');
+const FIRST_KIND = sql<boolean>`d.attempt_count = ${sql.lit(0)}`;
+const RETRY_KIND = sql<boolean>`d.attempt_count > ${sql.lit(0)}`;
+
+/** Due, unleased rows with attempts left, of one kind; served by the kind's partial index. */
 function dueFilter(db: Trx, nowIso: string, options: ClaimOptions) {
   return db
     .selectFrom('webhook_deliveries as d')
-    .where('d.status', '=', 'pending')
+    .where('d.status', '=', PENDING)
+    .where(options.kind === 'first' ? FIRST_KIND : RETRY_KIND)
     .where('d.next_attempt_at', '<=', nowIso)
     .where((eb) => eb.or([eb('d.locked_until', 'is', null), eb('d.locked_until', '<', nowIso)]))
-    .where('d.attempt_count', options.kind === 'first' ? '=' : '>', 0)
     .where(sql<boolean>`d.attempt_count < coalesce(d.attempt_limit, ${options.maxAttempts})`);
 }
 
@@ -68,49 +75,98 @@ export function retryCap(endpointConcurrency: number): number {
   return Math.max(1, endpointConcurrency - 1);
 }
 
+interface Candidate {
+  endpoint_id: string;
+  due_at: string;
+  /** Claimable rows of this kind, counted up to the endpoint's cap. */
+  available: number | string;
+  live: number | string;
+  live_retries: number | string;
+}
+
+/**
+ * Endpoints with claimable work of one kind, oldest due first, with their live leases; the plain
+ * read before the claim (an idle worker never opens a write transaction). Its cost depends on the
+ * endpoints with pending work, never on how many rows wait: the endpoints are found by skipping
+ * through the kind's partial index from one endpoint to the next, and each endpoint's due rows
+ * (at most `cap`) and live leases by seeks (migration 0017).
+ */
+async function findCandidates(db: Trx, nowIso: string, options: ClaimOptions): Promise<Candidate[]> {
+  const kind = options.kind === 'first' ? FIRST_KIND : RETRY_KIND;
+  const cap = options.endpointConcurrency;
+  const result = await sql<Candidate>`
+    with recursive eps(endpoint_id) as (
+      select (select d.endpoint_id from webhook_deliveries d
+              where d.status = ${PENDING} and ${kind} order by d.endpoint_id limit 1)
+      union all
+      select (select d.endpoint_id from webhook_deliveries d
+              where d.status = ${PENDING} and ${kind} and d.endpoint_id > eps.endpoint_id
+              order by d.endpoint_id limit 1)
+      from eps where eps.endpoint_id is not null
+    )
+    select c.* from (
+      select e.id as endpoint_id,
+        (select d.next_attempt_at from webhook_deliveries d
+          where d.endpoint_id = e.id and d.status = ${PENDING} and ${kind}
+            and d.next_attempt_at <= ${nowIso}
+            and (d.locked_until is null or d.locked_until < ${nowIso})
+            and d.attempt_count < coalesce(d.attempt_limit, ${options.maxAttempts})
+          order by d.next_attempt_at limit 1) as due_at,
+        (select count(*) from (select 1 from webhook_deliveries d
+          where d.endpoint_id = e.id and d.status = ${PENDING} and ${kind}
+            and d.next_attempt_at <= ${nowIso}
+            and (d.locked_until is null or d.locked_until < ${nowIso})
+            and d.attempt_count < coalesce(d.attempt_limit, ${options.maxAttempts})
+          order by d.next_attempt_at limit ${cap}) as a) as available,
+        (select count(*) from webhook_deliveries l
+          where l.endpoint_id = e.id and l.status = ${PENDING} and l.locked_until >= ${nowIso}) as live,
+        (select count(*) from webhook_deliveries l
+          where l.endpoint_id = e.id and l.status = ${PENDING} and l.locked_until >= ${nowIso}
+            and l.attempt_count > 1) as live_retries
+      from eps
+      join webhook_endpoints e on e.id = eps.endpoint_id
+      where e.status = 'active' and e.active = ${dbBool(true)}
+    ) c
+    where c.due_at is not null
+    order by c.due_at`.execute(db);
+  return result.rows;
+}
+
+/** Slots an endpoint has for this kind, given its live leases. */
+function roomOf(options: ClaimOptions, live: { total: number; retries: number }): number {
+  const cap = options.endpointConcurrency;
+  const kindCap = options.kind === 'first' ? cap : retryCap(cap);
+  const ofKind = options.kind === 'first' ? live.total : live.retries;
+  return Math.min(cap - live.total, kindCap - ofKind);
+}
+
 /**
  * Claims up to `limit` due deliveries of one kind, at most `endpointConcurrency` in flight per
  * endpoint. Only deliveries of active endpoints are claimed. Returns the claimed deliveries.
+ *
+ * Statements: one read (candidates; the only one when nothing is due), then one transaction with
+ * the exact live-lease count (after locking the endpoints on PostgreSQL) and one UPDATE that claims
+ * every endpoint's share at once, whatever the backlog.
  */
 export async function claimDeliveries(db: Db, options: ClaimOptions): Promise<ClaimedDelivery[]> {
   const nowIso = options.now.toISOString();
-  // A plain read first: an idle worker never opens a write transaction (SQLite's write lock).
-  const any = await dueFilter(db.kysely, nowIso, options).select('d.id').limit(1).executeTakeFirst();
-  if (!any) return [];
+  // Endpoints already at their cap are left out here, so a backlog of a slow endpoint never
+  // crowds healthy endpoints out; more endpoints than needed, since racing claimers may hold some.
+  const candidates: string[] = [];
+  let offered = 0;
+  for (const row of await findCandidates(db.kysely, nowIso, options)) {
+    const live = { total: asInt(row.live), retries: asInt(row.live_retries) };
+    const room = Math.min(roomOf(options, live), asInt(row.available));
+    if (room <= 0) continue;
+    candidates.push(row.endpoint_id);
+    offered += room;
+    if (offered >= options.limit * 2) break;
+  }
+  if (candidates.length === 0) return [];
   const postgres = db.dialect === 'postgres';
   const leaseUntil = new Date(options.now.getTime() + options.leaseMs).toISOString();
-  const cap = options.endpointConcurrency;
-  const kindCap = options.kind === 'first' ? cap : retryCap(cap);
   return db.kysely.transaction().execute(async (trx) => {
-    // Endpoints with due work, oldest first; endpoints already at their cap are left out here, so
-    // a backlog of a slow endpoint never crowds healthy endpoints out of the candidate list.
-    const busy = trx
-      .selectFrom('webhook_deliveries as l')
-      .select('l.endpoint_id')
-      .where('l.status', '=', 'pending')
-      .where('l.locked_until', '>=', nowIso)
-      .groupBy('l.endpoint_id')
-      .having((eb) =>
-        eb.or([
-          eb(eb.fn.countAll(), '>=', cap),
-          eb(sql<number>`sum(case when l.attempt_count > 1 then 1 else 0 end)`, '>=', kindCap),
-        ]),
-      );
-    const candidates = await dueFilter(trx, nowIso, options)
-      .innerJoin('webhook_endpoints as e', (join) =>
-        join.onRef('e.id', '=', 'd.endpoint_id').onRef('e.organization_id', '=', 'd.organization_id'),
-      )
-      .where('e.status', '=', 'active')
-      .where('e.active', '=', dbBool(true))
-      .where('d.endpoint_id', 'not in', busy)
-      .select('d.endpoint_id')
-      .groupBy('d.endpoint_id')
-      .orderBy(sql`min(d.next_attempt_at)`)
-      // More candidates than slots: racing claimers may hold (and so skip) some of them.
-      .limit(options.limit * 2)
-      .execute();
-    if (candidates.length === 0) return [];
-    let endpointIds = candidates.map((row) => row.endpoint_id);
+    let endpointIds = candidates;
     if (postgres) {
       // Another claimer holding an endpoint serves it; we skip it rather than wait.
       const locked = await trx
@@ -120,69 +176,85 @@ export async function claimDeliveries(db: Db, options: ClaimOptions): Promise<Cl
         .forNoKeyUpdate()
         .skipLocked()
         .execute();
-      endpointIds = locked.map((row) => row.id);
+      const held = new Set(locked.map((row) => row.id));
+      endpointIds = endpointIds.filter((id) => held.has(id));
       if (endpointIds.length === 0) return [];
     }
     // Live leases per endpoint, exact now that no other claimer can add any for these endpoints.
     const live = await trx
-      .selectFrom('webhook_deliveries')
+      .selectFrom('webhook_deliveries as l')
       .select((eb) => [
-        'endpoint_id',
+        'l.endpoint_id',
         eb.fn.countAll().as('total'),
-        sql<number>`sum(case when attempt_count > 1 then 1 else 0 end)`.as('retries'),
+        sql<number>`sum(case when l.attempt_count > 1 then 1 else 0 end)`.as('retries'),
       ])
-      .where('endpoint_id', 'in', endpointIds)
-      .where('status', '=', 'pending')
-      .where('locked_until', '>=', nowIso)
-      .groupBy('endpoint_id')
+      .where('l.endpoint_id', 'in', endpointIds)
+      .where('l.status', '=', PENDING)
+      .where('l.locked_until', '>=', nowIso)
+      .groupBy('l.endpoint_id')
       .execute();
     const liveBy = new Map(live.map((row) => [row.endpoint_id, row]));
-    const claimed: ClaimedDelivery[] = [];
+    // Each endpoint's share, oldest due endpoint first, until the limit is reached.
+    const shares: Array<[string, number]> = [];
+    let remaining = options.limit;
     for (const endpointId of endpointIds) {
-      const remaining = options.limit - claimed.length;
       if (remaining <= 0) break;
       const row = liveBy.get(endpointId);
-      const total = asInt(row?.total ?? 0);
-      const ofKind = options.kind === 'first' ? total : asInt(row?.retries ?? 0);
-      const room = Math.min(cap - total, kindCap - ofKind, remaining);
+      const room = Math.min(
+        roomOf(options, { total: asInt(row?.total ?? 0), retries: asInt(row?.retries ?? 0) }),
+        remaining,
+      );
       if (room <= 0) continue;
+      shares.push([endpointId, room]);
+      remaining -= room;
+    }
+    // One arm per endpoint: its oldest due rows, up to its share, read by one index range each.
+    const arms = shares.map(([endpointId, room], index) => {
       const picks = dueFilter(trx, nowIso, options)
         .select('d.id')
         .where('d.endpoint_id', '=', endpointId)
         .orderBy('d.next_attempt_at')
         .orderBy('d.id')
         .limit(room);
-      const rows = await trx
-        .updateTable('webhook_deliveries')
-        .set((eb) => ({
-          attempt_count: eb('attempt_count', '+', 1),
-          locked_until: leaseUntil,
-          locked_by: options.workerId,
-          updated_at: nowIso,
-        }))
-        .where('id', 'in', postgres ? picks.forUpdate().skipLocked() : picks)
-        .returning(['id', 'organization_id', 'endpoint_id', 'event_id', 'attempt_count', 'attempt_limit'])
-        .execute();
-      for (const picked of rows) {
-        claimed.push({
-          id: picked.id,
-          organizationId: picked.organization_id,
-          endpointId: picked.endpoint_id,
-          eventId: picked.event_id,
-          attemptNumber: picked.attempt_count,
-          attemptLimit: picked.attempt_limit ?? options.maxAttempts,
-          kind: options.kind,
-          leaseUntil,
-        });
-      }
-    }
-    return claimed;
+      const alias = `p${index}`;
+      return trx
+        .selectFrom((postgres ? picks.forUpdate().skipLocked() : picks).as(alias))
+        .select(sql.ref<string>(`${alias}.id`).as('id'));
+    });
+    const [first, ...rest] = arms;
+    if (!first) return [];
+    const picked = rest.reduce((union, arm) => union.unionAll(arm), first);
+    const rows = await trx
+      .updateTable('webhook_deliveries')
+      .set((eb) => ({
+        attempt_count: eb('attempt_count', '+', 1),
+        locked_until: leaseUntil,
+        locked_by: options.workerId,
+        updated_at: nowIso,
+      }))
+      .where('id', 'in', picked)
+      .returning(['id', 'organization_id', 'endpoint_id', 'event_id', 'attempt_count', 'attempt_limit'])
+      .execute();
+    // Oldest due endpoint first, as the shares were given.
+    const order = new Map(shares.map(([endpointId], index) => [endpointId, index]));
+    rows.sort((a, b) => (order.get(a.endpoint_id) ?? 0) - (order.get(b.endpoint_id) ?? 0));
+    return rows.map((picked) => ({
+      id: picked.id,
+      organizationId: picked.organization_id,
+      endpointId: picked.endpoint_id,
+      eventId: picked.event_id,
+      attemptNumber: picked.attempt_count,
+      attemptLimit: picked.attempt_limit ?? options.maxAttempts,
+      kind: options.kind,
+      leaseUntil,
+    }));
   });
 }
 
 /**
  * Deliveries whose last allowed attempt was claimed by a worker that died before recording it:
- * nothing may be sent again, so they end as failed. Returns how many.
+ * nothing may be sent again, so they end as failed. Returns how many. Reads leased rows only
+ * (the partial index of migration 0017), never the backlog.
  */
 export async function failAbandoned(db: Db, now: Date, maxAttempts: number): Promise<number> {
   const nowIso = now.toISOString();
@@ -191,8 +263,7 @@ export async function failAbandoned(db: Db, now: Date, maxAttempts: number): Pro
   const any = await db.kysely
     .selectFrom('webhook_deliveries')
     .select('id')
-    .where('status', '=', 'pending')
-    .where('next_attempt_at', '<=', nowIso)
+    .where('status', '=', PENDING)
     .where('locked_until', '<', nowIso)
     .where(exhausted)
     .limit(1)
@@ -208,8 +279,7 @@ export async function failAbandoned(db: Db, now: Date, maxAttempts: number): Pro
       updated_at: nowIso,
       completed_at: nowIso,
     })
-    .where('status', '=', 'pending')
-    .where('next_attempt_at', '<=', nowIso)
+    .where('status', '=', PENDING)
     .where('locked_until', '<', nowIso)
     .where(exhausted)
     .executeTakeFirst();
@@ -287,37 +357,77 @@ export async function releaseClaim(
     .execute();
 }
 
+/** Where one attempt leaves its delivery. */
+export interface Settlement {
+  claimed: ClaimedDelivery;
+  /** succeeded/failed (completed), or pending again at `nextAttemptAt`. */
+  status: 'succeeded' | 'failed' | 'pending';
+  statusCode: number | null;
+  error: string | null;
+  nextAttemptAt: Date | null;
+}
+
 /**
- * Moves a claimed delivery after its attempt: succeeded/failed (completed) or back to pending at
- * `nextAttemptAt`. False when the lease was no longer ours (lapsed, or cancelled meanwhile).
+ * Moves claimed deliveries after their attempts, all in the caller's transaction, each fenced
+ * exactly as alone: a row moves only while its lease is still ours (same worker, same attempt,
+ * still pending). Rows that end the same way are moved by one UPDATE (a batch of successes is
+ * one statement). Returns the ids that moved; a lease lost on one row (lapsed, or cancelled
+ * meanwhile) leaves that row untouched and the others moved.
  */
-export async function settleAttempt(
+export async function settleAttempts(
   db: Kysely<Database>,
-  claimed: ClaimedDelivery,
   workerId: string,
-  next: {
-    status: 'succeeded' | 'failed' | 'pending';
-    statusCode: number | null;
-    error: string | null;
-    now: Date;
-    nextAttemptAt: Date | null;
-  },
-): Promise<boolean> {
-  const nowIso = next.now.toISOString();
-  const moved = await fenced(db, claimed, workerId)
-    .set({
-      status: next.status,
-      locked_until: null,
-      locked_by: null,
-      last_status_code: next.statusCode,
-      last_error: next.error,
-      updated_at: nowIso,
-      ...(next.status === 'pending' && next.nextAttemptAt !== null
-        ? { next_attempt_at: next.nextAttemptAt.toISOString() }
-        : { completed_at: nowIso }),
-    })
-    .executeTakeFirst();
-  return Number(moved.numUpdatedRows) === 1;
+  now: Date,
+  settlements: readonly Settlement[],
+): Promise<Set<string>> {
+  const nowIso = now.toISOString();
+  const groups = new Map<string, Settlement[]>();
+  for (const item of settlements) {
+    const next = item.status === 'pending' ? (item.nextAttemptAt?.toISOString() ?? null) : null;
+    const key = JSON.stringify([
+      item.claimed.organizationId,
+      item.claimed.attemptNumber,
+      item.status,
+      item.statusCode,
+      item.error,
+      next,
+    ]);
+    const group = groups.get(key);
+    if (group) group.push(item);
+    else groups.set(key, [item]);
+  }
+  const moved = new Set<string>();
+  for (const group of groups.values()) {
+    const [head] = group;
+    if (!head) continue;
+    const { claimed } = head;
+    const rows = await db
+      .updateTable('webhook_deliveries')
+      .set({
+        status: head.status,
+        locked_until: null,
+        locked_by: null,
+        last_status_code: head.statusCode,
+        last_error: head.error,
+        updated_at: nowIso,
+        ...(head.status === 'pending' && head.nextAttemptAt !== null
+          ? { next_attempt_at: head.nextAttemptAt.toISOString() }
+          : { completed_at: nowIso }),
+      })
+      .where(
+        'id',
+        'in',
+        group.map((item) => item.claimed.id),
+      )
+      .where('organization_id', '=', claimed.organizationId)
+      .where('status', '=', 'pending')
+      .where('locked_by', '=', workerId)
+      .where('attempt_count', '=', claimed.attemptNumber)
+      .returning('id')
+      .execute();
+    for (const row of rows) moved.add(row.id);
+  }
+  return moved;
 }
 
 /** Cancels an endpoint's pending deliveries (including leased ones: the worker re-checks status). */

@@ -5,8 +5,10 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { closeDeliveryPools } from '../connection-pool.ts';
 import { delayBeforeAttempt, type RetrySchedule } from '../retry-schedule.ts';
-import { type AttemptDeps, performAttempt } from './attempt.ts';
+import { type AttemptDeps, loadAttemptContexts, performAttempt } from './attempt.ts';
 import { webhookMetrics } from './metrics.ts';
+import { type Outcome, recordOutcomes } from './outcome.ts';
+import { OutcomeBatcher } from './outcome-batch.ts';
 import { type ClaimKind, claimDeliveries, failAbandoned } from './queue.ts';
 import type { WebhookRuntime } from './runtime.ts';
 import { retryScheduleOf } from './settings.ts';
@@ -35,13 +37,22 @@ function poolFor(services: WebhookRuntime): Pool {
   const existing = pools.get(services);
   if (existing) return existing;
   const schedule = retryScheduleOf(services.config.webhooks.retrySchedule);
-  const pool: Pool = {
-    deps: {
-      services,
-      settings: services.config.webhooks.delivery,
-      workerId: `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`,
-      delayBefore: (attemptNumber) => delayBeforeAttempt(schedule, attemptNumber),
+  const deps: AttemptDeps = {
+    services,
+    settings: services.config.webhooks.delivery,
+    workerId: `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`,
+    delayBefore: (attemptNumber) => delayBeforeAttempt(schedule, attemptNumber),
+    record: (outcome) => outcomes.add(outcome),
+  };
+  // Outcomes of attempts that finish close together are written in one transaction.
+  const outcomes: OutcomeBatcher<Outcome> = new OutcomeBatcher<Outcome>(
+    (batch) => recordOutcomes(deps, batch),
+    {
+      running: (): number => pool.inFlight.size - outcomes.waiting,
     },
+  );
+  const pool: Pool = {
+    deps,
     schedule,
     inFlight: new Set(),
     busy: { first: 0, retry: 0 },
@@ -74,8 +85,17 @@ async function claimInto(pool: Pool, kind: ClaimKind, budget: number): Promise<n
   } finally {
     pool.busy[kind] -= free - claimed.length;
   }
+  // The events and endpoints of the whole claim in one read; a failed read gives the claim back
+  // to the lease (the deliveries are attempted again once it lapses).
+  let contexts: Awaited<ReturnType<typeof loadAttemptContexts>> | undefined;
+  try {
+    contexts = await loadAttemptContexts(services, claimed);
+  } catch (error) {
+    pool.busy[kind] -= claimed.length;
+    throw error;
+  }
   for (const delivery of claimed) {
-    const running: Promise<void> = performAttempt(pool.deps, delivery)
+    const running: Promise<void> = performAttempt(pool.deps, delivery, contexts.get(delivery.id))
       .catch((error: unknown) => {
         // A database error mid-outcome: the lease lapses and the delivery is claimed again.
         services.logger.error({ err: error, deliveryId: delivery.id }, 'webhook attempt failed to record');
