@@ -2,8 +2,8 @@
 //   node scripts/build.mjs         (bin/accounting runs it on its own when dist/ is missing or stale)
 // esbuild bundles our TypeScript into dist/current/accounting.mjs (the CLI and everything it
 // starts) and dist/current/extraction-worker.mjs (the receipt extraction worker thread); packages
-// stay in node_modules, except kysely and typebox (BUNDLED below). Code behind a dynamic import() (MCP, the API reference, admin commands) is
-// split into chunks that load on first use. Each build goes to a directory of its own and the
+// stay in node_modules, except kysely and typebox (BUNDLED below). Code behind a dynamic import()
+// (MCP, the API reference, admin commands) is split into chunks that load on first use. Each build goes to a directory of its own and the
 // `current` link is swapped to it in one rename, so processes that start together (a test run, a
 // deployment) never read a half-written or mixed build.
 import { mkdirSync, readdirSync, renameSync, rmSync, statSync, symlinkSync } from 'node:fs';
