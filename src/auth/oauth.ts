@@ -1,13 +1,13 @@
-import { createRemoteJWKSet, errors as joseErrors, jwtVerify } from 'jose';
+import type * as Jose from 'jose';
 import { isScope, type Scope } from '../contract/access.ts';
 import { AppError } from '../contract/errors.ts';
 import type { Principal } from '../operations/context.ts';
 import type { Services } from '../services.ts';
 
-type JwksGetter = ReturnType<typeof createRemoteJWKSet>;
+type JwksGetter = ReturnType<typeof Jose.createRemoteJWKSet>;
 const jwksCache = new Map<string, JwksGetter>();
 
-function jwksFor(url: string): JwksGetter {
+function jwksFor({ createRemoteJWKSet }: typeof Jose, url: string): JwksGetter {
   let getter = jwksCache.get(url);
   if (!getter) {
     getter = createRemoteJWKSet(new URL(url), { cooldownDuration: 30_000, cacheMaxAge: 10 * 60_000 });
@@ -32,7 +32,7 @@ function scopesOf(payload: Record<string, unknown>): Scope[] {
  * not JSON, not a key set). A caller with a good token must hear "retry", not "your token is bad".
  * jose raises its bare JOSEError class only for a non-200 answer or unparsable JSON.
  */
-function issuerUnreachable(error: unknown): boolean {
+function issuerUnreachable(joseErrors: typeof Jose.errors, error: unknown): boolean {
   if (!(error instanceof joseErrors.JOSEError)) return true;
   return (
     error instanceof joseErrors.JWKSTimeout ||
@@ -48,9 +48,11 @@ export async function verifyOAuthToken(
 ): Promise<Omit<Principal, 'role'>> {
   const oauth = services.config.oauth;
   if (!oauth) throw new AppError('invalid_credential', 'The credential is not a valid API key.');
+  // jose loads with the first OAuth token, not at start (API keys never need it).
+  const jose = await import('jose');
   let payload: Record<string, unknown>;
   try {
-    const verified = await jwtVerify(token, jwksFor(oauth.jwksUrl), {
+    const verified = await jose.jwtVerify(token, jwksFor(jose, oauth.jwksUrl), {
       issuer: oauth.issuer,
       ...(oauth.audience ? { audience: oauth.audience } : {}),
       currentDate: services.clock.now(),
@@ -58,14 +60,14 @@ export async function verifyOAuthToken(
     });
     payload = verified.payload as Record<string, unknown>;
   } catch (error) {
-    if (issuerUnreachable(error)) {
+    if (issuerUnreachable(jose.errors, error)) {
       throw new AppError(
         'oauth_unavailable',
         "The OAuth issuer's key set could not be fetched; retry later.",
         { retryAfterSeconds: 30 },
       );
     }
-    const expired = error instanceof joseErrors.JWTExpired;
+    const expired = error instanceof jose.errors.JWTExpired;
     throw new AppError(
       'invalid_credential',
       expired ? 'The access token has expired.' : 'The access token is not valid.',

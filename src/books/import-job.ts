@@ -16,7 +16,6 @@ import {
   readJobFile,
   reportProgress,
 } from './jobs-queue.ts';
-import { parseStatement } from './statements/index.ts';
 import { type CsvColumnMapping, StatementFileError, type StatementLine } from './statements/types.ts';
 import { deleteImported, insertTransactions, type NewTransaction } from './transactions.ts';
 
@@ -144,6 +143,8 @@ async function runImport(services: UnitRuntime, job: ClaimedJob): Promise<void> 
     }
     const bytes = await readJobFile(db, job.id);
     if (!bytes) throw new StatementFileError('empty_file', 'The file is no longer stored.');
+    // The statement parsers (csv-parse, saxes) load with the first import, not at start.
+    const { parseStatement } = await import('./statements/index.ts');
     const parse = parseStatement({
       bytes,
       fileName: row.file_name ?? '',

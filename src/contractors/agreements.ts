@@ -4,7 +4,6 @@ import type { Database } from '../db/schema.ts';
 import { sha256Hex } from '../lib/canonical-json.ts';
 import { newId } from '../lib/ids.ts';
 import type { UnitOfWork } from '../unit/unit-of-work.ts';
-import { renderSignedPdf } from './agreement-pdf.ts';
 import { renderDraft } from './agreement-render.ts';
 import { AGREEMENT_COLUMNS, type AgreementRow } from './agreement-wire.ts';
 
@@ -259,6 +258,8 @@ export async function signAgreement(
     .where('organization_id', '=', unit.organizationId)
     .where('id', '=', id)
     .executeTakeFirstOrThrow();
+  // pdf-lib (about 20 MB resident) loads with the first signed agreement, not at start.
+  const { renderSignedPdf } = await import('./agreement-pdf.ts');
   const pdf = await renderSignedPdf(Buffer.from(document), {
     agreementId: row.id,
     title: row.title,

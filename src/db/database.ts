@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
-import BetterSqlite3 from 'better-sqlite3';
+import type BetterSqlite3 from 'better-sqlite3';
 import {
   CompiledQuery,
   type DatabaseConnection,
@@ -9,7 +10,7 @@ import {
   SqliteDialect,
   SqliteDriver,
 } from 'kysely';
-import pg from 'pg';
+import type pg from 'pg';
 import type { Database } from './schema.ts';
 import { cachingSqliteDatabase } from './statement-cache.ts';
 
@@ -39,11 +40,25 @@ export interface Db {
   close(): Promise<void>;
 }
 
-// pg returns timestamptz as Date and int8 as string; the data layer wants ISO strings
-// everywhere (same as SQLite's text) so rows normalize the same way on both databases.
-pg.types.setTypeParser(1184, (value) => new Date(value).toISOString()); // timestamptz
-pg.types.setTypeParser(1114, (value) => new Date(`${value}Z`).toISOString()); // timestamp
-pg.types.setTypeParser(1082, (value) => value); // date stays 'YYYY-MM-DD'
+/**
+ * Only the configured database's driver is loaded (issue 16, a lean idle process: pg alone is
+ * about 15 MB of resident memory a SQLite process never uses). Both are CommonJS packages, so a
+ * synchronous require keeps openDatabase synchronous.
+ */
+const require = createRequire(import.meta.url);
+let pgModule: typeof pg | undefined;
+
+function loadPg(): typeof pg {
+  if (pgModule) return pgModule;
+  const loaded = require('pg') as typeof pg;
+  // pg returns timestamptz as Date and int8 as string; the data layer wants ISO strings
+  // everywhere (same as SQLite's text) so rows normalize the same way on both databases.
+  loaded.types.setTypeParser(1184, (value) => new Date(value).toISOString()); // timestamptz
+  loaded.types.setTypeParser(1114, (value) => new Date(`${value}Z`).toISOString()); // timestamp
+  loaded.types.setTypeParser(1082, (value) => value); // date stays 'YYYY-MM-DD'
+  pgModule = loaded;
+  return loaded;
+}
 
 /**
  * Kysely's SQLite driver opens transactions with a deferred BEGIN; when a second process
@@ -73,6 +88,7 @@ export function isPostgresUrl(url: string | undefined): url is string {
 
 export function openDatabase(config: DatabaseConfig): Db {
   if (isPostgresUrl(config.databaseUrl)) {
+    const pg = loadPg();
     const pool = new pg.Pool({
       connectionString: config.databaseUrl,
       max: config.poolSize ?? 10,
@@ -95,7 +111,8 @@ export function openDatabase(config: DatabaseConfig): Db {
   }
   mkdirSync(config.dataDir, { recursive: true });
   const file = path.resolve(config.dataDir, config.sqliteFile ?? 'accounting.sqlite');
-  const sqlite = new BetterSqlite3(file);
+  const Sqlite = require('better-sqlite3') as typeof BetterSqlite3;
+  const sqlite = new Sqlite(file);
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('foreign_keys = ON');

@@ -1,5 +1,5 @@
 import type { AddressInfo } from 'node:net';
-import { SMTPServer, type SMTPServerDataStream } from 'smtp-server';
+import type { SMTPServerDataStream } from 'smtp-server';
 import { newId } from '../lib/ids.ts';
 import type { UnitRuntime } from '../unit/unit-of-work.ts';
 import { withUnit } from '../unit/with-unit.ts';
@@ -108,6 +108,8 @@ export async function startInboundListener(
   settings: InboundSettings & { port: number },
 ): Promise<InboundListener> {
   const domain = settings.domain.toLowerCase();
+  // Loaded only when a port is configured (most processes never listen for mail).
+  const { SMTPServer } = await import('smtp-server');
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['AUTH', 'STARTTLS'],

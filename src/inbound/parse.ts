@@ -1,4 +1,4 @@
-import { type AddressObject, simpleParser } from 'mailparser';
+import type { AddressObject } from 'mailparser';
 import type { InboundAttachment, InboundMessage } from './router.ts';
 
 /** At most this many attachments of one message are looked at; the rest are dropped. */
@@ -19,6 +19,8 @@ function firstAddress(value: AddressObject | AddressObject[] | undefined): strin
  * mailparser works on a bounded input; HTML is kept as text only up to a cap.
  */
 export async function parseInbound(raw: Buffer, envelopeFrom: string | null): Promise<InboundMessage> {
+  // mailparser (and its HTML and charset modules, over 15 MB resident) loads with the first message.
+  const { simpleParser } = await import('mailparser');
   const parsed = await simpleParser(raw, { skipImageLinks: true, maxHtmlLengthToParse: 2_000_000 });
   const attachments: InboundAttachment[] = parsed.attachments
     .filter((a) => a.contentDisposition !== 'inline' || a.filename !== undefined)

@@ -28,8 +28,10 @@ export interface McpCaller {
 }
 
 const INSTRUCTIONS = `Tools of the accounting service, one per API operation, acting inside the organization of the credential.
-Mutations require an idempotencyKey argument (8-200 characters): reuse it when retrying and the change takes effect once.
+Mutations require an idempotencyKey argument (8-200 characters unless the tool's schema gives a lower maxLength): reuse it when retrying and the change takes effect once.
 Changes to an existing record require expectedRevision (the revision last read); a stale value fails with revision_conflict and current_revision.
+Lists take limit (page size, 1-100, default 30) and either offset (records to skip) or cursor (nextCursor of the previous page).
+Arguments a tool's inputSchema does not list are refused (unknown_field). Ids are UUIDs; dates are YYYY-MM-DD.
 Money is a decimal string of minor units. Errors come back as tool results with isError and structuredContent.error.code.
 A tool is listed only when this credential's scopes and role allow it. Destructive tools (destructiveHint) cannot be undone.
 Results are in structuredContent; their full schemas are in the OpenAPI document at /api/v1/openapi.json (component <Operation>Result).`;

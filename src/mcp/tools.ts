@@ -1,8 +1,8 @@
 import type { Tool } from '@modelcontextprotocol/server';
-import { UUID_PATTERN } from '../contract/formats.ts';
-import { type JsonSchema, mapSubschemas, plainSchema, withoutIds } from '../openapi/schemas.ts';
+import { type JsonSchema, plainSchema, withoutIds } from '../openapi/schemas.ts';
 import type { Principal } from '../operations/context.ts';
 import { type AnyOperation, isRead, mcpToolName } from '../operations/define.ts';
+import { compactForAgents } from './compact-schema.ts';
 
 /** One MCP tool and the operation behind it. */
 export interface ToolEntry {
@@ -33,38 +33,6 @@ export function inputSchemaOf(operation: AnyOperation): JsonSchema {
   return schema;
 }
 
-/**
- * The same constraints in fewer bytes, so all of tools/list stays under 80 KB (88 tools): the
- * 176-character ID pattern becomes `format: uuid` (the call is still validated against the exact
- * contract rule, UUID versions 1-8 plus nil and max, which `format: uuid` nearly equals), and a
- * union of string constants becomes the equivalent `enum`.
- */
-export function compactForAgents(schema: JsonSchema): JsonSchema {
-  const out = mapSubschemas(schema, compactForAgents);
-  if (out.pattern === UUID_PATTERN) {
-    delete out.pattern;
-    out.format = 'uuid';
-  }
-  const options = out.anyOf;
-  if (
-    Array.isArray(options) &&
-    options.length > 0 &&
-    options.every(
-      (option) =>
-        typeof option === 'object' &&
-        option !== null &&
-        Object.keys(option).length === 2 &&
-        (option as JsonSchema).type === 'string' &&
-        typeof (option as JsonSchema).const === 'string',
-    )
-  ) {
-    delete out.anyOf;
-    out.type = 'string';
-    out.enum = options.map((option) => (option as JsonSchema).const);
-  }
-  return out;
-}
-
 function toolEntry(operation: AnyOperation, name: string): ToolEntry {
   const output = withoutIds(plainSchema(operation.output));
   const wrapsOutput = !isObjectSchema(output);
@@ -72,26 +40,27 @@ function toolEntry(operation: AnyOperation, name: string): ToolEntry {
     ? { type: 'object', properties: { result: output }, required: ['result'], additionalProperties: false }
     : output;
   const read = isRead(operation);
-  // Compact for agents' context windows (all of tools/list stays under 80 KB, a test keeps it):
-  // the operation's own text and the full input schema; access, idempotency and revision rules
-  // are said once in the server instructions, and result schemas (the bulk: 190 KB for 52 tools)
-  // are published in the OpenAPI document. Results still carry `structuredContent`.
+  // Compact for agents' context windows (all of tools/list stays within 80 KB, a test keeps it;
+  // decision 271): the summary (no title: it would repeat it), the input schema with every
+  // constraint and only the prose the names do not say, and annotations that differ from the
+  // MCP defaults (readOnlyHint false, destructiveHint true, idempotentHint false, openWorldHint
+  // true). Access, idempotency, revision and pagination rules are said once in the server
+  // instructions; result schemas are in the OpenAPI document. Results still carry
+  // `structuredContent`.
+  const annotations: Tool['annotations'] = read
+    ? { readOnlyHint: true, openWorldHint: false }
+    : {
+        ...(operation.mutation?.destructive === true ? {} : { destructiveHint: false }),
+        // Every mutation tool takes a required idempotencyKey: a repeat with the same arguments
+        // returns the stored result and takes effect once.
+        idempotentHint: true,
+        openWorldHint: false,
+      };
   const definition = {
     name,
-    title: operation.summary,
-    description: operation.description
-      ? `${operation.summary}. ${operation.description}`
-      : `${operation.summary}.`,
+    description: `${operation.summary}.`,
     inputSchema: inputSchemaOf(operation),
-    annotations: {
-      readOnlyHint: read,
-      // Hints about side effects only mean something for tools that change things.
-      destructiveHint: read ? false : operation.mutation?.destructive === true,
-      // Reads change nothing; every mutation tool takes a required idempotencyKey, so a repeat
-      // with the same arguments returns the stored result and takes effect once.
-      idempotentHint: true,
-      openWorldHint: false,
-    },
+    annotations,
   } as Tool;
   return { name, operation, definition, outputSchema, wrapsOutput };
 }

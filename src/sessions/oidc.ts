@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { createRemoteJWKSet, jwtVerify } from 'jose';
+import type { createRemoteJWKSet } from 'jose';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import { newId } from '../lib/ids.ts';
@@ -51,6 +51,8 @@ async function discover(issuer: string) {
   const discovery = (await response.json()) as Partial<Discovery>;
   if (!discovery.authorization_endpoint || !discovery.token_endpoint || !discovery.jwks_uri)
     throw new OidcError("the issuer's discovery document lacks an endpoint");
+  // jose loads with the first OIDC sign-in, not at start.
+  const { createRemoteJWKSet } = await import('jose');
   const entry = { discovery: discovery as Discovery, jwks: createRemoteJWKSet(new URL(discovery.jwks_uri)) };
   discoveries.set(issuer, entry);
   return entry;
@@ -150,6 +152,7 @@ export async function finishOidcSignIn(
     throw new OidcError(`the issuer refused the sign-in (HTTP ${response.status})`);
   let subject: string;
   try {
+    const { jwtVerify } = await import('jose');
     const { payload } = await jwtVerify(tokens.id_token, jwks, {
       issuer: oidc.issuer,
       audience: oidc.clientId,

@@ -4,7 +4,8 @@
 // and vets its target first (safe-client.ts), and only a pool made for exactly those addresses
 // serves it, so a DNS change or a policy refusal never rides on an old connection.
 import { createHash } from 'node:crypto';
-import { type buildConnector, Pool } from 'undici';
+import type { buildConnector, Pool } from 'undici';
+import { undici } from './undici.ts';
 
 /** An idle pool is closed after this long (shorter than the 5 s or more receivers keep an idle connection, so we close first). */
 export const KEEP_ALIVE_MS = 2_000;
@@ -87,7 +88,7 @@ export function leasePool(
   if (!entry) {
     evictIfFull();
     let reached: string | undefined;
-    const pool = new Pool(key.origin, {
+    const pool = new (undici().Pool)(key.origin, {
       connect: makeConnector((address) => {
         reached = address;
       }),

@@ -1,8 +1,9 @@
 // The last step of a delivery: one POST over a connection pinned to already-vetted addresses.
 import { isIP } from 'node:net';
-import { buildConnector } from 'undici';
+import type { buildConnector } from 'undici';
 import { leasePool } from './connection-pool.ts';
 import type { DeliveryRequest } from './safe-client.ts';
+import { undici } from './undici.ts';
 
 /** Characters of a receiver's answer kept in the delivery log. */
 export const EXCERPT_CHARS = 1024;
@@ -32,7 +33,7 @@ function pinnedConnector(
   // Certificates are checked against the URL's own name; an IP-literal URL sends no server name.
   const name = url.hostname.replace(/\.$/, '');
   const servername = isIP(name) === 0 && !name.startsWith('[') ? name : undefined;
-  const base = buildConnector({
+  const base = undici().buildConnector({
     timeout: opts.timeoutMs,
     rejectUnauthorized: true,
     ...(opts.ca === undefined ? {} : { ca: opts.ca }),

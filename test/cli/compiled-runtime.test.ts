@@ -40,8 +40,8 @@ describe('the compiled runtime', () => {
     const page = await fetch(`${serve.baseUrl}/docs`);
     assert.equal(page.status, 200);
     const html = await page.text();
-    assert.match(html, /src="js\/scalar\.js"/);
-    const script = await fetch(`${serve.baseUrl}/docs/js/scalar.js`);
+    assert.match(html, /src="\/docs\/swagger-ui-bundle\.js"/);
+    const script = await fetch(`${serve.baseUrl}/docs/swagger-ui-bundle.js`);
     assert.equal(script.status, 200);
     assert.ok((await script.arrayBuffer()).byteLength > 100_000);
   });

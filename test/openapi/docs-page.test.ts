@@ -50,7 +50,7 @@ if (dialect) {
         await page.getByText('Create a contractor').first().waitFor({ timeout: 30_000 });
         assert.ok(await page.getByText('List contractors, newest first').first().isVisible());
         assert.ok(
-          requested.some((url) => url.endsWith('/docs/js/scalar.js')),
+          requested.some((url) => url.endsWith('/docs/swagger-ui-bundle.js')),
           'script served locally',
         );
         assert.ok(
