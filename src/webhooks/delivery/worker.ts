@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { closeDeliveryPools } from '../connection-pool.ts';
 import { delayBeforeAttempt, type RetrySchedule } from '../retry-schedule.ts';
-import { type AttemptDeps, loadAttemptContexts, performAttempt } from './attempt.ts';
+import { type AttemptDeps, ClaimScope, loadAttemptContexts, performAttempt } from './attempt.ts';
 import { webhookMetrics } from './metrics.ts';
 import { type Outcome, recordOutcomes } from './outcome.ts';
 import { OutcomeBatcher } from './outcome-batch.ts';
@@ -21,6 +21,11 @@ interface Pool {
   busy: Record<ClaimKind, number>;
   finished: number;
   lastSweep: number;
+  /**
+   * performance.now() before which a busy pool does not look for retries again, after a look that
+   * found none (see deliverDue). 0 = look now.
+   */
+  quietRetriesUntil: number;
 }
 
 const SWEEP_INTERVAL_MS = 1_000;
@@ -58,7 +63,13 @@ function poolFor(services: WebhookRuntime): Pool {
     busy: { first: 0, retry: 0 },
     finished: 0,
     lastSweep: Number.NEGATIVE_INFINITY,
+    quietRetriesUntil: 0,
   };
+  // A commit here (or a NOTIFY from another process: a recover, a retry now) may have made
+  // retries due; the next step looks at once.
+  services.wakeups.on('events', () => {
+    pool.quietRetriesUntil = 0;
+  });
   webhookMetrics(services);
   pools.set(services, pool);
   return pool;
@@ -94,8 +105,9 @@ async function claimInto(pool: Pool, kind: ClaimKind, budget: number): Promise<n
     pool.busy[kind] -= claimed.length;
     throw error;
   }
+  const scope = new ClaimScope();
   for (const delivery of claimed) {
-    const running: Promise<void> = performAttempt(pool.deps, delivery, contexts.get(delivery.id))
+    const running: Promise<void> = performAttempt(pool.deps, delivery, contexts.get(delivery.id), scope)
       .catch((error: unknown) => {
         // A database error mid-outcome: the lease lapses and the delivery is claimed again.
         services.logger.error({ err: error, deliveryId: delivery.id }, 'webhook attempt failed to record');
@@ -128,9 +140,18 @@ export async function deliverDue(services: WebhookRuntime): Promise<number> {
     pool.lastSweep = performance.now();
     await failAbandoned(services.db, services.clock.now(), pool.schedule.length);
   }
-  const started =
-    (await claimInto(pool, 'first', settings.concurrency)) +
-    (await claimInto(pool, 'retry', settings.retryConcurrency));
+  const first = await claimInto(pool, 'first', settings.concurrency);
+  // Retries become due by time passing (their next_attempt_at lies ahead when they are written),
+  // so while attempts are in flight a look that found none is not repeated for BUSY_POLL_MS: the
+  // loop comes back after every finished attempt, and an empty retry read each time was about a
+  // tenth of a busy worker's CPU. An idle pool always looks (`runJobs` drains at the current clock).
+  let retries = 0;
+  if (pool.inFlight.size === 0 || pool.busy.retry > 0 || performance.now() >= pool.quietRetriesUntil) {
+    const looked = pool.busy.retry === 0;
+    retries = await claimInto(pool, 'retry', settings.retryConcurrency);
+    if (looked && retries === 0) pool.quietRetriesUntil = performance.now() + BUSY_POLL_MS;
+  }
+  const started = first + retries;
   if (pool.inFlight.size === 0) return started + (pool.finished - before);
   await untilProgressOrPoll(services, pool);
   // Attempts still in flight count as work, so the job loop (and `runJobs`) comes straight back.
