@@ -26,6 +26,10 @@ interface Pool {
    * found none (see deliverDue). 0 = look now.
    */
   quietRetriesUntil: number;
+  /** Slots taken per budget right after its last claim: what the due work and the endpoint caps let it hold. */
+  held: Record<ClaimKind, number>;
+  /** The last wait ended because an attempt finished (not a poll or a nudge). */
+  wokeByFinish: boolean;
 }
 
 const SWEEP_INTERVAL_MS = 1_000;
@@ -64,6 +68,8 @@ function poolFor(services: WebhookRuntime): Pool {
     finished: 0,
     lastSweep: Number.NEGATIVE_INFINITY,
     quietRetriesUntil: 0,
+    held: { first: 0, retry: 0 },
+    wokeByFinish: false,
   };
   // A commit here (or a NOTIFY from another process: a recover, a retry now) may have made
   // retries due; the next step looks at once.
@@ -79,7 +85,13 @@ async function claimInto(pool: Pool, kind: ClaimKind, budget: number): Promise<n
   const free = budget - pool.busy[kind];
   // Claims come in batches: a claim transaction for every single freed slot costs more than the
   // attempt itself when receivers answer fast. An idle budget always claims at once.
-  if (free <= 0 || (pool.busy[kind] > 0 && free < Math.ceil(budget / 4))) return 0;
+  // When the endpoint caps hold the pool below its budget (20 endpoints x 2 < 64), the budget's
+  // quarter is always free; a finished attempt then claims again only once a quarter of what the
+  // last claim could hold has finished, so claims stay batches. A poll or a nudge claims whatever
+  // is free (new work, a slow receiver holding its slots).
+  const batch = Math.max(1, Math.ceil((pool.wokeByFinish ? Math.min(budget, pool.held[kind]) : budget) / 4));
+  const freed = pool.wokeByFinish ? pool.held[kind] - pool.busy[kind] : free;
+  if (free <= 0 || (pool.busy[kind] > 0 && (free < Math.ceil(budget / 4) || freed < batch))) return 0;
   const { services, settings, workerId } = pool.deps;
   pool.busy[kind] += free;
   let claimed: Awaited<ReturnType<typeof claimDeliveries>> = [];
@@ -95,6 +107,7 @@ async function claimInto(pool: Pool, kind: ClaimKind, budget: number): Promise<n
     });
   } finally {
     pool.busy[kind] -= free - claimed.length;
+    pool.held[kind] = pool.busy[kind];
   }
   // The events and endpoints of the whole claim in one read; a failed read gives the claim back
   // to the lease (the deliveries are attempted again once it lapses).
@@ -153,21 +166,30 @@ export async function deliverDue(services: WebhookRuntime): Promise<number> {
   }
   const started = first + retries;
   if (pool.inFlight.size === 0) return started + (pool.finished - before);
-  await untilProgressOrPoll(services, pool);
+  pool.wokeByFinish = await untilProgressOrPoll(services, pool);
   // Attempts still in flight count as work, so the job loop (and `runJobs`) comes straight back.
   return Math.max(1, started + (pool.finished - before));
 }
 
-/** Resolves when an attempt in flight finishes, an event is committed here, or BUSY_POLL_MS passes. */
-async function untilProgressOrPoll(services: WebhookRuntime, pool: Pool): Promise<void> {
+/**
+ * Resolves when an attempt in flight finishes (true), an event is committed here, or BUSY_POLL_MS
+ * passes (false).
+ */
+async function untilProgressOrPoll(services: WebhookRuntime, pool: Pool): Promise<boolean> {
   let timer: NodeJS.Timeout | undefined;
   let unsubscribe: (() => void) | undefined;
+  let woken = false;
   const poll = new Promise<void>((resolve) => {
-    timer = setTimeout(resolve, BUSY_POLL_MS);
-    unsubscribe = services.wakeups.on('events', resolve);
+    const wake = () => {
+      woken = true;
+      resolve();
+    };
+    timer = setTimeout(wake, BUSY_POLL_MS);
+    unsubscribe = services.wakeups.on('events', wake);
   });
   try {
     await Promise.race([...pool.inFlight, poll]);
+    return !woken;
   } finally {
     clearTimeout(timer);
     unsubscribe?.();
