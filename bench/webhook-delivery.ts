@@ -31,6 +31,7 @@ import { createServices, type Services } from '../src/services.ts';
 import { createTestDatabase } from '../test/support/databases.ts';
 import { call } from '../test/support/http.ts';
 import { startWebhookReceiver } from '../test/support/webhook-receiver.ts';
+import { startCpuProfile } from './support/cpu-profile.ts';
 import { installStatementCounter } from './support/statement-counter.ts';
 
 const { values, positionals } = parseArgs({
@@ -41,6 +42,11 @@ const { values, positionals } = parseArgs({
     rate: { type: 'string', default: '50' },
     seconds: { type: 'string', default: '10' },
     modes: { type: 'string', default: 'polled,nudged,notified' },
+    // child: the throughput receiver runs in its own process (bench/support/answer-200.ts), so the
+    // CPU per delivery is the worker's; inline: in this process, as measured before issue 16 part 3.
+    receiver: { type: 'string', default: 'child' },
+    // Writes a CPU profile of the throughput phase only (summary: bench/support/cpu-profile.ts).
+    'cpu-prof': { type: 'string' },
   },
 });
 const dialect: DialectName = positionals[0] === 'postgres' ? 'postgres' : 'sqlite';
@@ -120,9 +126,35 @@ async function startWorkerProcess(
   };
 }
 
+/** The throughput receiver in a child process (bench/support/answer-200.ts). */
+async function startChildReceiver(): Promise<{ url: string; close(): Promise<void> }> {
+  const script = path.resolve(path.dirname(fileURLToPath(import.meta.url)), 'support/answer-200.ts');
+  const child = spawn(process.execPath, ['--import', 'tsx', script], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const port = await new Promise<string>((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`receiver exited (${code})`)));
+    child.stdout?.setEncoding('utf8').once('data', (line: string) => resolve(line.trim()));
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  return {
+    url: `http://localhost:${port}`,
+    async close() {
+      child.stdin?.end();
+      await exited;
+    },
+  };
+}
+
 async function main(): Promise<void> {
   const database = await createTestDatabase(dialect);
-  const config = loadConfig({ LOG_LEVEL: 'silent', ACCOUNTING_WEBHOOK_ALLOW_LOCALHOST: 'true' });
+  // The worker's settings may be varied from the environment (ACCOUNTING_WEBHOOK_CONCURRENCY...).
+  const webhookEnv = Object.fromEntries(
+    Object.entries(process.env).filter(([key]) => key.startsWith('ACCOUNTING_WEBHOOK_')),
+  );
+  const config = loadConfig({
+    ...webhookEnv,
+    LOG_LEVEL: 'silent',
+    ACCOUNTING_WEBHOOK_ALLOW_LOCALHOST: 'true',
+  });
   // The production pool size (10) rather than the test harness's 5.
   const db =
     database.url === undefined
@@ -132,9 +164,10 @@ async function main(): Promise<void> {
   const server = await buildServer(services);
   const baseUrl = await server.listen({ port: 0, host: '127.0.0.1' });
   const receiver = await startWebhookReceiver({ status: 200 });
+  const throughputReceiver = values.receiver === 'inline' ? undefined : await startChildReceiver();
   try {
     const { kysely } = services.db;
-    const setup = async (name: string, endpoints: number) => {
+    const setup = async (name: string, endpoints: number, receiverUrl = receiver.url) => {
       const org = await createOrganization(kysely, services.clock, { name });
       const member = await addMember(kysely, services.clock, {
         organizationId: org.id,
@@ -150,7 +183,7 @@ async function main(): Promise<void> {
         const res = await call(
           baseUrl,
           'webhooks.endpoints.create',
-          { url: `${receiver.url}/${name}/${i}`, events: ['contractor.*'] },
+          { url: `${receiverUrl}/${name}/${i}`, events: ['contractor.*'] },
           { token },
         );
         if (res.status !== 200) throw new Error(`endpoint create: ${JSON.stringify(res.body)}`);
@@ -159,15 +192,17 @@ async function main(): Promise<void> {
     };
 
     // 1. Throughput.
-    const throughputOrg = await setup('throughput', ENDPOINTS);
+    const throughputOrg = await setup('throughput', ENDPOINTS, throughputReceiver?.url);
     for (let i = 0; i < Math.ceil(EVENTS / ENDPOINTS); i++) await recordEvent(services, throughputOrg, i);
     const deliveries = await pendingCount(services, throughputOrg);
+    const stopProfile = values['cpu-prof'] === undefined ? undefined : await startCpuProfile();
     statements.reset();
     const cpuBefore = process.cpuUsage();
     const started = performance.now();
     while ((await webhookDeliveryJob.run(services)) > 0);
     const seconds = (performance.now() - started) / 1000;
     const cpu = process.cpuUsage(cpuBefore);
+    if (stopProfile && values['cpu-prof'] !== undefined) await stopProfile(values['cpu-prof']);
     const statementsPerDelivery = statements.count / deliveries;
     const cpuMsPerDelivery = (cpu.user + cpu.system) / 1000 / deliveries;
     const left = await pendingCount(services, throughputOrg);
@@ -226,6 +261,7 @@ async function main(): Promise<void> {
   } finally {
     await server.close();
     await receiver.close();
+    await throughputReceiver?.close();
     if (db !== database.db) await db.close();
     await database.drop();
   }

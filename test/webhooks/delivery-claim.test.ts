@@ -84,6 +84,9 @@ for (const dialect of DIALECTS) {
         async stop() {
           stopping = true;
           await Promise.all(running);
+          // A step may end on its poll while an attempt is still recording its outcome; wait for it,
+          // so what the test reads next is settled (under load this raced).
+          await Promise.all(services.map((s) => drainDeliveries(s)));
         },
       };
     }

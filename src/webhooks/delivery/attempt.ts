@@ -1,7 +1,7 @@
 // One delivery attempt: the event and the endpoint as read right after the claim, signed with the
 // endpoint's current secret, POSTed through the SSRF-safe client; the outcome is then handed in.
 
-import { toEnvelope } from '../../events/envelope.ts';
+import { type EventEnvelope, toEnvelope } from '../../events/envelope.ts';
 import {
   loadSealingKeys,
   openSecret,
@@ -92,6 +92,68 @@ export async function loadAttemptContexts(
 }
 
 /**
+ * What the attempts of one claim share, worked out once per claim instead of once per attempt:
+ * an endpoint's opened secrets (one AES-GCM open per endpoint, not per delivery) and an event's
+ * body (one serialization per event, whichever endpoints it goes to). It lives as long as the
+ * claim's attempts (milliseconds), read from the one context query of that claim, so rotation and
+ * turn-off still apply from the next claim on, exactly as before.
+ */
+export class ClaimScope {
+  readonly #secrets = new Map<string, Promise<readonly string[]>>();
+  readonly #bodies = new Map<string, { envelope: EventEnvelope; body: string; committedMs: number }>();
+
+  /** The endpoint's current secret and, during a rotation overlap, the previous one (it signs too). */
+  secretsOf(
+    services: WebhookRuntime,
+    claimed: ClaimedDelivery,
+    row: AttemptContext,
+  ): Promise<readonly string[]> {
+    // Keyed by what is opened and what it is bound to, so a differing row never shares an entry.
+    const key = `${claimed.organizationId}|${claimed.endpointId}|${row.secret}|${row.previous_secret ?? ''}|${row.previous_secret_until ?? ''}`;
+    let opened = this.#secrets.get(key);
+    if (!opened) {
+      opened = openSecrets(services, claimed, row);
+      this.#secrets.set(key, opened);
+    }
+    return opened;
+  }
+
+  bodyOf(event: AttemptContext): { envelope: EventEnvelope; body: string; committedMs: number } {
+    let made = this.#bodies.get(event.id);
+    if (!made) {
+      const envelope = toEnvelope(event);
+      made = {
+        envelope,
+        body: serializeEnvelope(envelope),
+        committedMs: new Date(String(event.created_at)).getTime(),
+      };
+      this.#bodies.set(event.id, made);
+    }
+    return made;
+  }
+}
+
+async function openSecrets(
+  services: WebhookRuntime,
+  claimed: ClaimedDelivery,
+  row: AttemptContext,
+): Promise<readonly string[]> {
+  const keys = await sealingKeys(services);
+  const binding = { organizationId: claimed.organizationId, endpointId: claimed.endpointId };
+  const secret = [openSecret(keys, row.secret, binding)];
+  // Rotation overlap: the previous secret signs too (a second v1= entry) until its time is up.
+  const until = row.previous_secret_until;
+  if (
+    row.previous_secret !== null &&
+    until !== null &&
+    new Date(until).getTime() > services.clock.now().getTime()
+  ) {
+    secret.push(openSecret(keys, row.previous_secret, binding));
+  }
+  return secret;
+}
+
+/**
  * Performs the claimed attempt and hands its outcome in. Never throws for receiver problems;
  * database errors propagate (the lease then lapses and the delivery is claimed again).
  */
@@ -99,6 +161,7 @@ export async function performAttempt(
   deps: AttemptDeps,
   claimed: ClaimedDelivery,
   row: AttemptContext | undefined,
+  claim: ClaimScope = new ClaimScope(),
 ): Promise<void> {
   const { services, settings } = deps;
   const db = services.db.kysely;
@@ -108,20 +171,9 @@ export async function performAttempt(
     return;
   }
   const event = row;
-  let secret: string[];
+  let secret: readonly string[];
   try {
-    const keys = await sealingKeys(services);
-    const binding = { organizationId: claimed.organizationId, endpointId: claimed.endpointId };
-    secret = [openSecret(keys, row.secret, binding)];
-    // Rotation overlap: the previous secret signs too (a second v1= entry) until its time is up.
-    const until = row.previous_secret_until;
-    if (
-      row.previous_secret !== null &&
-      until !== null &&
-      new Date(until).getTime() > services.clock.now().getTime()
-    ) {
-      secret.push(openSecret(keys, row.previous_secret, binding));
-    }
+    secret = await claim.secretsOf(services, claimed, row);
   } catch (error) {
     if (!(error instanceof SecretUnavailableError)) throw error;
     // Our key problem, not the receiver's: no attempt is counted against the endpoint.
@@ -136,13 +188,11 @@ export async function performAttempt(
     });
     return;
   }
-  const envelope = toEnvelope(event);
-  const body = serializeEnvelope(envelope);
+  const { envelope, body, committedMs } = claim.bodyOf(event);
   const started = services.clock.now();
   const metrics = webhookMetrics(services);
   if (claimed.attemptNumber === 1) {
-    const committed = new Date(String(event.created_at)).getTime();
-    metrics.firstAttemptLatency.observe(Math.max(0, started.getTime() - committed) / 1000);
+    metrics.firstAttemptLatency.observe(Math.max(0, started.getTime() - committedMs) / 1000);
   }
   const headers = attemptHeaders({
     body,
@@ -163,23 +213,25 @@ export async function performAttempt(
   // the secret, the signature or the body (they may hold customer data), nor the URL's path and
   // query (a receiver's token often lives there): its origin is enough to recognise it.
   const failed = result.outcome !== 'success';
-  services.logger[failed ? 'warn' : 'debug'](
-    {
-      organizationId: claimed.organizationId,
-      deliveryId: claimed.id,
-      endpointId: claimed.endpointId,
-      endpointOrigin: originOf(row.url),
-      eventId: envelope.id,
-      eventType: envelope.type,
-      attempt: claimed.attemptNumber,
-      outcome: result.outcome,
-      status: result.status,
-      errorClass: result.outcome === 'gone' ? 'gone' : result.errorClass,
-      ...(failed ? { reason: result.outcome === 'gone' ? 'HTTP 410 Gone' : result.errorMessage } : {}),
-      durationMs: result.durationMs,
-    },
-    failed ? 'webhook delivery attempt failed' : 'webhook attempt',
-  );
+  // The line for a success is debug: its object (and the URL parse) is not built when that is off.
+  if (failed || services.logger.isLevelEnabled('debug'))
+    services.logger[failed ? 'warn' : 'debug'](
+      {
+        organizationId: claimed.organizationId,
+        deliveryId: claimed.id,
+        endpointId: claimed.endpointId,
+        endpointOrigin: originOf(row.url),
+        eventId: envelope.id,
+        eventType: envelope.type,
+        attempt: claimed.attemptNumber,
+        outcome: result.outcome,
+        status: result.status,
+        errorClass: result.outcome === 'gone' ? 'gone' : result.errorClass,
+        ...(failed ? { reason: result.outcome === 'gone' ? 'HTTP 410 Gone' : result.errorMessage } : {}),
+        durationMs: result.durationMs,
+      },
+      failed ? 'webhook delivery attempt failed' : 'webhook attempt',
+    );
   await deps.record({ claimed, result, startedAt: started });
 }
 

@@ -8,7 +8,11 @@ export interface DeliverySettings {
   leaseMs: number;
   /** Deadline of one HTTP attempt, everything included. The contract's answer time: 10 s, never more. */
   timeoutMs: number;
-  /** First attempts in flight per worker process. */
+  /**
+   * First attempts in flight per worker process (default 64, decision 280: on PostgreSQL the worker
+   * waits on round trips, and more attempts in flight make bigger claims and outcome batches).
+   * The per-endpoint cap still bounds it: at most endpoints x endpointConcurrency are ever in flight.
+   */
   concurrency: number;
   /** Retries in flight per worker process: a separate budget, so first attempts never queue behind them. */
   retryConcurrency: number;
@@ -23,7 +27,7 @@ const LEASE_MARGIN_MS = 1_000;
 export const DEFAULT_DELIVERY_SETTINGS: DeliverySettings = Object.freeze({
   leaseMs: 60_000,
   timeoutMs: CONTRACT_TIMEOUT_MS,
-  concurrency: 16,
+  concurrency: 64,
   retryConcurrency: 8,
   endpointConcurrency: 2,
 });

@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { closeDeliveryPools } from '../connection-pool.ts';
 import { delayBeforeAttempt, type RetrySchedule } from '../retry-schedule.ts';
-import { type AttemptDeps, loadAttemptContexts, performAttempt } from './attempt.ts';
+import { type AttemptDeps, ClaimScope, loadAttemptContexts, performAttempt } from './attempt.ts';
 import { webhookMetrics } from './metrics.ts';
 import { type Outcome, recordOutcomes } from './outcome.ts';
 import { OutcomeBatcher } from './outcome-batch.ts';
@@ -21,6 +21,15 @@ interface Pool {
   busy: Record<ClaimKind, number>;
   finished: number;
   lastSweep: number;
+  /**
+   * performance.now() before which a busy pool does not look for retries again, after a look that
+   * found none (see deliverDue). 0 = look now.
+   */
+  quietRetriesUntil: number;
+  /** Slots taken per budget right after its last claim: what the due work and the endpoint caps let it hold. */
+  held: Record<ClaimKind, number>;
+  /** The last wait ended because an attempt finished (not a poll or a nudge). */
+  wokeByFinish: boolean;
 }
 
 const SWEEP_INTERVAL_MS = 1_000;
@@ -58,7 +67,15 @@ function poolFor(services: WebhookRuntime): Pool {
     busy: { first: 0, retry: 0 },
     finished: 0,
     lastSweep: Number.NEGATIVE_INFINITY,
+    quietRetriesUntil: 0,
+    held: { first: 0, retry: 0 },
+    wokeByFinish: false,
   };
+  // A commit here (or a NOTIFY from another process: a recover, a retry now) may have made
+  // retries due; the next step looks at once.
+  services.wakeups.on('events', () => {
+    pool.quietRetriesUntil = 0;
+  });
   webhookMetrics(services);
   pools.set(services, pool);
   return pool;
@@ -68,7 +85,13 @@ async function claimInto(pool: Pool, kind: ClaimKind, budget: number): Promise<n
   const free = budget - pool.busy[kind];
   // Claims come in batches: a claim transaction for every single freed slot costs more than the
   // attempt itself when receivers answer fast. An idle budget always claims at once.
-  if (free <= 0 || (pool.busy[kind] > 0 && free < Math.ceil(budget / 4))) return 0;
+  // When the endpoint caps hold the pool below its budget (20 endpoints x 2 < 64), the budget's
+  // quarter is always free; a finished attempt then claims again only once a quarter of what the
+  // last claim could hold has finished, so claims stay batches. A poll or a nudge claims whatever
+  // is free (new work, a slow receiver holding its slots).
+  const batch = Math.max(1, Math.ceil((pool.wokeByFinish ? Math.min(budget, pool.held[kind]) : budget) / 4));
+  const freed = pool.wokeByFinish ? pool.held[kind] - pool.busy[kind] : free;
+  if (free <= 0 || (pool.busy[kind] > 0 && (free < Math.ceil(budget / 4) || freed < batch))) return 0;
   const { services, settings, workerId } = pool.deps;
   pool.busy[kind] += free;
   let claimed: Awaited<ReturnType<typeof claimDeliveries>> = [];
@@ -84,6 +107,7 @@ async function claimInto(pool: Pool, kind: ClaimKind, budget: number): Promise<n
     });
   } finally {
     pool.busy[kind] -= free - claimed.length;
+    pool.held[kind] = pool.busy[kind];
   }
   // The events and endpoints of the whole claim in one read; a failed read gives the claim back
   // to the lease (the deliveries are attempted again once it lapses).
@@ -94,8 +118,9 @@ async function claimInto(pool: Pool, kind: ClaimKind, budget: number): Promise<n
     pool.busy[kind] -= claimed.length;
     throw error;
   }
+  const scope = new ClaimScope();
   for (const delivery of claimed) {
-    const running: Promise<void> = performAttempt(pool.deps, delivery, contexts.get(delivery.id))
+    const running: Promise<void> = performAttempt(pool.deps, delivery, contexts.get(delivery.id), scope)
       .catch((error: unknown) => {
         // A database error mid-outcome: the lease lapses and the delivery is claimed again.
         services.logger.error({ err: error, deliveryId: delivery.id }, 'webhook attempt failed to record');
@@ -128,25 +153,43 @@ export async function deliverDue(services: WebhookRuntime): Promise<number> {
     pool.lastSweep = performance.now();
     await failAbandoned(services.db, services.clock.now(), pool.schedule.length);
   }
-  const started =
-    (await claimInto(pool, 'first', settings.concurrency)) +
-    (await claimInto(pool, 'retry', settings.retryConcurrency));
+  const first = await claimInto(pool, 'first', settings.concurrency);
+  // Retries become due by time passing (their next_attempt_at lies ahead when they are written),
+  // so while attempts are in flight a look that found none is not repeated for BUSY_POLL_MS: the
+  // loop comes back after every finished attempt, and an empty retry read each time was about a
+  // tenth of a busy worker's CPU. An idle pool always looks (`runJobs` drains at the current clock).
+  let retries = 0;
+  if (pool.inFlight.size === 0 || pool.busy.retry > 0 || performance.now() >= pool.quietRetriesUntil) {
+    const looked = pool.busy.retry === 0;
+    retries = await claimInto(pool, 'retry', settings.retryConcurrency);
+    if (looked && retries === 0) pool.quietRetriesUntil = performance.now() + BUSY_POLL_MS;
+  }
+  const started = first + retries;
   if (pool.inFlight.size === 0) return started + (pool.finished - before);
-  await untilProgressOrPoll(services, pool);
+  pool.wokeByFinish = await untilProgressOrPoll(services, pool);
   // Attempts still in flight count as work, so the job loop (and `runJobs`) comes straight back.
   return Math.max(1, started + (pool.finished - before));
 }
 
-/** Resolves when an attempt in flight finishes, an event is committed here, or BUSY_POLL_MS passes. */
-async function untilProgressOrPoll(services: WebhookRuntime, pool: Pool): Promise<void> {
+/**
+ * Resolves when an attempt in flight finishes (true), an event is committed here, or BUSY_POLL_MS
+ * passes (false).
+ */
+async function untilProgressOrPoll(services: WebhookRuntime, pool: Pool): Promise<boolean> {
   let timer: NodeJS.Timeout | undefined;
   let unsubscribe: (() => void) | undefined;
+  let woken = false;
   const poll = new Promise<void>((resolve) => {
-    timer = setTimeout(resolve, BUSY_POLL_MS);
-    unsubscribe = services.wakeups.on('events', resolve);
+    const wake = () => {
+      woken = true;
+      resolve();
+    };
+    timer = setTimeout(wake, BUSY_POLL_MS);
+    unsubscribe = services.wakeups.on('events', wake);
   });
   try {
     await Promise.race([...pool.inFlight, poll]);
+    return !woken;
   } finally {
     clearTimeout(timer);
     unsubscribe?.();
