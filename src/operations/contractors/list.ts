@@ -26,7 +26,7 @@ export const listContractors = defineOperation({
     const offset = input.offset ?? 0;
     let query = selectContractors(ctx.db, ctx.organizationId, ctx.clock.now());
     if (input.query) {
-      query = query.where(nameFilter(input.query));
+      query = query.where(nameFilter(input.query, ctx.dialect));
     }
     const rows = await query
       .orderBy('c.created_at', 'desc')

@@ -1,6 +1,7 @@
 import { type Kysely, type RawBuilder, type Selectable, sql, type Updateable } from 'kysely';
 import { Type } from 'typebox';
 import { AppError, notFound, revisionConflict } from '../../contract/errors.ts';
+import type { DialectName } from '../../db/database.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import type { Database } from '../../db/schema.ts';
 import type { ContractorsTable, TemplateKind } from '../../db/tables/contractors.ts';
@@ -33,11 +34,22 @@ export function selectContractors(db: Kysely<Database>, organizationId: string, 
     .where('c.organization_id', '=', organizationId);
 }
 
+/** Trigram indexes (FTS5 trigram, pg_trgm) match substrings of at least three characters. */
+export const TRIGRAM = 3;
+
 /**
- * Case-insensitive substring filter on `c.display_name` / `c.legal_name`. The explicit ESCAPE
- * is needed because SQLite has no default escape character while PostgreSQL uses backslash.
+ * Case-insensitive substring filter on `c.display_name` / `c.legal_name` (docs/decisions.md 265).
+ * PostgreSQL: the lower(...) LIKE filter, which pg_trgm's GIN indexes serve. SQLite: from three
+ * characters on, the FTS5 trigram table (a quoted phrase is a literal substring there, so `%` and
+ * `_` need no escaping); a one- or two-character query has no trigram and keeps the LIKE filter,
+ * walked newest first until the page is full. The explicit ESCAPE is needed because SQLite has no
+ * default escape character while PostgreSQL uses backslash.
  */
-export function nameFilter(query: string): RawBuilder<boolean> {
+export function nameFilter(query: string, dialect: DialectName): RawBuilder<boolean> {
+  if (dialect === 'sqlite' && [...query].length >= TRIGRAM) {
+    const phrase = `"${query.replaceAll('"', '""')}"`;
+    return sql<boolean>`c.id in (select k.contractor_id from contractor_search join contractor_search_rows k on k.id = contractor_search.rowid where contractor_search match ${phrase})`;
+  }
   const pattern = `%${query.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
   return sql<boolean>`(lower(c.display_name) like ${pattern} escape '\\' or lower(c.legal_name) like ${pattern} escape '\\')`;
 }
