@@ -14,15 +14,37 @@ for (const dialect of DIALECTS) {
     const organizationId = '0190a000-0000-7000-8000-000000000001';
     const contractorId = '0190a000-0000-7000-8000-000000000002';
 
-    const found = async (query: string) =>
-      (
-        await database.db.kysely
-          .selectFrom('contractors as c')
-          .select('c.id')
-          .where('c.organization_id', '=', organizationId)
-          .where(nameFilter(query, dialect))
-          .execute()
-      ).map((row) => row.id);
+    const found = async (query: string, limits?: { commonMatches: number; shortWindow: number }) => {
+      const { kysely } = database.db;
+      const filter = await nameFilter(kysely, organizationId, query, dialect, limits);
+      const rows = await kysely
+        .selectFrom('contractors as c')
+        .select('c.id')
+        .where('c.organization_id', '=', organizationId)
+        .where(filter)
+        .orderBy('c.created_at', 'desc')
+        .orderBy('c.id', 'desc')
+        .execute();
+      return rows.map((row) => row.id);
+    };
+    const insertContractor = async (id: string, displayName: string, createdAt: string) => {
+      await database.db.kysely
+        .insertInto('contractors')
+        .values({
+          id,
+          organization_id: organizationId,
+          display_name: displayName,
+          legal_name: `${displayName} GmbH`,
+          email: `${id}@example.com`,
+          email_normalized: `${id}@example.com`,
+          active: dbBool(true),
+          tax_identity_confirmed: dbBool(false),
+          revision: 1,
+          created_at: createdAt,
+          updated_at: createdAt,
+        })
+        .execute();
+    };
 
     before(async () => {
       database = await createTestDatabase(dialect);
@@ -51,26 +73,33 @@ for (const dialect of DIALECTS) {
         .insertInto('organizations')
         .values({ id: organizationId, name: 'Org', time_zone: 'UTC', created_at: now, updated_at: now })
         .execute();
-      await kysely
-        .insertInto('contractors')
-        .values({
-          id: contractorId,
-          organization_id: organizationId,
-          display_name: 'Older Contractor',
-          legal_name: 'Older Contractor GmbH',
-          email: 'older@example.com',
-          email_normalized: 'older@example.com',
-          active: dbBool(true),
-          tax_identity_confirmed: dbBool(false),
-          revision: 1,
-          created_at: now,
-          updated_at: now,
-        })
-        .execute();
+      await insertContractor(contractorId, 'Older Contractor', now);
       await migrateToLatest(database.db);
       assert.deepEqual(await found('gmbh'), [contractorId]);
       assert.deepEqual(await found('older con'), [contractorId]);
       assert.deepEqual(await found('younger'), []);
+    });
+
+    it('gives the same answers on every path: rare phrase, common phrase, short query window', async () => {
+      // Five more, a second apart, newest last: names Alpha 1..5; all share "alpha" and "gmbh".
+      const ids: string[] = [];
+      for (let i = 1; i <= 5; i += 1) {
+        const id = `0190a000-0000-7000-8000-00000000010${i}`;
+        ids.push(id);
+        await insertContractor(id, `Alpha ${i}`, `2030-01-01T00:00:0${i}.000Z`);
+      }
+      const newest = [...ids].reverse();
+      const few = { commonMatches: 3, shortWindow: 2 };
+      // "alpha" matches 5 >= 3: the common path (the newest-first walk) on SQLite.
+      assert.deepEqual(await found('alpha', few), newest);
+      assert.deepEqual(await found('alpha'), newest, 'the rare path (FTS5 on SQLite)');
+      assert.deepEqual(await found('pha 3', few), [ids[2]]);
+      assert.deepEqual(await found('gmbh', few), [...newest, contractorId], 'the older contractor too');
+      // One or two characters: only the shortWindow newest contractors are looked at.
+      assert.deepEqual(await found('a ', few), newest.slice(0, 2));
+      assert.deepEqual(await found('3', few), [], 'Alpha 3 is outside the two newest');
+      assert.deepEqual(await found('3'), [ids[2]], 'inside the default window');
+      assert.deepEqual(await found('zz', few), []);
     });
 
     it('reports the index present, and rebuilds a missing PostgreSQL one at start', async () => {
