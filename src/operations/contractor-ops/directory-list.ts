@@ -111,7 +111,8 @@ export const listDirectory = defineOperation({
           .as('pending_hundredths'),
       ])
       .where('c.organization_id', '=', ctx.organizationId);
-    if (input.query) query = query.where(nameFilter(input.query, ctx.dialect));
+    if (input.query)
+      query = query.where(await nameFilter(ctx.db, ctx.organizationId, input.query, ctx.dialect));
     if (input.active !== undefined) query = query.where('c.active', '=', dbBool(input.active));
     const rows = await query
       .orderBy('c.created_at', 'desc')

@@ -9,7 +9,7 @@ export const listContractors = defineOperation({
   name: 'contractors.list',
   summary: 'List contractors, newest first',
   description:
-    'Offset pagination. `query` filters by display or legal name (case-insensitive substring). Roles, rates, pay cadence, agreement on file and pending hours come from contractorOps.directory.list.',
+    'Offset pagination. `query` filters by display or legal name (case-insensitive substring; one or two characters look at the 10,000 newest contractors, three or more at all). Roles, rates, pay cadence, agreement on file and pending hours come from contractorOps.directory.list.',
   access: { scopes: ['accounting:read'], roles: ['admin', 'finance'] },
   input: Type.Object(
     {
@@ -26,7 +26,7 @@ export const listContractors = defineOperation({
     const offset = input.offset ?? 0;
     let query = selectContractors(ctx.db, ctx.organizationId, ctx.clock.now());
     if (input.query) {
-      query = query.where(nameFilter(input.query, ctx.dialect));
+      query = query.where(await nameFilter(ctx.db, ctx.organizationId, input.query, ctx.dialect));
     }
     const rows = await query
       .orderBy('c.created_at', 'desc')
