@@ -94,8 +94,11 @@ export class SqliteReadPool {
 
   async close(): Promise<void> {
     this.#closed = true;
-    for (const job of this.#queue.splice(0)) job.reject(new Error('the SQLite read pool is closed'));
-    await Promise.all(this.#readers.splice(0).map((reader) => reader.worker.terminate()));
+    const closed = new Error('the SQLite read pool is closed');
+    for (const job of this.#queue.splice(0)) job.reject(closed);
+    const readers = this.#readers.splice(0);
+    for (const reader of readers) reader.job?.reject(closed);
+    await Promise.all(readers.map((reader) => reader.worker.terminate()));
   }
 
   #dispatch(): void {
