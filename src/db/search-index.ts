@@ -23,9 +23,9 @@ export async function ensureSearchIndex(db: Db): Promise<SearchIndexState> {
   try {
     await sql`create extension if not exists pg_trgm`.execute(db.kysely);
     await sql`create index if not exists contractors_display_name_trgm
-      on contractors using gin (lower(display_name) gin_trgm_ops)`.execute(db.kysely);
+      on contractors using gin (lower(display_name) gin_trgm_ops) with (fastupdate = off)`.execute(db.kysely);
     await sql`create index if not exists contractors_legal_name_trgm
-      on contractors using gin (lower(legal_name) gin_trgm_ops)`.execute(db.kysely);
+      on contractors using gin (lower(legal_name) gin_trgm_ops) with (fastupdate = off)`.execute(db.kysely);
     return { indexed: true };
   } catch (error) {
     const detail = error instanceof Error ? error.message : String(error);

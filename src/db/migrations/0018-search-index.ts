@@ -7,7 +7,9 @@ import type { ColumnTypes } from './column-types.ts';
  *
  * PostgreSQL: pg_trgm GIN indexes on the lower-cased names, which serve the unchanged
  * `lower(name) like '%...%'` filter. pg_trgm is a trusted extension (PostgreSQL 13+): the database
- * owner may create it. Where it cannot be created, the migration still succeeds without the
+ * owner may create it. `fastupdate = off`: with GIN's pending list every search also read up to
+ * 4 MB of not yet merged entries (24 ms for a search with no match at 200,000 rows, 0.2 ms without).
+ * Where pg_trgm cannot be created, the migration still succeeds without the
  * indexes (search keeps working as a scan) and `serve` says so at start (src/db/search-index.ts).
  *
  * SQLite: an FTS5 table with the trigram tokenizer. Its rowids come from `contractor_search_rows`
@@ -58,7 +60,7 @@ async function postgres(db: Kysely<unknown>): Promise<void> {
   }
   await sql`release savepoint search_index`.execute(db);
   await sql`create index if not exists contractors_display_name_trgm
-    on contractors using gin (lower(display_name) gin_trgm_ops)`.execute(db);
+    on contractors using gin (lower(display_name) gin_trgm_ops) with (fastupdate = off)`.execute(db);
   await sql`create index if not exists contractors_legal_name_trgm
-    on contractors using gin (lower(legal_name) gin_trgm_ops)`.execute(db);
+    on contractors using gin (lower(legal_name) gin_trgm_ops) with (fastupdate = off)`.execute(db);
 }
