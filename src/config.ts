@@ -11,6 +11,8 @@ export interface Config {
   host: string;
   dataDir: string;
   databaseUrl: string | undefined;
+  /** ACCOUNTING_SQLITE_READERS: read-only SQLite connections on worker threads (0 = none). */
+  sqliteReaders: number;
   /** Base address used in links we send (invitations); defaults to http://HOST:PORT. */
   publicUrl: string;
   smtpUrl: string | undefined;
@@ -118,6 +120,21 @@ function parseDays(text: string | undefined, name: string, fallback: number, min
   return days;
 }
 
+function parseCount(
+  text: string | undefined,
+  name: string,
+  fallback: number,
+  min: number,
+  max: number,
+): number {
+  if (text === undefined || text === '') return fallback;
+  const count = Number(text);
+  if (!/^\d+$/.test(text.trim()) || count < min || count > max) {
+    throw new ConfigError(`${name}: "${text}" is not a whole number from ${min} to ${max}`);
+  }
+  return count;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = Number(env.PORT ?? 8080);
   if (!Number.isInteger(port) || port < 0 || port > 65535)
@@ -133,6 +150,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host,
     dataDir: env.ACCOUNTING_DATA_DIR ?? './data',
     databaseUrl: env.DATABASE_URL || undefined,
+    sqliteReaders: parseCount(env.ACCOUNTING_SQLITE_READERS, 'ACCOUNTING_SQLITE_READERS', 2, 0, 16),
     publicUrl,
     smtpUrl: env.SMTP_URL || undefined,
     mailFrom: env.MAIL_FROM || DEFAULT_MAIL_FROM,

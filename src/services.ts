@@ -59,6 +59,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     openDatabase({
       databaseUrl: config.databaseUrl,
       dataDir: config.dataDir,
+      sqliteReaders: config.sqliteReaders,
       // A transaction idle longer than an idempotency lock belongs to a stalled holder whose key
       // may be taken over (decision 175); at least 5 s, so a busy machine's pauses are not cut.
       idleInTransactionTimeoutMs: Math.max(config.idempotencyLockMs, 5000),

@@ -3,6 +3,7 @@ import { isTimeZone } from '../admin/organization-settings.ts';
 import { isEmpty } from '../admin/organizations.ts';
 import { type Config, localhostExceptionNotice } from '../config.ts';
 import { migrateToLatest } from '../db/migrate.ts';
+import { ensureSearchIndex } from '../db/search-index.ts';
 import { type InboundListener, startInboundListener } from '../inbound/listener.ts';
 import { JOBS } from '../jobs/catalog.ts';
 import { startJobs } from '../jobs/runner.ts';
@@ -50,6 +51,8 @@ async function startInbound(services: Services): Promise<InboundListener | undef
 async function prepared(config: Config): Promise<Services> {
   const services = await createServices(config);
   await migrateToLatest(services.db);
+  const search = await ensureSearchIndex(services.db);
+  if (!search.indexed) services.logger.warn({ searchIndex: false }, search.reason ?? 'search index missing');
   services.logger.info(
     { allowLocalhostHttp: config.webhooks.allowLocalhostHttp },
     localhostExceptionNotice(config),
@@ -125,6 +128,8 @@ export async function runMigrate(config: Config): Promise<number> {
   const services = await createServices(config);
   try {
     const result = await migrateToLatest(services.db);
+    const search = await ensureSearchIndex(services.db);
+    if (!search.indexed) process.stderr.write(`accounting: warning: ${search.reason}\n`);
     const applied = result.results?.filter((r) => r.status === 'Success').map((r) => r.migrationName) ?? [];
     process.stdout.write(applied.length ? `Applied: ${applied.join(', ')}\n` : 'Schema is up to date.\n');
     return 0;

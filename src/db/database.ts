@@ -2,16 +2,11 @@ import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
-import {
-  CompiledQuery,
-  type DatabaseConnection,
-  Kysely,
-  PostgresDialect,
-  SqliteDialect,
-  SqliteDriver,
-} from 'kysely';
+import { Kysely, PostgresDialect } from 'kysely';
 import type pg from 'pg';
 import type { Database } from './schema.ts';
+import { AccountingSqliteDialect } from './sqlite-driver.ts';
+import { SqliteReadPool } from './sqlite-read-pool.ts';
 import { cachingSqliteDatabase } from './statement-cache.ts';
 
 export type DialectName = 'sqlite' | 'postgres';
@@ -23,6 +18,11 @@ export interface DatabaseConfig {
   /** SQLite file name inside dataDir (tests give each run its own). */
   sqliteFile?: string;
   poolSize?: number;
+  /**
+   * SQLite: read-only connections on worker threads beside the writer (docs/decisions.md 266);
+   * 0 runs every query on the writer. Default 2.
+   */
+  sqliteReaders?: number;
   /**
    * PostgreSQL ends a session left idle inside a transaction this long (rolling it back), so a
    * stalled process cannot hold row locks, and with them a taken-over idempotency key, for ever.
@@ -60,27 +60,7 @@ function loadPg(): typeof pg {
   return loaded;
 }
 
-/**
- * Kysely's SQLite driver opens transactions with a deferred BEGIN; when a second process
- * (a `worker` beside `serve`) writes too, upgrading a read lock can fail at once with
- * SQLITE_BUSY. BEGIN IMMEDIATE takes the write lock up front so busy_timeout applies.
- */
-class ImmediateSqliteDriver extends SqliteDriver {
-  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
-    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
-  }
-}
-
-class ImmediateSqliteDialect extends SqliteDialect {
-  readonly #config: ConstructorParameters<typeof SqliteDialect>[0];
-  constructor(config: ConstructorParameters<typeof SqliteDialect>[0]) {
-    super(config);
-    this.#config = config;
-  }
-  override createDriver(): SqliteDriver {
-    return new ImmediateSqliteDriver(this.#config);
-  }
-}
+export const DEFAULT_SQLITE_READERS = 2;
 
 export function isPostgresUrl(url: string | undefined): url is string {
   return url !== undefined && /^postgres(ql)?:\/\//.test(url);
@@ -117,8 +97,14 @@ export function openDatabase(config: DatabaseConfig): Db {
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('synchronous = NORMAL');
+  const writer = cachingSqliteDatabase(sqlite);
+  const readers = config.sqliteReaders ?? DEFAULT_SQLITE_READERS;
   const kysely = new Kysely<Database>({
-    dialect: new ImmediateSqliteDialect({ database: cachingSqliteDatabase(sqlite) }),
+    dialect: new AccountingSqliteDialect({
+      config: { database: writer },
+      readers: readers > 0 ? new SqliteReadPool(file, readers) : undefined,
+      prepare: (sql) => writer.prepare(sql),
+    }),
   });
   return {
     kysely,

@@ -1,5 +1,10 @@
 import type { Database as BetterSqliteDatabase, Statement } from 'better-sqlite3';
-import type { SqliteDatabase } from 'kysely';
+
+/** Kysely's `SqliteDatabase`, with better-sqlite3's own statement type (which says `readonly`). */
+export interface CachingSqliteDatabase {
+  close(): void;
+  prepare(sql: string): Statement;
+}
 
 /**
  * better-sqlite3 behind Kysely with prepared statements reused: Kysely's SQLite driver calls
@@ -9,7 +14,7 @@ import type { SqliteDatabase } from 'kysely';
  * Kysely runs them to completion synchronously (`all`/`run`), one at a time on the one connection,
  * and SQLite re-prepares a statement by itself after a schema change.
  */
-export function cachingSqliteDatabase(db: BetterSqliteDatabase, capacity = 256): SqliteDatabase {
+export function cachingSqliteDatabase(db: BetterSqliteDatabase, capacity = 256): CachingSqliteDatabase {
   const statements = new Map<string, Statement>();
   return {
     close: () => {

@@ -29,7 +29,9 @@ export interface TestDatabase {
 export async function createTestDatabase(dialect: DialectName): Promise<TestDatabase> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'accounting-test-'));
   if (dialect === 'sqlite') {
-    const db = openDatabase({ dataDir });
+    // ACCOUNTING_SQLITE_READERS=0 runs a suite with every query on the writer (decision 266).
+    const readers = process.env.ACCOUNTING_SQLITE_READERS;
+    const db = openDatabase({ dataDir, ...(readers ? { sqliteReaders: Number(readers) } : {}) });
     await migrateToLatest(db);
     return {
       db,

@@ -16,6 +16,7 @@ import * as companyMail from './0014-company-mail.ts';
 import * as contractorWork from './0015-contractor-work.ts';
 import * as sessions from './0016-sessions.ts';
 import * as webhookClaim from './0017-webhook-claim.ts';
+import * as searchIndex from './0018-search-index.ts';
 import type { ColumnTypes } from './column-types.ts';
 
 export interface AppMigration {
@@ -44,4 +45,5 @@ export const MIGRATIONS: Record<string, AppMigration> = {
   '0015-contractor-work': contractorWork,
   '0016-sessions': sessions,
   '0017-webhook-claim': webhookClaim,
+  '0018-search-index': searchIndex,
 };

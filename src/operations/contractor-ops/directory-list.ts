@@ -71,7 +71,7 @@ export const listDirectory = defineOperation({
   async run({ ctx, input }) {
     const limit = input.limit ?? 30;
     const offset = input.offset ?? 0;
-    let query = ctx.db
+    const query = ctx.db
       .selectFrom('contractors as c')
       .leftJoin('job_roles as r', (join) =>
         join.onRef('r.id', '=', 'c.job_role_id').onRef('r.organization_id', '=', 'c.organization_id'),
@@ -111,13 +111,27 @@ export const listDirectory = defineOperation({
           .as('pending_hundredths'),
       ])
       .where('c.organization_id', '=', ctx.organizationId);
-    if (input.query) query = query.where(nameFilter(input.query));
-    if (input.active !== undefined) query = query.where('c.active', '=', dbBool(input.active));
+    // The page's ids first, then the joins and per-row subqueries for those rows only (as
+    // contractors.list does: an offset would otherwise evaluate them for every skipped row).
+    let page = ctx.db
+      .selectFrom('contractors as c')
+      .select('c.id')
+      .where('c.organization_id', '=', ctx.organizationId);
+    if (input.query)
+      page = page.where(await nameFilter(ctx.db, ctx.organizationId, input.query, ctx.dialect));
+    if (input.active !== undefined) page = page.where('c.active', '=', dbBool(input.active));
     const rows = await query
+      .where(
+        'c.id',
+        'in',
+        page
+          .orderBy('c.created_at', 'desc')
+          .orderBy('c.id', 'desc')
+          .limit(limit + 1)
+          .offset(offset),
+      )
       .orderBy('c.created_at', 'desc')
       .orderBy('c.id', 'desc')
-      .limit(limit + 1)
-      .offset(offset)
       .execute();
     const items = rows.map((row) => ({
       id: row.id,

@@ -27,12 +27,8 @@ export const listInbox = defineOperation({
     if (input.state) query = query.where('state', '=', input.state);
     if (input.cursor !== undefined) {
       const { createdAt, id } = decodeCursor(input.cursor);
-      query = query.where((eb) =>
-        eb.or([
-          eb('created_at', '<', createdAt),
-          eb.and([eb('created_at', '=', createdAt), eb('id', '<', id)]),
-        ]),
-      );
+      // A row comparison, so the (organization_id, created_at, id) index seeks to the position.
+      query = query.where((eb) => eb(eb.refTuple('created_at', 'id'), '<', eb.tuple(createdAt, id)));
     }
     const rows = await query
       .orderBy('created_at', 'desc')

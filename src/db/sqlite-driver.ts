@@ -1,0 +1,161 @@
+import type { Statement } from 'better-sqlite3';
+import {
+  CompiledQuery,
+  type DatabaseConnection,
+  type Driver,
+  type QueryCompiler,
+  type QueryResult,
+  SqliteDialect,
+  type SqliteDialectConfig,
+  SqliteDriver,
+  type TransactionSettings,
+} from 'kysely';
+import type { SqliteReadPool } from './sqlite-read-pool.ts';
+
+/**
+ * Kysely's SQLite driver opens transactions with a deferred BEGIN; when a second process
+ * (a `worker` beside `serve`) writes too, upgrading a read lock can fail at once with
+ * SQLITE_BUSY. BEGIN IMMEDIATE takes the write lock up front so busy_timeout applies.
+ */
+class ImmediateSqliteDriver extends SqliteDriver {
+  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+  }
+}
+
+const SELECT = /^\s*(select|with)\b/i;
+
+/**
+ * One connection as Kysely sees it: reads go to the read pool until the connection does anything
+ * else (a transaction, a write, a pragma, a raw BEGIN), from which moment it holds the writer until
+ * released. So a unit of work, and anything inside a transaction, reads its own uncommitted
+ * writes on the writer; a read outside any transaction reads the last commit, which includes every
+ * write this process has committed before it (WAL readers see committed data at once).
+ */
+class RoutedConnection implements DatabaseConnection {
+  readonly #writer: SqliteDriver;
+  readonly #readers: SqliteReadPool;
+  readonly #isRead: (sql: string) => boolean;
+  #held: DatabaseConnection | undefined;
+
+  constructor(writer: SqliteDriver, readers: SqliteReadPool, isRead: (sql: string) => boolean) {
+    this.#writer = writer;
+    this.#readers = readers;
+    this.#isRead = isRead;
+  }
+
+  async writer(): Promise<DatabaseConnection> {
+    this.#held ??= await this.#writer.acquireConnection();
+    return this.#held;
+  }
+
+  async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
+    if (this.#held === undefined && this.#isRead(query.sql)) {
+      try {
+        return { rows: (await this.#readers.query(query.sql, query.parameters)) as R[] };
+      } catch {
+        // A reader that failed (it could not open the file, its thread died, SQLITE_BUSY) must not
+        // fail a read the writer can answer: the writer is where every read ran before the pool.
+        // A faulty query fails there again with the writer's own error.
+      }
+    }
+    return (await this.writer()).executeQuery<R>(query);
+  }
+
+  async *streamQuery<R>(query: CompiledQuery, chunkSize?: number): AsyncIterableIterator<QueryResult<R>> {
+    yield* (await this.writer()).streamQuery<R>(query, chunkSize);
+  }
+
+  async release(): Promise<void> {
+    const held = this.#held;
+    this.#held = undefined;
+    if (held) await this.#writer.releaseConnection();
+  }
+}
+
+/** The writer (one connection, Kysely's mutex) plus the read pool (docs/decisions.md 266). */
+class RoutingSqliteDriver implements Driver {
+  readonly #writer: SqliteDriver;
+  readonly #readers: SqliteReadPool;
+  readonly #isRead: (sql: string) => boolean;
+
+  constructor(writer: SqliteDriver, readers: SqliteReadPool, isRead: (sql: string) => boolean) {
+    this.#writer = writer;
+    this.#readers = readers;
+    this.#isRead = isRead;
+  }
+
+  init(): Promise<void> {
+    return this.#writer.init();
+  }
+  async acquireConnection(): Promise<DatabaseConnection> {
+    return new RoutedConnection(this.#writer, this.#readers, this.#isRead);
+  }
+  async beginTransaction(connection: DatabaseConnection, _settings: TransactionSettings): Promise<void> {
+    await this.#writer.beginTransaction(await held(connection));
+  }
+  async commitTransaction(connection: DatabaseConnection): Promise<void> {
+    await this.#writer.commitTransaction(await held(connection));
+  }
+  async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    await this.#writer.rollbackTransaction(await held(connection));
+  }
+  async savepoint(connection: DatabaseConnection, name: string, compile: QueryCompiler['compileQuery']) {
+    await this.#writer.savepoint(await held(connection), name, compile);
+  }
+  async rollbackToSavepoint(
+    connection: DatabaseConnection,
+    name: string,
+    compile: QueryCompiler['compileQuery'],
+  ) {
+    await this.#writer.rollbackToSavepoint(await held(connection), name, compile);
+  }
+  async releaseSavepoint(
+    connection: DatabaseConnection,
+    name: string,
+    compile: QueryCompiler['compileQuery'],
+  ) {
+    await this.#writer.releaseSavepoint(await held(connection), name, compile);
+  }
+  async releaseConnection(connection: DatabaseConnection): Promise<void> {
+    if (connection instanceof RoutedConnection) await connection.release();
+  }
+  async destroy(): Promise<void> {
+    await this.#readers.close();
+    await this.#writer.destroy();
+  }
+}
+
+function held(connection: DatabaseConnection): Promise<DatabaseConnection> {
+  if (!(connection instanceof RoutedConnection)) throw new Error('not a connection of this driver');
+  return connection.writer();
+}
+
+export interface SqliteDriverOptions {
+  config: SqliteDialectConfig;
+  /** Absent: every query on the writer, as Kysely's own driver does. */
+  readers?: SqliteReadPool | undefined;
+  /** The writer's prepared statement for `sql` (cached), to ask SQLite whether it only reads. */
+  prepare?: (sql: string) => Statement;
+}
+
+export class AccountingSqliteDialect extends SqliteDialect {
+  readonly #options: SqliteDriverOptions;
+  constructor(options: SqliteDriverOptions) {
+    super(options.config);
+    this.#options = options;
+  }
+  override createDriver(): Driver {
+    const writer = new ImmediateSqliteDriver(this.#options.config);
+    const { readers, prepare } = this.#options;
+    if (!readers || !prepare) return writer;
+    // SQLite itself says whether a statement only reads; the SELECT/WITH prefix keeps pragmas
+    // (which answer about a connection's own settings) on the writer.
+    const isRead = (sql: string) => {
+      if (!SELECT.test(sql)) return false;
+      const statement = prepare(sql);
+      return statement.reader && statement.readonly;
+    };
+    return new RoutingSqliteDriver(writer, readers, isRead);
+  }
+}

@@ -1,0 +1,153 @@
+import { createRequire } from 'node:module';
+import { Worker } from 'node:worker_threads';
+
+/**
+ * Read-only SQLite connections on worker threads, beside the one writer (docs/decisions.md 266).
+ * better-sqlite3 runs a query synchronously, so a slow read on the main thread stops every other
+ * request; in WAL mode other connections read the last committed state while the writer works, so
+ * a read here neither waits for a write transaction nor holds up the event loop.
+ *
+ * Workers start on demand (one more whenever all are busy, up to `size`), so an idle process pays
+ * for none. Each keeps its own prepared statements (the same LRU as the writer's statement cache).
+ */
+
+// Plain CommonJS evaluated as the worker's body: no file to locate, the same under tsx and in the
+// compiled bundle. better-sqlite3 is resolved by the main thread and passed in.
+const WORKER_SOURCE = `
+const { parentPort, workerData } = require('node:worker_threads');
+const Database = require(workerData.driver);
+const db = new Database(workerData.file, { readonly: true, fileMustExist: true });
+db.pragma('busy_timeout = 5000');
+const statements = new Map();
+function prepare(sql) {
+  let statement = statements.get(sql);
+  if (statement) { statements.delete(sql); statements.set(sql, statement); return statement; }
+  statement = db.prepare(sql);
+  statements.set(sql, statement);
+  if (statements.size > 256) statements.delete(statements.keys().next().value);
+  return statement;
+}
+const asBuffer = (v) => (v instanceof Uint8Array && !Buffer.isBuffer(v) ? Buffer.from(v.buffer, v.byteOffset, v.byteLength) : v);
+parentPort.on('message', ({ id, sql, parameters }) => {
+  try {
+    parentPort.postMessage({ id, rows: prepare(sql).all(parameters.map(asBuffer)) });
+  } catch (error) {
+    parentPort.postMessage({ id, error: { message: String(error && error.message), code: error && error.code } });
+  }
+});
+`;
+
+interface Job {
+  sql: string;
+  parameters: readonly unknown[];
+  resolve(rows: unknown[]): void;
+  reject(error: Error): void;
+}
+
+interface Reply {
+  id: number;
+  rows?: unknown[];
+  error?: { message: string; code?: string };
+}
+
+interface Reader {
+  worker: Worker;
+  job: Job | undefined;
+}
+
+/** What crosses the thread boundary loses its Buffer class: blobs come back as Uint8Array. */
+function restoreBuffers(rows: unknown[]): unknown[] {
+  for (const row of rows) {
+    if (row === null || typeof row !== 'object') continue;
+    const record = row as Record<string, unknown>;
+    for (const key in record) {
+      const value = record[key];
+      if (value instanceof Uint8Array && !Buffer.isBuffer(value)) {
+        record[key] = Buffer.from(value.buffer, value.byteOffset, value.byteLength);
+      }
+    }
+  }
+  return rows;
+}
+
+export class SqliteReadPool {
+  readonly #file: string;
+  readonly #size: number;
+  readonly #driver = createRequire(import.meta.url).resolve('better-sqlite3');
+  readonly #readers: Reader[] = [];
+  readonly #queue: Job[] = [];
+  #nextId = 0;
+  #closed = false;
+
+  constructor(file: string, size: number) {
+    this.#file = file;
+    this.#size = size;
+  }
+
+  query(sql: string, parameters: readonly unknown[]): Promise<unknown[]> {
+    if (this.#closed) return Promise.reject(new Error('the SQLite read pool is closed'));
+    return new Promise((resolve, reject) => {
+      this.#queue.push({ sql, parameters, resolve, reject });
+      this.#dispatch();
+    });
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+    const closed = new Error('the SQLite read pool is closed');
+    for (const job of this.#queue.splice(0)) job.reject(closed);
+    const readers = this.#readers.splice(0);
+    for (const reader of readers) reader.job?.reject(closed);
+    await Promise.all(readers.map((reader) => reader.worker.terminate()));
+  }
+
+  #dispatch(): void {
+    while (this.#queue.length > 0) {
+      const reader = this.#readers.find((r) => r.job === undefined) ?? this.#spawn();
+      if (!reader) return; // all busy: the next reply dispatches again
+      const job = this.#queue.shift();
+      if (!job) return;
+      reader.job = job;
+      // Busy workers keep the process alive (a CLI awaiting a read); idle ones do not.
+      reader.worker.ref();
+      this.#nextId += 1;
+      reader.worker.postMessage({ id: this.#nextId, sql: job.sql, parameters: job.parameters });
+    }
+  }
+
+  #spawn(): Reader | undefined {
+    if (this.#readers.length >= this.#size) return undefined;
+    const worker = new Worker(WORKER_SOURCE, {
+      eval: true,
+      workerData: { file: this.#file, driver: this.#driver },
+      // Not the parent's --import tsx: the worker is plain JavaScript and starts lighter without it.
+      execArgv: [],
+    });
+    const reader: Reader = { worker, job: undefined };
+    worker.unref();
+    worker.on('message', (reply: Reply) => {
+      const job = reader.job;
+      reader.job = undefined;
+      worker.unref();
+      if (job) {
+        if (reply.error)
+          job.reject(Object.assign(new Error(reply.error.message), { code: reply.error.code }));
+        else job.resolve(restoreBuffers(reply.rows ?? []));
+      }
+      this.#dispatch();
+    });
+    // A worker that dies (it should not) fails its query and is replaced by the next dispatch.
+    const lost = (error: Error) => {
+      if (this.#closed) return; // terminate() at close ends every worker with code 1
+      const index = this.#readers.indexOf(reader);
+      if (index >= 0) this.#readers.splice(index, 1);
+      reader.job?.reject(error);
+      reader.job = undefined;
+      if (!this.#closed) this.#dispatch();
+    };
+    worker.on('error', lost);
+    worker.on('exit', (code) => lost(new Error(`SQLite read worker exited (${code})`)));
+    this.#readers.push(reader);
+    return reader;
+  }
+}

@@ -1,0 +1,118 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { sql } from 'kysely';
+import { migrateToLatest } from '../../src/db/migrate.ts';
+import { ensureSearchIndex } from '../../src/db/search-index.ts';
+import { dbBool } from '../../src/db/values.ts';
+import { nameFilter } from '../../src/operations/contractors/store.ts';
+import { createTestDatabase, DIALECTS, type TestDatabase } from '../support/databases.ts';
+
+/** Migration 0018 backfills rows that existed before it; a missing PostgreSQL index is rebuilt at start. */
+for (const dialect of DIALECTS) {
+  describe(`search index (${dialect})`, () => {
+    let database: TestDatabase;
+    const organizationId = '0190a000-0000-7000-8000-000000000001';
+    const contractorId = '0190a000-0000-7000-8000-000000000002';
+
+    const found = async (query: string, limits?: { commonMatches: number; shortWindow: number }) => {
+      const { kysely } = database.db;
+      const filter = await nameFilter(kysely, organizationId, query, dialect, limits);
+      const rows = await kysely
+        .selectFrom('contractors as c')
+        .select('c.id')
+        .where('c.organization_id', '=', organizationId)
+        .where(filter)
+        .orderBy('c.created_at', 'desc')
+        .orderBy('c.id', 'desc')
+        .execute();
+      return rows.map((row) => row.id);
+    };
+    const insertContractor = async (id: string, displayName: string, createdAt: string) => {
+      await database.db.kysely
+        .insertInto('contractors')
+        .values({
+          id,
+          organization_id: organizationId,
+          display_name: displayName,
+          legal_name: `${displayName} GmbH`,
+          email: `${id}@example.com`,
+          email_normalized: `${id}@example.com`,
+          active: dbBool(true),
+          tax_identity_confirmed: dbBool(false),
+          revision: 1,
+          created_at: createdAt,
+          updated_at: createdAt,
+        })
+        .execute();
+    };
+
+    before(async () => {
+      database = await createTestDatabase(dialect);
+    });
+    after(() => database.drop());
+
+    it('indexes contractors written before the migration ran', async () => {
+      const { kysely } = database.db;
+      // Undo 0018, write a contractor as an older version would have, and migrate again.
+      if (dialect === 'sqlite') {
+        for (const trigger of [
+          'contractor_search_insert',
+          'contractor_search_update',
+          'contractor_search_delete',
+        ])
+          await sql`drop trigger ${sql.raw(trigger)}`.execute(kysely);
+        await sql`drop table contractor_search`.execute(kysely);
+        await sql`drop table contractor_search_rows`.execute(kysely);
+      } else {
+        await sql`drop index contractors_display_name_trgm`.execute(kysely);
+        await sql`drop index contractors_legal_name_trgm`.execute(kysely);
+      }
+      await sql`delete from kysely_migration where name = '0018-search-index'`.execute(kysely);
+      const now = new Date().toISOString();
+      await kysely
+        .insertInto('organizations')
+        .values({ id: organizationId, name: 'Org', time_zone: 'UTC', created_at: now, updated_at: now })
+        .execute();
+      await insertContractor(contractorId, 'Older Contractor', now);
+      await migrateToLatest(database.db);
+      assert.deepEqual(await found('gmbh'), [contractorId]);
+      assert.deepEqual(await found('older con'), [contractorId]);
+      assert.deepEqual(await found('younger'), []);
+    });
+
+    it('gives the same answers on every path: rare phrase, common phrase, short query window', async () => {
+      // Five more, a second apart, newest last: names Alpha 1..5; all share "alpha" and "gmbh".
+      const ids: string[] = [];
+      for (let i = 1; i <= 5; i += 1) {
+        const id = `0190a000-0000-7000-8000-00000000010${i}`;
+        ids.push(id);
+        await insertContractor(id, `Alpha ${i}`, `2030-01-01T00:00:0${i}.000Z`);
+      }
+      const newest = [...ids].reverse();
+      const few = { commonMatches: 3, shortWindow: 2 };
+      // "alpha" matches 5 >= 3: the common path (the newest-first walk) on SQLite.
+      assert.deepEqual(await found('alpha', few), newest);
+      assert.deepEqual(await found('alpha'), newest, 'the rare path (FTS5 on SQLite)');
+      assert.deepEqual(await found('pha 3', few), [ids[2]]);
+      assert.deepEqual(await found('gmbh', few), [...newest, contractorId], 'the older contractor too');
+      // One or two characters: only the shortWindow newest contractors are looked at.
+      assert.deepEqual(await found('a ', few), newest.slice(0, 2));
+      assert.deepEqual(await found('3', few), [], 'Alpha 3 is outside the two newest');
+      assert.deepEqual(await found('3'), [ids[2]], 'inside the default window');
+      assert.deepEqual(await found('zz', few), []);
+    });
+
+    it('reports the index present, and rebuilds a missing PostgreSQL one at start', async () => {
+      assert.deepEqual(await ensureSearchIndex(database.db), { indexed: true });
+      if (dialect !== 'postgres') return;
+      await sql`drop index contractors_legal_name_trgm`.execute(database.db.kysely);
+      assert.deepEqual(await ensureSearchIndex(database.db), { indexed: true });
+      const indexes = await sql<{ indexname: string }>`select indexname from pg_indexes
+        where indexname like 'contractors_%_trgm' order by indexname`.execute(database.db.kysely);
+      assert.deepEqual(
+        indexes.rows.map((row) => row.indexname),
+        ['contractors_display_name_trgm', 'contractors_legal_name_trgm'],
+      );
+    });
+  });
+}
