@@ -16658,7 +16658,7 @@ export interface operations {
                      *             "mode": "same_order",
                      *             "date": "2026-09-22",
                      *             "description": "Accounting webhooks",
-                     *             "amount_minor": "x",
+                     *             "amount_minor": "-4990",
                      *             "currency": "CAD",
                      *             "source_type": "text"
                      *           }
@@ -16722,7 +16722,7 @@ export interface operations {
                      *             "mode": "same_order",
                      *             "date": "2026-09-22",
                      *             "description": "Accounting webhooks",
-                     *             "amount_minor": "x",
+                     *             "amount_minor": "-4990",
                      *             "currency": "CAD",
                      *             "source_type": "text"
                      *           }
