@@ -25,7 +25,8 @@ export function registerLingeringClose(app: FastifyInstance): void {
   });
   app.addHook('onSend', async (request, _reply, payload) => {
     const raw = request.raw;
-    if (raw.complete) return payload;
+    // `complete` is a boolean on a real socket's request; Fastify's inject has no socket to linger on.
+    if (raw.complete !== false) return payload;
     // Fastify may have stopped reading halfway (its size check); discard the rest.
     raw.resume();
     const socket = raw.socket;
