@@ -10,6 +10,7 @@ import {
   SqliteDriver,
 } from 'kysely';
 import pg from 'pg';
+import { CredentialWrites } from './credential-writes.ts';
 import type { Database } from './schema.ts';
 import { cachingSqliteDatabase } from './statement-cache.ts';
 
@@ -36,6 +37,8 @@ export interface Db {
   location: string;
   /** PostgreSQL only: opens a dedicated session for LISTEN (src/unit/cross-process-wakeups.ts). */
   openListener?: () => pg.Client;
+  /** PostgreSQL only: this process's own writes to credentials, seen as they are made. */
+  credentialWrites?: CredentialWrites;
   close(): Promise<void>;
 }
 
@@ -84,12 +87,17 @@ export function openDatabase(config: DatabaseConfig): Db {
     // An idle client that errors (server restart) must not crash the process.
     pool.on('error', () => {});
     const url = new URL(config.databaseUrl);
-    const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    const credentialWrites = new CredentialWrites();
+    const kysely = new Kysely<Database>({
+      dialect: new PostgresDialect({ pool }),
+      plugins: [credentialWrites],
+    });
     return {
       kysely,
       dialect: 'postgres',
       location: `postgres://${url.host}${url.pathname}`,
       openListener: () => new pg.Client({ connectionString: config.databaseUrl }),
+      credentialWrites,
       close: () => kysely.destroy(),
     };
   }

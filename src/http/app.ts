@@ -127,6 +127,10 @@ export async function buildHttpApp(
     ),
   );
 
+  // PostgreSQL: the credential cache serves only while this process hears other processes' changes.
+  services.credentials.listen(services.logger);
+  app.addHook('onClose', () => services.credentials.close());
+
   registerOpsRoutes(app, services);
   registerOperationRoutes(app, services);
   for (const plugin of plugins) await plugin(app, services);

@@ -128,7 +128,17 @@ export interface RateLimitBucketsTable {
   allowed: Bool;
 }
 
+/**
+ * One row (id 1) whose counter triggers bump on every change a cached credential depends on
+ * (migration 0019, src/auth/credential-cache.ts).
+ */
+export interface CredentialGenerationTable {
+  id: number;
+  generation: number;
+}
+
 export interface CoreTables {
+  credential_generation: CredentialGenerationTable;
   rate_limit_buckets: RateLimitBucketsTable;
   events: EventsTable;
   organizations: OrganizationsTable;
