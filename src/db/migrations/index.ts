@@ -15,7 +15,7 @@ import * as receipts from './0013-receipts.ts';
 import * as companyMail from './0014-company-mail.ts';
 import * as contractorWork from './0015-contractor-work.ts';
 import * as sessions from './0016-sessions.ts';
-import * as credentialChanges from './0019-credential-changes.ts';
+import * as requestPipeline from './0019-request-pipeline.ts';
 import type { ColumnTypes } from './column-types.ts';
 
 export interface AppMigration {
@@ -43,5 +43,5 @@ export const MIGRATIONS: Record<string, AppMigration> = {
   '0014-company-mail': companyMail,
   '0015-contractor-work': contractorWork,
   '0016-sessions': sessions,
-  '0019-credential-changes': credentialChanges,
+  '0019-request-pipeline': requestPipeline,
 };

@@ -126,6 +126,8 @@ export interface RateLimitBucketsTable {
   /** Database clock of the last take, Unix milliseconds. */
   updated_ms: number;
   allowed: Bool;
+  /** Tokens the last take granted: several when a busy process reserves ahead (migration 0019). */
+  granted: ColumnType<number, number | undefined, number>;
 }
 
 /**

@@ -27,6 +27,12 @@ const WATCHED: ReadonlyArray<{ table: string; columns: string }> = [
 ];
 
 export async function up(db: Kysely<unknown>, t: ColumnTypes): Promise<void> {
+  // How many tokens the last take of a shared rate-limit bucket granted: a busy process reserves
+  // several in one statement (src/db/shared-rate-limit.ts, decision 274).
+  await db.schema
+    .alterTable('rate_limit_buckets')
+    .addColumn('granted', 'integer', (c) => c.notNull().defaultTo(1))
+    .execute();
   await db.schema
     .createTable('credential_generation')
     .addColumn('id', 'integer', (c) => c.primaryKey())
