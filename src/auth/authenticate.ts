@@ -56,8 +56,9 @@ export async function authenticate(services: Services, input: CredentialInput): 
       "X-Accounting-Organization does not match the credential's organization.",
     );
   }
-  // An API key's member came with the key (one joined statement); an OAuth subject's is read here.
-  // Never cached: a suspended member or a revoked key stops the very next request, on every process.
+  // An API key's member came with the key (one joined statement, or the revocation-aware cache of
+  // decision 273); an OAuth subject's is read here. Either way it is judged on every request, so a
+  // suspended member or a revoked key stops the very next request, on every process.
   const member =
     knownMember ??
     (await services.db.kysely
