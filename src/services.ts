@@ -1,7 +1,7 @@
 import { type Logger, pino } from 'pino';
-import { CredentialCache } from './auth/credential-cache.ts';
 import { companyMailInboundHandler } from './company-mail/inbound.ts';
 import type { Config } from './config.ts';
+import { CredentialCache } from './credentials/key-cache.ts';
 import { type Db, openDatabase } from './db/database.ts';
 import { type CredentialRateLimiter, createCredentialRateLimiter } from './db/shared-rate-limit.ts';
 import {

@@ -1,10 +1,10 @@
 import { isRole, isScope, type Scope } from '../contract/access.ts';
 import { looksLikeApiKey, parseApiKey, secretMatches } from '../contract/api-key-format.ts';
 import { AppError } from '../contract/errors.ts';
+import type { KeyRow } from '../credentials/key-cache.ts';
 import { asIso, asJson } from '../db/values.ts';
 import type { Principal } from '../operations/context.ts';
 import type { Services } from '../services.ts';
-import type { KeyRow } from './credential-cache.ts';
 import { verifyOAuthToken } from './oauth.ts';
 
 export interface CredentialInput {
@@ -121,7 +121,7 @@ async function fromApiKey(
 
 /**
  * The key joined with its member and organization: from the revocation-aware cache when it may
- * serve (src/auth/credential-cache.ts), else one statement. Only rows that can authenticate are
+ * serve (src/credentials/key-cache.ts), else one statement. Only rows that can authenticate are
  * cached; everything decided from the row is decided again on every request.
  */
 async function keyRow(services: Services, lookupId: string): Promise<KeyRow | undefined> {

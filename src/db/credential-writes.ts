@@ -8,7 +8,7 @@ import type {
   UnknownRow,
 } from 'kysely';
 
-/** The tables a cached API key lookup reads (src/auth/credential-cache.ts). */
+/** The tables a cached API key lookup reads (src/credentials/key-cache.ts). */
 const CREDENTIAL_TABLES = new Set(['api_keys', 'members', 'organizations']);
 /** An update of these columns only leaves every credential as it was. */
 const IRRELEVANT_COLUMNS = new Set(['last_used_at', 'updated_at']);

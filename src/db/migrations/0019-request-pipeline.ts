@@ -2,7 +2,7 @@ import { type Kysely, sql } from 'kysely';
 import type { ColumnTypes } from './column-types.ts';
 
 /**
- * What a cached credential lookup depends on (src/auth/credential-cache.ts, decision 273): a key's
+ * What a cached credential lookup depends on (src/credentials/key-cache.ts, decision 273): a key's
  * secret, scopes, revocation and expiry, its member's role and status, its organization's
  * suspension. Triggers, not application code, record every change to those columns, so a change
  * made by any process (another `serve`, the CLI, a hand-written UPDATE) is seen:

@@ -132,7 +132,7 @@ export interface RateLimitBucketsTable {
 
 /**
  * One row (id 1) whose counter triggers bump on every change a cached credential depends on
- * (migration 0019, src/auth/credential-cache.ts).
+ * (migration 0019, src/credentials/key-cache.ts).
  */
 export interface CredentialGenerationTable {
   id: number;
