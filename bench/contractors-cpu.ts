@@ -7,9 +7,23 @@
 // spends per request (process.cpuUsage), through Fastify's inject (no sockets), for the real
 // service and for a bare Fastify app running only the single statement: 2000 lists of 30 and 1000
 // creates each, after 200 discarded warm-up requests. On PostgreSQL it counts the Node side only.
+//
+//   node --import tsx bench/contractors-cpu.ts sqlite --profile-dir /tmp/prof
+//
+// also writes list.cpuprofile and create.cpuprofile (V8 CPU profiles of the service's measured
+// loops only, not the bare routes or the set-up), to open in Chrome DevTools or speedscope.
+//
+// It also counts the statements each route sends to the database per request (BEGIN and COMMIT
+// included; PostgreSQL: every query on a pooled client, SQLite: every statement run), which the
+// machine's load does not change.
 
+import { writeFile } from 'node:fs/promises';
+import { Session } from 'node:inspector/promises';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import BetterSqlite3 from 'better-sqlite3';
 import Fastify from 'fastify';
+import pg from 'pg';
 import { pino } from 'pino';
 import { addMember, createApiKey, createOrganization } from '../src/admin/organizations.ts';
 import { loadConfig } from '../src/config.ts';
@@ -22,23 +36,69 @@ import { buildServer } from '../src/server.ts';
 import { createServices } from '../src/services.ts';
 import { createTestDatabase } from '../test/support/databases.ts';
 
-const { positionals } = parseArgs({ allowPositionals: true });
+const { positionals, values } = parseArgs({
+  allowPositionals: true,
+  options: { 'profile-dir': { type: 'string' } },
+});
+const profileDir = values['profile-dir'];
 const dialect: DialectName = positionals[0] === 'postgres' ? 'postgres' : 'sqlite';
+
+/** Statements sent to the database so far (see countStatements). */
+let statements = 0;
+
+/** Counts every statement of this process: pg client queries, or better-sqlite3 statement runs. */
+function countStatements(db: Awaited<ReturnType<typeof createServices>>['db']): void {
+  if (db.dialect === 'postgres') {
+    const query = pg.Client.prototype.query;
+    pg.Client.prototype.query = function counted(this: pg.Client, ...args: unknown[]) {
+      statements += 1;
+      return (query as (...a: unknown[]) => unknown).apply(this, args);
+    } as typeof query;
+    return;
+  }
+  const probe = new BetterSqlite3(':memory:');
+  const prototype = Object.getPrototypeOf(probe.prepare('select 1')) as Record<string, unknown>;
+  probe.close();
+  for (const method of ['all', 'run', 'get', 'iterate']) {
+    const original = prototype[method] as (...a: unknown[]) => unknown;
+    prototype[method] = function counted(this: unknown, ...args: unknown[]) {
+      statements += 1;
+      return original.apply(this, args);
+    };
+  }
+}
 
 interface Injected {
   statusCode: number;
   body: string;
 }
 
-async function cpuPerRequest(times: number, send: () => Promise<Injected>): Promise<number> {
+async function cpuPerRequest(
+  times: number,
+  send: () => Promise<Injected>,
+  profileName?: string,
+): Promise<{ cpu: number; statements: number }> {
   for (let i = 0; i < 200; i += 1) await send();
+  const profiler = profileName && profileDir ? new Session() : undefined;
+  if (profiler) {
+    profiler.connect();
+    await profiler.post('Profiler.enable');
+    await profiler.post('Profiler.start');
+  }
   const start = process.cpuUsage();
+  const statementsBefore = statements;
   for (let i = 0; i < times; i += 1) {
     const res = await send();
     if (res.statusCode !== 200) throw new Error(res.body);
   }
   const used = process.cpuUsage(start);
-  return (used.user + used.system) / times;
+  const sent = statements - statementsBefore;
+  if (profiler && profileDir) {
+    const { profile } = await profiler.post('Profiler.stop');
+    await writeFile(join(profileDir, `${profileName}.cpuprofile`), JSON.stringify(profile));
+    profiler.disconnect();
+  }
+  return { cpu: (used.user + used.system) / times, statements: sent / times };
 }
 
 async function main(): Promise<void> {
@@ -51,6 +111,7 @@ async function main(): Promise<void> {
   const services = await createServices(config, { db, logger: pino({ level: 'silent' }) });
   const server = await buildServer(services);
   const { kysely } = services.db;
+  countStatements(services.db);
   const org = await createOrganization(kysely, services.clock, { name: 'bench' });
   const member = await addMember(kysely, services.clock, {
     organizationId: org.id,
@@ -119,11 +180,14 @@ async function main(): Promise<void> {
   });
 
   try {
-    const list = await cpuPerRequest(2000, () =>
-      server.inject({ method: 'GET', url: '/api/v1/accounting/contractors.list?limit=30', headers: auth }),
+    const list = await cpuPerRequest(
+      2000,
+      () =>
+        server.inject({ method: 'GET', url: '/api/v1/accounting/contractors.list?limit=30', headers: auth }),
+      'list',
     );
     const bareList = await cpuPerRequest(2000, () => bare.inject({ method: 'GET', url: '/bare/list' }));
-    const created = await cpuPerRequest(1000, create);
+    const created = await cpuPerRequest(1000, create, 'create');
     const bareCreate = await cpuPerRequest(1000, () =>
       bare.inject({
         method: 'POST',
@@ -133,10 +197,13 @@ async function main(): Promise<void> {
       }),
     );
     const pct = (floor: number, full: number) => `${Math.round((floor / full) * 100)} %`;
+    const per = (n: number) => n.toFixed(2).replace(/\.?0+$/, '');
     process.stdout.write(
-      `${dialect}: CPU µs per request: list ${Math.round(list)}, bare list ${Math.round(bareList)} ` +
-        `(${pct(bareList, list)}); create ${Math.round(created)}, bare create ${Math.round(bareCreate)} ` +
-        `(${pct(bareCreate, created)})\n`,
+      `${dialect}: CPU µs per request: list ${Math.round(list.cpu)}, bare list ${Math.round(bareList.cpu)} ` +
+        `(${pct(bareList.cpu, list.cpu)}); create ${Math.round(created.cpu)}, bare create ${Math.round(bareCreate.cpu)} ` +
+        `(${pct(bareCreate.cpu, created.cpu)})\n` +
+        `${dialect}: statements per request: list ${per(list.statements)}, bare list ${per(bareList.statements)}; ` +
+        `create ${per(created.statements)}, bare create ${per(bareCreate.statements)}\n`,
     );
   } finally {
     await server.close();

@@ -28,6 +28,8 @@ export interface Config {
   idempotencyTtlMs: number;
   /** A request still "running" after this long is presumed dead and its key can be taken over. */
   idempotencyLockMs: number;
+  /** How long an API key lookup may be served from the revocation-aware cache; 0 turns it off (decision 273). */
+  credentialCacheMs: number;
   oauth: { issuer: string; jwksUrl: string; audience: string | undefined } | undefined;
   /** Recurring invoices, payment plans and deadlines (docs/invoicing.md, "Schedules"). */
   schedules: {
@@ -173,6 +175,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ),
     idempotencyTtlMs: parseIdempotencyTtl(env.ACCOUNTING_IDEMPOTENCY_TTL ?? '24h'),
     idempotencyLockMs: parseDuration(env.ACCOUNTING_IDEMPOTENCY_LOCK ?? '60s', 'ACCOUNTING_IDEMPOTENCY_LOCK'),
+    credentialCacheMs: parseDuration(env.ACCOUNTING_CREDENTIAL_CACHE ?? '5s', 'ACCOUNTING_CREDENTIAL_CACHE'),
     oauth: issuer
       ? {
           issuer,

@@ -1,6 +1,7 @@
 import { type Logger, pino } from 'pino';
 import { companyMailInboundHandler } from './company-mail/inbound.ts';
 import type { Config } from './config.ts';
+import { CredentialCache } from './credentials/key-cache.ts';
 import { type Db, openDatabase } from './db/database.ts';
 import { type CredentialRateLimiter, createCredentialRateLimiter } from './db/shared-rate-limit.ts';
 import {
@@ -36,6 +37,8 @@ export interface Services {
   metrics: Metrics;
   /** Nudges for this process's job loops after a commit (see src/unit/wakeups.ts). */
   wakeups: Wakeups;
+  /** API key lookups, cached for a few seconds and dropped on any credential change (decision 273). */
+  credentials: CredentialCache;
   /** Inbound mail handlers by address purpose (src/inbound/router.ts); registered in `inboundRouter`. */
   inbound: InboundRouter;
 }
@@ -85,6 +88,7 @@ export async function createServices(config: Config, overrides: ServiceOverrides
     signInRateLimiter: createCredentialRateLimiter(db, config.sessions.signInRateLimit, config.redisUrl),
     metrics: createMetrics(),
     wakeups,
+    credentials: new CredentialCache(db, wakeups, { ttlMs: config.credentialCacheMs, maxEntries: 10_000 }),
     inbound: inboundRouter(),
   };
 }

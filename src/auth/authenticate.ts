@@ -1,6 +1,7 @@
 import { isRole, isScope, type Scope } from '../contract/access.ts';
 import { looksLikeApiKey, parseApiKey, secretMatches } from '../contract/api-key-format.ts';
 import { AppError } from '../contract/errors.ts';
+import type { KeyRow } from '../credentials/key-cache.ts';
 import { asIso, asJson } from '../db/values.ts';
 import type { Principal } from '../operations/context.ts';
 import type { Services } from '../services.ts';
@@ -55,8 +56,9 @@ export async function authenticate(services: Services, input: CredentialInput): 
       "X-Accounting-Organization does not match the credential's organization.",
     );
   }
-  // An API key's member came with the key (one joined statement); an OAuth subject's is read here.
-  // Never cached: a suspended member or a revoked key stops the very next request, on every process.
+  // An API key's member came with the key (one joined statement, or the revocation-aware cache of
+  // decision 273); an OAuth subject's is read here. Either way it is judged on every request, so a
+  // suspended member or a revoked key stops the very next request, on every process.
   const member =
     knownMember ??
     (await services.db.kysely
@@ -83,29 +85,7 @@ async function fromApiKey(
   token: string,
 ): Promise<{ credential: Membership & Omit<Principal, 'role' | keyof Membership>; member: MemberState }> {
   const parsed = parseApiKey(token);
-  const row = parsed
-    ? await services.db.kysely
-        .selectFrom('api_keys as k')
-        .leftJoin('members as m', (join) =>
-          join.onRef('m.id', '=', 'k.member_id').onRef('m.organization_id', '=', 'k.organization_id'),
-        )
-        .leftJoin('organizations as o', 'o.id', 'k.organization_id')
-        .select([
-          'k.id',
-          'k.organization_id',
-          'k.member_id',
-          'k.secret_hash',
-          'k.scopes',
-          'k.last_used_at',
-          'k.revoked_at',
-          'k.expires_at',
-          'm.role',
-          'm.status',
-          'o.suspended_at',
-        ])
-        .where('k.lookup_id', '=', parsed.lookupId)
-        .executeTakeFirst()
-    : undefined;
+  const row = parsed ? await keyRow(services, parsed.lookupId) : undefined;
   const matches = secretMatches(parsed?.secret ?? '', row?.secret_hash ?? DUMMY_HASH);
   if (!row || !matches || row.revoked_at !== null) {
     throw new AppError('invalid_credential', 'The API key is not valid.');
@@ -119,9 +99,10 @@ async function fromApiKey(
     !row.last_used_at ||
     now.getTime() - new Date(asIso(row.last_used_at)).getTime() > LAST_USED_RESOLUTION_MS
   ) {
+    row.last_used_at = now.toISOString();
     await services.db.kysely
       .updateTable('api_keys')
-      .set({ last_used_at: now.toISOString() })
+      .set({ last_used_at: row.last_used_at })
       .where('id', '=', row.id)
       .execute();
   }
@@ -136,4 +117,39 @@ async function fromApiKey(
     },
     member: { role: row.role, status: row.status, suspended_at: row.suspended_at },
   };
+}
+
+/**
+ * The key joined with its member and organization: from the revocation-aware cache when it may
+ * serve (src/credentials/key-cache.ts), else one statement. Only rows that can authenticate are
+ * cached; everything decided from the row is decided again on every request.
+ */
+async function keyRow(services: Services, lookupId: string): Promise<KeyRow | undefined> {
+  const cache = services.credentials;
+  const stamp = await cache.stamp();
+  const cached = cache.get(lookupId, stamp);
+  if (cached) return cached;
+  const row = await services.db.kysely
+    .selectFrom('api_keys as k')
+    .leftJoin('members as m', (join) =>
+      join.onRef('m.id', '=', 'k.member_id').onRef('m.organization_id', '=', 'k.organization_id'),
+    )
+    .leftJoin('organizations as o', 'o.id', 'k.organization_id')
+    .select([
+      'k.id',
+      'k.organization_id',
+      'k.member_id',
+      'k.secret_hash',
+      'k.scopes',
+      'k.last_used_at',
+      'k.revoked_at',
+      'k.expires_at',
+      'm.role',
+      'm.status',
+      'o.suspended_at',
+    ])
+    .where('k.lookup_id', '=', lookupId)
+    .executeTakeFirst();
+  if (row && row.revoked_at === null) cache.set(lookupId, row, stamp);
+  return row;
 }

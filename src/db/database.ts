@@ -4,6 +4,7 @@ import path from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
 import { Kysely, PostgresDialect } from 'kysely';
 import type pg from 'pg';
+import { CredentialWrites } from './credential-writes.ts';
 import type { Database } from './schema.ts';
 import { AccountingSqliteDialect } from './sqlite-driver.ts';
 import { SqliteReadPool } from './sqlite-read-pool.ts';
@@ -37,6 +38,8 @@ export interface Db {
   location: string;
   /** PostgreSQL only: opens a dedicated session for LISTEN (src/unit/cross-process-wakeups.ts). */
   openListener?: () => pg.Client;
+  /** PostgreSQL only: this process's own writes to credentials, seen as they are made. */
+  credentialWrites?: CredentialWrites;
   close(): Promise<void>;
 }
 
@@ -80,12 +83,17 @@ export function openDatabase(config: DatabaseConfig): Db {
     // An idle client that errors (server restart) must not crash the process.
     pool.on('error', () => {});
     const url = new URL(config.databaseUrl);
-    const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    const credentialWrites = new CredentialWrites();
+    const kysely = new Kysely<Database>({
+      dialect: new PostgresDialect({ pool }),
+      plugins: [credentialWrites],
+    });
     return {
       kysely,
       dialect: 'postgres',
       location: `postgres://${url.host}${url.pathname}`,
       openListener: () => new pg.Client({ connectionString: config.databaseUrl }),
+      credentialWrites,
       close: () => kysely.destroy(),
     };
   }

@@ -76,16 +76,23 @@ export async function buildHttpApp(
   }
   if (app.supportedMethods.includes('QUERY')) app.addHttpMethod('QUERY', { overrideExisting: true });
 
-  // Every response, failures and unknown routes included, carries these two headers.
-  app.addHook('onRequest', async (request, reply) => {
+  // Every response, failures and unknown routes included, carries these two headers. The hooks of
+  // every request are callback-style: an async hook costs a promise and a resolution per request.
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header('X-Request-Id', request.id);
     reply.header('X-Accounting-API-Version', API_VERSION);
-    checkApiVersion(request);
+    try {
+      checkApiVersion(request);
+    } catch (error) {
+      done(error as Error);
+      return;
+    }
+    done();
   });
 
   registerLingeringClose(app);
 
-  app.addHook('onResponse', async (request, reply) => {
+  app.addHook('onResponse', (request, reply, done) => {
     const operation = (request.params as { operation?: string } | undefined)?.operation;
     if (operation !== undefined && findOperation(operation)) {
       services.metrics.httpRequests.inc({ operation, status: String(reply.statusCode) });
@@ -106,6 +113,7 @@ export async function buildHttpApp(
       },
       'request',
     );
+    done();
   });
 
   // Bodies are read raw and parsed by the operation route, after it knows the operation exists
@@ -126,6 +134,10 @@ export async function buildHttpApp(
       new AppError('not_found', `No route for ${request.method} ${request.url.split('?')[0]}.`),
     ),
   );
+
+  // PostgreSQL: the credential cache serves only while this process hears other processes' changes.
+  services.credentials.listen(services.logger);
+  app.addHook('onClose', () => services.credentials.close());
 
   registerOpsRoutes(app, services);
   registerOperationRoutes(app, services);

@@ -23,13 +23,21 @@ export function registerLingeringClose(app: FastifyInstance): void {
     for (const socket of lingering) socket.destroy();
     lingering.clear();
   });
-  app.addHook('onSend', async (request, _reply, payload) => {
+  // Callback-style: it runs for every response, and an async hook costs a promise each time.
+  app.addHook('onSend', (request, _reply, payload, done) => {
     const raw = request.raw;
-    if (raw.complete) return payload;
+    // `complete` is a boolean on a real socket's request; Fastify's inject has no socket to linger on.
+    if (raw.complete !== false) {
+      done(null, payload);
+      return;
+    }
     // Fastify may have stopped reading halfway (its size check); discard the rest.
     raw.resume();
     const socket = raw.socket;
-    if (lingering.has(socket)) return payload;
+    if (lingering.has(socket)) {
+      done(null, payload);
+      return;
+    }
     lingering.add(socket);
     socket.once('close', () => lingering.delete(socket));
     const destroySoon = socket.destroySoon.bind(socket);
@@ -53,6 +61,6 @@ export function registerLingeringClose(app: FastifyInstance): void {
       raw.once('end', () => destroySoon());
       socket.resume();
     };
-    return payload;
+    done(null, payload);
   });
 }

@@ -108,8 +108,14 @@ export function registerOperationRoutes(app: FastifyInstance, services: Services
     // Fastify's automatic twin of GET: the same handler, the body left out.
     method: [...app.supportedMethods].filter((method) => method !== 'HEAD'),
     url: `${API_PREFIX}/:operation`,
-    onRequest: async (request) => {
-      lookup(request);
+    onRequest: (request, _reply, done) => {
+      try {
+        lookup(request);
+      } catch (error) {
+        done(error as Error);
+        return;
+      }
+      done();
     },
     handler: async (request, reply) => {
       const operation = lookup(request);

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import type { Kysely, QueryCreator } from 'kysely';
 import { AppError } from '../contract/errors.ts';
 import { IDEMPOTENCY_HEADER_MAX, IDEMPOTENCY_HEADER_MIN } from '../contract/formats.ts';
 import type { DialectName } from '../db/database.ts';
@@ -182,7 +182,7 @@ export interface ReplaySealer {
  * past its lock) updates no row, and the error rolls its whole transaction back.
  */
 export async function completeIdempotencyKey(
-  trx: Kysely<Database>,
+  trx: QueryCreator<Database>,
   scope: IdempotencyScope,
   token: string,
   body: unknown,

@@ -52,7 +52,10 @@ export async function runOnce(
         stallAfterClaimInTests(scope.key);
       }
       const body = { data: await work(unit) };
-      await completeIdempotencyKey(unit.db, scope, held, body, sealer);
+      const fence = held;
+      // The completion is the unit's last statement; on PostgreSQL it carries the audit row and
+      // events with it (one round trip, src/unit/pending-writes.ts).
+      await unit.endWith((db) => completeIdempotencyKey(db, scope, fence, body, sealer));
       return { replayed: false, body };
     });
   } catch (error) {

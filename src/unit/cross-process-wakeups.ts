@@ -51,10 +51,39 @@ function topicOf(payload: string | undefined): WakeupTopic | undefined {
   return WAKEUP_TOPICS.find((known) => known === topic);
 }
 
-/** Listens for other processes' nudges until closed; reconnects on its own after a failure. */
+/** One listening session per process (per `Wakeups`), shared by the job runner and the HTTP server. */
+const shared = new WeakMap<Wakeups, { users: number; close: () => Promise<void> }>();
+
+/**
+ * Listens for other processes' nudges until every user has closed its handle; reconnects on its
+ * own after a failure. The job runner and the HTTP server (credential cache) each hold a handle
+ * on the same session.
+ */
 export function listenForWakeups(db: Db, wakeups: Wakeups, logger: Logger): WakeupListener {
+  if (!db.openListener) return { close: async () => {} };
+  let entry = shared.get(wakeups);
+  if (!entry) {
+    entry = { users: 0, close: openSession(db, wakeups, logger) };
+    shared.set(wakeups, entry);
+  }
+  const held = entry;
+  held.users += 1;
+  let released = false;
+  return {
+    async close() {
+      if (released) return;
+      released = true;
+      held.users -= 1;
+      if (held.users > 0) return;
+      if (shared.get(wakeups) === held) shared.delete(wakeups);
+      await held.close();
+    },
+  };
+}
+
+function openSession(db: Db, wakeups: Wakeups, logger: Logger): () => Promise<void> {
   const open = db.openListener;
-  if (!open) return { close: async () => {} };
+  if (!open) return async () => {};
   let closed = false;
   let client: ReturnType<typeof open> | undefined;
   let retry: NodeJS.Timeout | undefined;
@@ -65,6 +94,7 @@ export function listenForWakeups(db: Db, wakeups: Wakeups, logger: Logger): Wake
     const lost = (error?: unknown) => {
       if (closed || client !== session) return;
       client = undefined;
+      wakeups.setHearsOtherProcesses(false);
       session.end().catch(() => {});
       logger.warn({ err: error }, 'wake-up listener lost its connection; polling until it is back');
       retry = setTimeout(() => void connect(), RECONNECT_MS);
@@ -78,7 +108,10 @@ export function listenForWakeups(db: Db, wakeups: Wakeups, logger: Logger): Wake
     try {
       await session.connect();
       await session.query(`LISTEN ${WAKEUP_CHANNEL}`);
-      // Work committed while no one listened would otherwise wait for a poll.
+      if (closed || client !== session) return;
+      wakeups.setHearsOtherProcesses(true);
+      // Work committed (and credentials changed) while no one listened would otherwise wait for a
+      // poll (or a cache's time limit): every topic once.
       for (const topic of WAKEUP_TOPICS) wakeups.notifyHere(topic);
     } catch (error) {
       lost(error);
@@ -86,11 +119,10 @@ export function listenForWakeups(db: Db, wakeups: Wakeups, logger: Logger): Wake
   };
   void connect();
 
-  return {
-    async close() {
-      closed = true;
-      clearTimeout(retry);
-      await client?.end().catch(() => {});
-    },
+  return async () => {
+    closed = true;
+    wakeups.setHearsOtherProcesses(false);
+    clearTimeout(retry);
+    await client?.end().catch(() => {});
   };
 }

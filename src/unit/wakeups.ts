@@ -6,13 +6,32 @@
  * separate `worker` starts at once too. Polling stays the guarantee: a nudge is an optimisation,
  * never the only way.
  */
-export type WakeupTopic = 'events' | 'books';
+export type WakeupTopic = 'events' | 'books' | 'credentials';
 
-export const WAKEUP_TOPICS: readonly WakeupTopic[] = ['events', 'books'];
+/**
+ * `credentials` is sent by database triggers (migration 0019) when a key, member or organization
+ * changes, and on every (re)connection of the listener: credential caches drop what they hold.
+ */
+export const WAKEUP_TOPICS: readonly WakeupTopic[] = ['events', 'books', 'credentials'];
 
 export class Wakeups {
   readonly #listeners = new Map<WakeupTopic, Set<() => void>>();
   #publish: ((topic: WakeupTopic) => void) | undefined;
+  #hearsOthers = false;
+
+  /**
+   * True while this process listens to other processes' nudges (PostgreSQL, connected). Whatever
+   * relies on hearing every other process's change (the credential cache) must not rely on it
+   * while this is false.
+   */
+  get hearsOtherProcesses(): boolean {
+    return this.#hearsOthers;
+  }
+
+  /** Set by the cross-process listener as its session connects and drops. */
+  setHearsOtherProcesses(hears: boolean): void {
+    this.#hearsOthers = hears;
+  }
 
   /** Also tell other processes (set once per process when the database can carry it). */
   publishWith(publish: (topic: WakeupTopic) => void): void {

@@ -1,5 +1,8 @@
+import type { QueryCreator } from 'kysely';
+import type { Database } from '../db/schema.ts';
 import { newId } from '../lib/ids.ts';
 import { type Actor, auditActor, defaultTransport, type Transport } from './actor.ts';
+import { PendingWrites } from './pending-writes.ts';
 import type { UnitOfWork, UnitRuntime } from './unit-of-work.ts';
 import { eventsNudgeAfterCommit } from './wakeups.ts';
 
@@ -29,16 +32,19 @@ export interface UnitOptions {
 export async function withUnit<T>(
   runtime: UnitRuntime,
   options: UnitOptions,
-  work: (unit: UnitOfWork) => Promise<T>,
+  work: (unit: EndableUnit) => Promise<T>,
 ): Promise<T> {
   const requestId = options.requestId ?? `job_${newId().replaceAll('-', '')}`;
   const afterCommit: Array<() => Promise<void> | void> = [];
   if (options.readOnly) {
-    return work(makeUnit(runtime, options, requestId, runtime.db.kysely, afterCommit));
+    return work(makeUnit(runtime, options, requestId, runtime.db.kysely, afterCommit, new PendingWrites()));
   }
-  const result = await runtime.db.kysely
-    .transaction()
-    .execute((trx) => work(makeUnit(runtime, options, requestId, trx, afterCommit)));
+  const result = await runtime.db.kysely.transaction().execute(async (trx) => {
+    const pending = new PendingWrites();
+    const value = await work(makeUnit(runtime, options, requestId, trx, afterCommit, pending));
+    await pending.flush(trx, runtime.db.dialect, runtime.events, requestId);
+    return value;
+  });
   for (const task of afterCommit) {
     try {
       await task();
@@ -52,13 +58,23 @@ export async function withUnit<T>(
   return result;
 }
 
+/** The unit as `withUnit` hands it over: with the one extra the idempotent pipeline needs. */
+export interface EndableUnit extends UnitOfWork {
+  /**
+   * Writes the collected audit rows and events together with `last`, the unit's final statement
+   * (src/operations/run-once.ts: the idempotency completion), in one statement on PostgreSQL.
+   */
+  endWith<R>(last: (db: QueryCreator<Database>) => Promise<R>): Promise<R>;
+}
+
 function makeUnit(
   runtime: UnitRuntime,
   options: UnitOptions,
   requestId: string,
   db: UnitOfWork['db'],
   afterCommit: Array<() => Promise<void> | void>,
-): UnitOfWork {
+  pending: PendingWrites,
+): EndableUnit {
   const { organizationId, actor, operation } = options;
   const refuseOnRead = (what: string) => {
     if (options.readOnly) throw new Error(`${operation} is a read and cannot ${what}`);
@@ -74,28 +90,28 @@ function makeUnit(
     db,
     dialect: runtime.db.dialect,
     clock: runtime.clock,
+    // Audit rows and events are collected and written at the unit's end (src/unit/pending-writes.ts).
     async audit(entry) {
       refuseOnRead('write audit records');
-      await db
-        .insertInto('audit_log')
-        .values({
-          id: newId(),
-          organization_id: organizationId,
-          ...auditActor(actor),
-          operation,
-          request_id: requestId,
-          record_type: entry.recordType,
-          record_id: entry.recordId,
-          before_revision: entry.beforeRevision,
-          after_revision: entry.afterRevision,
-          transport: options.transport ?? defaultTransport(actor),
-          created_at: runtime.clock.now().toISOString(),
-        })
-        .execute();
+      pending.audit.push({
+        id: newId(),
+        organization_id: organizationId,
+        ...auditActor(actor),
+        operation,
+        request_id: requestId,
+        record_type: entry.recordType,
+        record_id: entry.recordId,
+        before_revision: entry.beforeRevision,
+        after_revision: entry.afterRevision,
+        transport: options.transport ?? defaultTransport(actor),
+        created_at: runtime.clock.now().toISOString(),
+      });
     },
     async emit(event) {
       refuseOnRead('emit events');
-      await runtime.events.record(db, organizationId, event, { requestId, now: runtime.clock.now() });
+      pending.events.push(
+        runtime.events.prepare(organizationId, event, { requestId, now: runtime.clock.now() }),
+      );
       nudgeDelivery();
     },
     async sendMail(message) {
@@ -107,6 +123,12 @@ function makeUnit(
     },
     afterCommit(task) {
       afterCommit.push(task);
+    },
+    async endWith(last) {
+      refuseOnRead('write');
+      return (await pending.flush(db, runtime.db.dialect, runtime.events, requestId, last)) as Awaited<
+        ReturnType<typeof last>
+      >;
     },
   };
 }
@@ -123,12 +145,19 @@ export async function withUnitsInOneTransaction<T>(
   work: (db: UnitOfWork['db'], unitFor: (options: UnitOptions) => UnitOfWork) => Promise<T>,
 ): Promise<T> {
   const afterCommit: Array<() => Promise<void> | void> = [];
-  const result = await runtime.db.kysely.transaction().execute((trx) =>
-    work(trx, (options) => {
+  const result = await runtime.db.kysely.transaction().execute(async (trx) => {
+    // Each unit collects its own audit rows and events; all are written before the one commit.
+    const opened: Array<{ pending: PendingWrites; requestId: string }> = [];
+    const value = await work(trx, (options) => {
       const requestId = options.requestId ?? `job_${newId().replaceAll('-', '')}`;
-      return makeUnit(runtime, { ...options, readOnly: false }, requestId, trx, afterCommit);
-    }),
-  );
+      const pending = new PendingWrites();
+      opened.push({ pending, requestId });
+      return makeUnit(runtime, { ...options, readOnly: false }, requestId, trx, afterCommit, pending);
+    });
+    for (const unit of opened)
+      await unit.pending.flush(trx, runtime.db.dialect, runtime.events, unit.requestId);
+    return value;
+  });
   for (const task of afterCommit) {
     try {
       await task();

@@ -17,6 +17,7 @@ import * as contractorWork from './0015-contractor-work.ts';
 import * as sessions from './0016-sessions.ts';
 import * as webhookClaim from './0017-webhook-claim.ts';
 import * as searchIndex from './0018-search-index.ts';
+import * as requestPipeline from './0019-request-pipeline.ts';
 import type { ColumnTypes } from './column-types.ts';
 
 export interface AppMigration {
@@ -46,4 +47,5 @@ export const MIGRATIONS: Record<string, AppMigration> = {
   '0016-sessions': sessions,
   '0017-webhook-claim': webhookClaim,
   '0018-search-index': searchIndex,
+  '0019-request-pipeline': requestPipeline,
 };

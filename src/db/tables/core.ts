@@ -126,9 +126,21 @@ export interface RateLimitBucketsTable {
   /** Database clock of the last take, Unix milliseconds. */
   updated_ms: number;
   allowed: Bool;
+  /** Tokens the last take granted: several when a busy process reserves ahead (migration 0019). */
+  granted: ColumnType<number, number | undefined, number>;
+}
+
+/**
+ * One row (id 1) whose counter triggers bump on every change a cached credential depends on
+ * (migration 0019, src/credentials/key-cache.ts).
+ */
+export interface CredentialGenerationTable {
+  id: number;
+  generation: number;
 }
 
 export interface CoreTables {
+  credential_generation: CredentialGenerationTable;
   rate_limit_buckets: RateLimitBucketsTable;
   events: EventsTable;
   organizations: OrganizationsTable;

@@ -5,7 +5,7 @@ import { asBool, dbBool } from '../../db/values.ts';
 import { newId } from '../../lib/ids.ts';
 import { defineOperation } from '../define.ts';
 import { Contractor, toContractor } from './schema.ts';
-import { withUniqueEmail } from './store.ts';
+import { uniqueEmailWrite } from './store.ts';
 
 export const createContractor = defineOperation({
   name: 'contractors.create',
@@ -73,9 +73,7 @@ export const createContractor = defineOperation({
       created_at: now,
       updated_at: now,
     };
-    await withUniqueEmail(ctx, row.email_normalized, null, () =>
-      ctx.db.insertInto('contractors').values(row).execute(),
-    );
+    await uniqueEmailWrite(() => ctx.db.insertInto('contractors').values(row).execute());
     await ctx.audit({ recordType: 'contractor', recordId: row.id, beforeRevision: null, afterRevision: 1 });
     const contractor = toContractor(row);
     await ctx.emit({

@@ -168,6 +168,16 @@ export async function withUniqueEmail<T>(
     .where('email_normalized', '=', normalized);
   if (exceptId !== null) taken = taken.where('id', '!=', exceptId);
   if (await taken.executeTakeFirst()) throw emailTaken();
+  return uniqueEmailWrite(write);
+}
+
+/**
+ * The same rule without the look-up, for an insert (contractors.create, one statement less): the
+ * unique constraint on (organization_id, email_normalized) decides, and the failed insert rolls its
+ * whole unit of work back. (A change keeps the look-up: a taken address is reported before a stale
+ * revision there.)
+ */
+export async function uniqueEmailWrite<T>(write: () => Promise<T>): Promise<T> {
   try {
     return await write();
   } catch (error) {
