@@ -34,7 +34,7 @@ const POOL_CLOSED: Error = (() => {
   const limit = Error.stackTraceLimit;
   Error.stackTraceLimit = 0;
   try {
-    return Object.assign(new Error('webhook connection pool closed'), { code: 'ACCOUNTING_POOL_CLOSED' });
+    return Object.assign(new Error('webhook connection pool closed'), { code: 'WEBHOOK_POOL_CLOSED' });
   } finally {
     Error.stackTraceLimit = limit;
   }

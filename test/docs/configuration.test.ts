@@ -63,9 +63,10 @@ describe('docs/configuration.md', () => {
         config.webhooks.delivery.leaseMs,
         config.webhooks.delivery.concurrency,
       ],
-      [10_000, 60_000, 16],
+      [10_000, 60_000, 64],
     );
     assert.ok(doc.includes('| `ACCOUNTING_WEBHOOK_TIMEOUT` | `10s` |'));
+    assert.ok(doc.includes('| `ACCOUNTING_WEBHOOK_CONCURRENCY` | `64` |'));
     assert.deepEqual(
       [config.schedules.noticeDays, config.schedules.catchUpDays, config.schedules.dueSoonDays],
       [3, 31, 3],
