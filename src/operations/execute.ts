@@ -9,7 +9,7 @@ import { checkAccess, checkRestrictedFields } from './access.ts';
 import type { Principal } from './context.ts';
 import type { AnyOperation } from './define.ts';
 import { type IdempotencyScope, resolveIdempotencyKey } from './idempotency.ts';
-import { runOnce } from './run-once.ts';
+import { idempotencySettings, runOnce } from './run-once.ts';
 import { validateInput } from './validation.ts';
 
 export interface Invocation {
@@ -79,12 +79,7 @@ export async function invoke(
     operation: operation.name,
     requestHash: sha256Hex(canonicalJson(significant)),
   };
-  const settings = {
-    now: services.clock.now(),
-    ttlMs: services.config.idempotencyTtlMs,
-    lockMs: services.config.idempotencyLockMs,
-    dialect: services.db.dialect,
-  };
+  const settings = idempotencySettings(services);
   const sealer = operation.mutation.sealedReplay
     ? await createReplaySealer(
         services.db.kysely,

@@ -12,6 +12,16 @@ import {
 } from './idempotency.ts';
 import { stallAfterClaimInTests } from './test-stall.ts';
 
+/** The idempotency settings of this moment and this deployment (TTL, lock, dialect). */
+export function idempotencySettings(services: Services): IdempotencySettings {
+  return {
+    now: services.clock.now(),
+    ttlMs: services.config.idempotencyTtlMs,
+    lockMs: services.config.idempotencyLockMs,
+    dialect: services.db.dialect,
+  };
+}
+
 export type Outcome = { replayed: true; body: unknown } | { replayed: false; body: { data: unknown } };
 
 /**

@@ -3,7 +3,7 @@ import { AppError, notFound } from '../../contract/errors.ts';
 import type { Database } from '../../db/schema.ts';
 import { asMinor } from '../../db/values.ts';
 import type { ConsolidationMode } from '../matching/consolidation.ts';
-import { currentPreview } from './preview.ts';
+import { currentPreview, notAReceiptEntry } from './preview.ts';
 
 /** An entry a receipt entry could be consolidated into, and why. */
 export interface ConsolidationCandidate {
@@ -50,13 +50,7 @@ export async function consolidationCandidates(
     .where('e.id', '=', receiptEntryId)
     .executeTakeFirst();
   if (!own) throw notFound('Entry', 'receiptEntryId');
-  if (own.source_type !== 'receipt') {
-    throw new AppError(
-      'not_consolidatable',
-      'receiptEntryId is not a receipt entry (an entry a processed receipt posted).',
-      { field: 'receiptEntryId' },
-    );
-  }
+  if (own.source_type !== 'receipt') throw notAReceiptEntry();
   const date = String(own.entry_date);
   const total = own.total_minor === null ? null : asMinor(own.total_minor);
   const nearby = await db

@@ -85,6 +85,15 @@ async function entry(db: Kysely<Database>, organizationId: string, id: string, f
   return row;
 }
 
+/** receiptEntryId names an entry that no processed receipt posted. */
+export function notAReceiptEntry(): AppError {
+  return new AppError(
+    'not_consolidatable',
+    'receiptEntryId is not a receipt entry (an entry a processed receipt posted).',
+    { field: 'receiptEntryId' },
+  );
+}
+
 export async function currentPreview(
   db: Kysely<Database>,
   organizationId: string,
@@ -93,15 +102,7 @@ export async function currentPreview(
 ): Promise<CurrentPreview> {
   const receiptEntry = await entry(db, organizationId, receiptEntryId, 'receiptEntryId');
   const target = await entry(db, organizationId, targetEntryId, 'targetEntryId');
-  if (receiptEntry.source_type !== 'receipt') {
-    throw new AppError(
-      'not_consolidatable',
-      'receiptEntryId is not a receipt entry (an entry a processed receipt posted).',
-      {
-        field: 'receiptEntryId',
-      },
-    );
-  }
+  if (receiptEntry.source_type !== 'receipt') throw notAReceiptEntry();
   if (receiptEntry.id === target.id) {
     throw new AppError('not_consolidatable', 'The receipt entry and the target entry are the same entry.', {
       field: 'targetEntryId',

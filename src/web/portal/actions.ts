@@ -5,7 +5,7 @@ import { signAgreement } from '../../contractors/agreements.ts';
 import { submitHours } from '../../contractors/hours.ts';
 import { isIsoDate } from '../../invoicing/calendar.ts';
 import { canonicalJson, sha256Hex } from '../../lib/canonical-json.ts';
-import { runOnce } from '../../operations/run-once.ts';
+import { idempotencySettings, runOnce } from '../../operations/run-once.ts';
 import type { Services } from '../../services.ts';
 import { withUnit } from '../../unit/with-unit.ts';
 import { checkCsrf } from '../dashboard/context.ts';
@@ -62,12 +62,7 @@ export async function portalSubmitHours(
       operation: 'portal.hours.submit',
       requestHash: sha256Hex(canonicalJson(input)),
     },
-    {
-      now: services.clock.now(),
-      ttlMs: services.config.idempotencyTtlMs,
-      lockMs: services.config.idempotencyLockMs,
-      dialect: services.db.dialect,
-    },
+    idempotencySettings(services),
     undefined,
     (unit) => submitHours(unit, contractorId, input),
   ).catch((error: unknown) => {
