@@ -22,7 +22,9 @@ import { ALL_SCOPES } from '../src/contract/access.ts';
 import { type DialectName, openDatabase } from '../src/db/database.ts';
 import { dbBool } from '../src/db/values.ts';
 import { newId } from '../src/lib/ids.ts';
+import { contractorsPage } from '../src/operations/contractors/list.ts';
 import { toContractor } from '../src/operations/contractors/schema.ts';
+import { offsetPage } from '../src/operations/pagination.ts';
 import { buildServer } from '../src/server.ts';
 import { createServices } from '../src/services.ts';
 import { createTestDatabase } from '../test/support/databases.ts';
@@ -129,17 +131,13 @@ async function main(): Promise<void> {
   // The floor: the same single statement per request, no auth, idempotency, audit or events.
   const bare = Fastify();
   bare.get('/bare/list', async () => {
-    // contractors.list's statement: limit + 1 rows (the extra one only says whether a next page exists).
-    const rows = await kysely
-      .selectFrom('contractors as c')
-      .selectAll('c')
-      .where('c.organization_id', '=', org.id)
-      .orderBy('c.created_at', 'desc')
-      .orderBy('c.id', 'desc')
-      .limit(LIMIT + 1)
-      .offset(0)
-      .execute();
-    return { data: { items: rows.slice(0, LIMIT).map(toContractor) } };
+    // contractors.list's own statement (limit + 1 rows: the extra one says whether a next page
+    // exists) and its own response body, without the pipeline around it.
+    const rows = await contractorsPage(kysely, org.id, services.clock.now(), {
+      limit: LIMIT + 1,
+      offset: 0,
+    }).execute();
+    return { data: offsetPage(rows.map(toContractor), LIMIT, 0) };
   });
   bare.post('/bare/create', async (request) => {
     const input = request.body as ReturnType<typeof contractorInput>;

@@ -5,8 +5,9 @@ import type { Db } from '../db/database.ts';
 import { listenForWakeups, type WakeupListener } from '../unit/cross-process-wakeups.ts';
 import type { Wakeups } from '../unit/wakeups.ts';
 
+const GENERATION_SQL = 'select generation from credential_generation where id = 1';
 /** Compiled once: the stamp is read on every SQLite request. */
-const GENERATION = CompiledQuery.raw('select generation from credential_generation where id = 1');
+const GENERATION = CompiledQuery.raw(GENERATION_SQL);
 
 /** The joined API key row authentication needs: the key, its member and its organization. */
 export interface KeyRow {
@@ -21,6 +22,10 @@ export interface KeyRow {
   role: string | null;
   status: string | null;
   suspended_at: string | null;
+}
+
+interface Generation {
+  generation: number | string;
 }
 
 interface Entry {
@@ -107,8 +112,11 @@ export class CredentialCache {
     if (this.#db.dialect === 'postgres') {
       return this.#wakeups.hearsOtherProcesses ? this.#epoch : undefined;
     }
-    const result = await this.#db.kysely.executeQuery<{ generation: number | string }>(GENERATION);
-    const generation = result.rows[0]?.generation;
+    // On the writer at once when it is outside a transaction (it then holds exactly the last
+    // commit): a hop to a read-pool thread cost more than this one-row read (issue 16).
+    const row = (this.#db.readCommittedRow?.(GENERATION_SQL) ??
+      (await this.#db.kysely.executeQuery<Generation>(GENERATION)).rows[0]) as Generation | undefined;
+    const generation = row?.generation;
     return generation === undefined ? undefined : Number(generation);
   }
 

@@ -40,6 +40,13 @@ export interface Db {
   openListener?: () => pg.Client;
   /** PostgreSQL only: this process's own writes to credentials, seen as they are made. */
   credentialWrites?: CredentialWrites;
+  /**
+   * SQLite only: the first row of a small read run at once on the writer connection, or undefined
+   * when the writer is inside a transaction (whose uncommitted writes must not be seen); the
+   * caller then reads through Kysely. For one-row lookups by key on every request (the credential
+   * stamp), where a round trip to a read-pool thread costs more than the read.
+   */
+  readCommittedRow?: (sql: string) => unknown;
   close(): Promise<void>;
 }
 
@@ -118,6 +125,7 @@ export function openDatabase(config: DatabaseConfig): Db {
     kysely,
     dialect: 'sqlite',
     location: file,
+    readCommittedRow: (sql) => (sqlite.inTransaction ? undefined : writer.prepare(sql).get()),
     close: () => kysely.destroy(),
   };
 }

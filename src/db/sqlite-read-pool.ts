@@ -18,20 +18,26 @@ const { parentPort, workerData } = require('node:worker_threads');
 const Database = require(workerData.driver);
 const db = new Database(workerData.file, { readonly: true, fileMustExist: true });
 db.pragma('busy_timeout = 5000');
+// Statements by the id the main thread gave them: after its first run a query crosses the thread
+// boundary as a number, not its SQL text. Both sides keep the same LRU of the same size, touched
+// in the same order (messages arrive in order), so they evict the same id at the same moment.
 const statements = new Map();
-function prepare(sql) {
-  let statement = statements.get(sql);
-  if (statement) { statements.delete(sql); statements.set(sql, statement); return statement; }
+function statementFor(id, sql) {
+  let statement = statements.get(id);
+  if (statement) { statements.delete(id); statements.set(id, statement); return statement; }
+  if (sql === undefined) throw Object.assign(new Error('unknown statement id'), { code: 'READER_UNKNOWN_STATEMENT' });
   statement = db.prepare(sql);
-  statements.set(sql, statement);
-  if (statements.size > 256) statements.delete(statements.keys().next().value);
+  statements.set(id, statement);
+  if (statements.size > workerData.capacity) statements.delete(statements.keys().next().value);
   return statement;
 }
 const asBuffer = (v) => (v instanceof Uint8Array && !Buffer.isBuffer(v) ? Buffer.from(v.buffer, v.byteOffset, v.byteLength) : v);
-parentPort.on('message', ({ id, sql, parameters }) => {
+parentPort.on('message', ({ id, statement, sql, parameters }) => {
   try {
-    parentPort.postMessage({ id, rows: prepare(sql).all(parameters.map(asBuffer)) });
+    parentPort.postMessage({ id, rows: statementFor(statement, sql).all(parameters.map(asBuffer)) });
   } catch (error) {
+    // The main thread forgets a statement that failed; so does this side, keeping the mirror.
+    statements.delete(statement);
     parentPort.postMessage({ id, error: { message: String(error && error.message), code: error && error.code } });
   }
 });
@@ -53,7 +59,12 @@ interface Reply {
 interface Reader {
   worker: Worker;
   job: Job | undefined;
+  /** The statement ids this reader holds, by SQL text: the mirror of the worker's LRU. */
+  known: Map<string, number>;
 }
+
+/** Prepared statements each reader keeps (the same LRU size as the writer's statement cache). */
+const READER_STATEMENTS = 256;
 
 /** What crosses the thread boundary loses its Buffer class: blobs come back as Uint8Array. */
 function restoreBuffers(rows: unknown[]): unknown[] {
@@ -111,7 +122,17 @@ export class SqliteReadPool {
       // Busy workers keep the process alive (a CLI awaiting a read); idle ones do not.
       reader.worker.ref();
       this.#nextId += 1;
-      reader.worker.postMessage({ id: this.#nextId, sql: job.sql, parameters: job.parameters });
+      const statement = reader.known.get(job.sql);
+      if (statement === undefined) {
+        const fresh = this.#nextId;
+        reader.known.set(job.sql, fresh);
+        if (reader.known.size > READER_STATEMENTS) reader.known.delete(reader.known.keys().next().value as string);
+        reader.worker.postMessage({ id: this.#nextId, statement: fresh, sql: job.sql, parameters: job.parameters });
+      } else {
+        reader.known.delete(job.sql);
+        reader.known.set(job.sql, statement);
+        reader.worker.postMessage({ id: this.#nextId, statement, parameters: job.parameters });
+      }
     }
   }
 
@@ -119,17 +140,20 @@ export class SqliteReadPool {
     if (this.#readers.length >= this.#size) return undefined;
     const worker = new Worker(WORKER_SOURCE, {
       eval: true,
-      workerData: { file: this.#file, driver: this.#driver },
+      workerData: { file: this.#file, driver: this.#driver, capacity: READER_STATEMENTS },
       // Not the parent's --import tsx: the worker is plain JavaScript and starts lighter without it.
       execArgv: [],
     });
-    const reader: Reader = { worker, job: undefined };
+    const reader: Reader = { worker, job: undefined, known: new Map() };
     worker.unref();
     worker.on('message', (reply: Reply) => {
       const job = reader.job;
       reader.job = undefined;
       worker.unref();
       if (job) {
+        // Both sides forget a statement that failed (the worker did on its side), so the mirror
+        // holds; the next run sends its SQL again.
+        if (reply.error) reader.known.delete(job.sql);
         if (reply.error)
           job.reject(Object.assign(new Error(reply.error.message), { code: reply.error.code }));
         else job.resolve(restoreBuffers(reply.rows ?? []));

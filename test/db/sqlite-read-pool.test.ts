@@ -75,6 +75,33 @@ describe('SQLite read pool', () => {
     assert.ok((await count()) > 0, 'the pool still answers');
   });
 
+  it('sends a known statement by id, and still answers after its reader evicted or failed it', async () => {
+    // Over 256 distinct texts per reader: the first ones leave both LRUs and must be sent again.
+    const texts = Array.from({ length: 600 }, (_, i) => `select count(*) + ${i} as n from t`);
+    const run = async (text: string) => Number((await sql.raw<{ n: number }>(text).execute(db.kysely)).rows[0]?.n);
+    const base = await count();
+    for (const [i, text] of texts.entries()) assert.equal(await run(text), base + i);
+    await assert.rejects(sql.raw('select * from missing_table').execute(db.kysely), /no such table/);
+    // Inside a write transaction a read that fell back to the writer would wait for it to end
+    // (a deadlock here); answered at once, and with the committed count, it came from a reader.
+    await db.kysely.transaction().execute(async (trx) => {
+      await sql`insert into t (body) values (${Buffer.from('y')})`.execute(trx);
+      for (const i of [0, 1, 299, 400, 599]) assert.equal(await run(texts[i] as string), base + i);
+      await assert.rejects(sql.raw('select * from missing_table').execute(db.kysely), /no such table/);
+    });
+  });
+
+  it('reads one committed row on the writer at once, never inside a transaction', async () => {
+    const read = () => db.readCommittedRow?.('select count(*) as n from t') as { n: number } | undefined;
+    const committed = read()?.n;
+    assert.equal(committed, await count());
+    await db.kysely.transaction().execute(async (trx) => {
+      await sql`insert into t (body) values (${Buffer.from('z')})`.execute(trx);
+      assert.equal(read(), undefined, 'the writer holds uncommitted rows: the caller must ask a reader');
+    });
+    assert.equal(read()?.n, (committed as number) + 1);
+  });
+
   it('with no readers runs everything on the writer', async () => {
     const plain = openDatabase({ dataDir: dir, sqliteReaders: 0 });
     assert.equal(

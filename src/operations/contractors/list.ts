@@ -1,4 +1,6 @@
+import type { Kysely, RawBuilder } from 'kysely';
 import { Type } from 'typebox';
+import type { Database } from '../../db/schema.ts';
 import { Limit, Offset } from '../../contract/formats.ts';
 import { defineOperation } from '../define.ts';
 import { OffsetPage, offsetPage } from '../pagination.ts';
@@ -24,29 +26,38 @@ export const listContractors = defineOperation({
   async run({ ctx, input }) {
     const limit = input.limit ?? 30;
     const offset = input.offset ?? 0;
-    // The page's ids first, from the (organization_id, created_at, id) index alone; the columns
-    // and the per-row invitation subquery only for those. Computed per skipped row, an offset of
-    // 900,000 evaluated the subquery 900,000 times (decision 267).
-    let page = ctx.db
-      .selectFrom('contractors as c')
-      .select('c.id')
-      .where('c.organization_id', '=', ctx.organizationId);
-    if (input.query) {
-      page = page.where(await nameFilter(ctx.db, ctx.organizationId, input.query, ctx.dialect));
-    }
-    const rows = await selectContractors(ctx.db, ctx.organizationId, ctx.clock.now())
-      .where(
-        'c.id',
-        'in',
-        page
-          .orderBy('c.created_at', 'desc')
-          .orderBy('c.id', 'desc')
-          .limit(limit + 1)
-          .offset(offset),
-      )
-      .orderBy('c.created_at', 'desc')
-      .orderBy('c.id', 'desc')
-      .execute();
+    const filter = input.query
+      ? await nameFilter(ctx.db, ctx.organizationId, input.query, ctx.dialect)
+      : undefined;
+    const rows = await contractorsPage(ctx.db, ctx.organizationId, ctx.clock.now(), {
+      limit: limit + 1,
+      offset,
+      filter,
+    }).execute();
     return offsetPage(rows.map(toContractor), limit, offset);
   },
 });
+
+/**
+ * The one statement of a contractors.list page (also what bench/contractors-api.ts runs as its
+ * bare route): the page's ids first, from the (organization_id, created_at, id) index alone; the
+ * columns and the per-row invitation subquery only for those. Computed per skipped row, an offset
+ * of 900,000 evaluated the subquery 900,000 times (decision 267).
+ */
+export function contractorsPage(
+  db: Kysely<Database>,
+  organizationId: string,
+  now: Date,
+  page: { limit: number; offset: number; filter?: RawBuilder<boolean> | undefined },
+) {
+  let ids = db.selectFrom('contractors as c').select('c.id').where('c.organization_id', '=', organizationId);
+  if (page.filter) ids = ids.where(page.filter);
+  return selectContractors(db, organizationId, now)
+    .where(
+      'c.id',
+      'in',
+      ids.orderBy('c.created_at', 'desc').orderBy('c.id', 'desc').limit(page.limit).offset(page.offset),
+    )
+    .orderBy('c.created_at', 'desc')
+    .orderBy('c.id', 'desc');
+}
