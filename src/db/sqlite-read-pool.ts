@@ -126,8 +126,14 @@ export class SqliteReadPool {
       if (statement === undefined) {
         const fresh = this.#nextId;
         reader.known.set(job.sql, fresh);
-        if (reader.known.size > READER_STATEMENTS) reader.known.delete(reader.known.keys().next().value as string);
-        reader.worker.postMessage({ id: this.#nextId, statement: fresh, sql: job.sql, parameters: job.parameters });
+        if (reader.known.size > READER_STATEMENTS)
+          reader.known.delete(reader.known.keys().next().value as string);
+        reader.worker.postMessage({
+          id: this.#nextId,
+          statement: fresh,
+          sql: job.sql,
+          parameters: job.parameters,
+        });
       } else {
         reader.known.delete(job.sql);
         reader.known.set(job.sql, statement);

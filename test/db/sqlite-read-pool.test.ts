@@ -78,7 +78,8 @@ describe('SQLite read pool', () => {
   it('sends a known statement by id, and still answers after its reader evicted or failed it', async () => {
     // Over 256 distinct texts per reader: the first ones leave both LRUs and must be sent again.
     const texts = Array.from({ length: 600 }, (_, i) => `select count(*) + ${i} as n from t`);
-    const run = async (text: string) => Number((await sql.raw<{ n: number }>(text).execute(db.kysely)).rows[0]?.n);
+    const run = async (text: string) =>
+      Number((await sql.raw<{ n: number }>(text).execute(db.kysely)).rows[0]?.n);
     const base = await count();
     for (const [i, text] of texts.entries()) assert.equal(await run(text), base + i);
     await assert.rejects(sql.raw('select * from missing_table').execute(db.kysely), /no such table/);

@@ -1,7 +1,7 @@
 import type { Kysely, RawBuilder } from 'kysely';
 import { Type } from 'typebox';
-import type { Database } from '../../db/schema.ts';
 import { Limit, Offset } from '../../contract/formats.ts';
+import type { Database } from '../../db/schema.ts';
 import { defineOperation } from '../define.ts';
 import { OffsetPage, offsetPage } from '../pagination.ts';
 import { Contractor, toContractor } from './schema.ts';
