@@ -45,6 +45,8 @@ async function once(
   const child = spawn(BIN, ['serve'], {
     env: {
       PATH: process.env.PATH,
+      // ACCOUNTING_* settings of the benchmark's own environment pass through (to compare them).
+      ...Object.fromEntries(Object.entries(process.env).filter(([name]) => name.startsWith('ACCOUNTING_'))),
       PORT: '0',
       LOG_LEVEL: 'warn',
       ACCOUNTING_DATA_DIR: dataDir,

@@ -61,7 +61,7 @@ export async function authenticate(services: Services, input: CredentialInput): 
   // suspended member or a revoked key stops the very next request, on every process.
   const member =
     knownMember ??
-    (await services.db.kysely
+    (await services.db.readKysely
       .selectFrom('members as m')
       .innerJoin('organizations as o', 'o.id', 'm.organization_id')
       .select(['m.role', 'm.status', 'o.suspended_at'])
@@ -129,7 +129,7 @@ async function keyRow(services: Services, lookupId: string): Promise<KeyRow | un
   const stamp = await cache.stamp();
   const cached = cache.get(lookupId, stamp);
   if (cached) return cached;
-  const row = await services.db.kysely
+  const row = await services.db.readKysely
     .selectFrom('api_keys as k')
     .leftJoin('members as m', (join) =>
       join.onRef('m.id', '=', 'k.member_id').onRef('m.organization_id', '=', 'k.organization_id'),

@@ -1,13 +1,13 @@
 import { performance } from 'node:perf_hooks';
-import { CompiledQuery } from 'kysely';
+import { sql } from 'kysely';
 import type { Logger } from 'pino';
 import type { Db } from '../db/database.ts';
 import { listenForWakeups, type WakeupListener } from '../unit/cross-process-wakeups.ts';
 import type { Wakeups } from '../unit/wakeups.ts';
 
 const GENERATION_SQL = 'select generation from credential_generation where id = 1';
-/** Compiled once: the stamp is read on every SQLite request. */
-const GENERATION = CompiledQuery.raw(GENERATION_SQL);
+/** When the writer is inside a transaction: from the read pool, not waiting for it to end. */
+const GENERATION = sql<Generation>`select generation from credential_generation where id = 1`;
 
 /** The joined API key row authentication needs: the key, its member and its organization. */
 export interface KeyRow {
@@ -115,7 +115,7 @@ export class CredentialCache {
     // On the writer at once when it is outside a transaction (it then holds exactly the last
     // commit): a hop to a read-pool thread cost more than this one-row read (issue 16).
     const row = (this.#db.readCommittedRow?.(GENERATION_SQL) ??
-      (await this.#db.kysely.executeQuery<Generation>(GENERATION)).rows[0]) as Generation | undefined;
+      (await GENERATION.execute(this.#db.readKysely)).rows[0]) as Generation | undefined;
     const generation = row?.generation;
     return generation === undefined ? undefined : Number(generation);
   }

@@ -6,7 +6,7 @@ import { Kysely, PostgresDialect } from 'kysely';
 import type pg from 'pg';
 import { CredentialWrites } from './credential-writes.ts';
 import type { Database } from './schema.ts';
-import { AccountingSqliteDialect } from './sqlite-driver.ts';
+import { AccountingSqliteDialect, ReadPoolPlugin } from './sqlite-driver.ts';
 import { SqliteReadPool } from './sqlite-read-pool.ts';
 import { cachingSqliteDatabase } from './statement-cache.ts';
 
@@ -47,6 +47,15 @@ export interface Db {
    * stamp), where a round trip to a read-pool thread costs more than the read.
    */
   readCommittedRow?: (sql: string) => unknown;
+  /**
+   * The same database, for the request path's reads (read-only operations, authentication). On
+   * SQLite its reads outside a transaction go to the read pool (decisions 266, 288), so a slow
+   * list or search stalls neither writes nor other requests; every query through `kysely` runs on
+   * the writer. On PostgreSQL it is `kysely`.
+   */
+  readKysely: Kysely<Database>;
+  /** SQLite: read-pool threads started so far (tests check that job polls start none). */
+  readersStarted?: () => number;
   close(): Promise<void>;
 }
 
@@ -101,6 +110,7 @@ export function openDatabase(config: DatabaseConfig): Db {
       location: `postgres://${url.host}${url.pathname}`,
       openListener: () => new pg.Client({ connectionString: config.databaseUrl }),
       credentialWrites,
+      readKysely: kysely,
       close: () => kysely.destroy(),
     };
   }
@@ -114,10 +124,11 @@ export function openDatabase(config: DatabaseConfig): Db {
   sqlite.pragma('synchronous = NORMAL');
   const writer = cachingSqliteDatabase(sqlite);
   const readers = config.sqliteReaders ?? DEFAULT_SQLITE_READERS;
+  const pool = readers > 0 ? new SqliteReadPool(file, readers) : undefined;
   const kysely = new Kysely<Database>({
     dialect: new AccountingSqliteDialect({
       config: { database: writer },
-      readers: readers > 0 ? new SqliteReadPool(file, readers) : undefined,
+      readers: pool,
       prepare: (sql) => writer.prepare(sql),
     }),
   });
@@ -125,6 +136,8 @@ export function openDatabase(config: DatabaseConfig): Db {
     kysely,
     dialect: 'sqlite',
     location: file,
+    readKysely: pool ? kysely.withPlugin(new ReadPoolPlugin()) : kysely,
+    readersStarted: () => pool?.started ?? 0,
     readCommittedRow: (sql) => (sqlite.inTransaction ? undefined : writer.prepare(sql).get()),
     close: () => kysely.destroy(),
   };

@@ -3,12 +3,19 @@ import {
   CompiledQuery,
   type DatabaseConnection,
   type Driver,
+  type KyselyPlugin,
+  type QueryResult as PluginQueryResult,
+  type PluginTransformQueryArgs,
+  type PluginTransformResultArgs,
   type QueryCompiler,
+  type QueryId,
   type QueryResult,
+  type RootOperationNode,
   SqliteDialect,
   type SqliteDialectConfig,
   SqliteDriver,
   type TransactionSettings,
+  type UnknownRow,
 } from 'kysely';
 import type { SqliteReadPool } from './sqlite-read-pool.ts';
 
@@ -25,9 +32,29 @@ class ImmediateSqliteDriver extends SqliteDriver {
 
 const SELECT = /^\s*(select|with)\b/i;
 
+/** Queries built through a Kysely carrying `ReadPoolPlugin`: the only ones the read pool may run. */
+const FOR_READERS = new WeakSet<QueryId>();
+
 /**
- * One connection as Kysely sees it: reads go to the read pool until the connection does anything
- * else (a transaction, a write, a pragma, a raw BEGIN), from which moment it holds the writer until
+ * Marks every query of the Kysely it is added to (`kysely.withPlugin(...)`, which shares the
+ * driver) as one the read pool may answer (`Db.readKysely`). Only the request path asks for it:
+ * read-only operations, whose lists and searches may be slow, and authentication. Everything else
+ * (jobs, which poll with small indexed reads, start-up checks, CLI commands) reads on the writer,
+ * so an idle process starts no reader thread (decision 288).
+ */
+export class ReadPoolPlugin implements KyselyPlugin {
+  transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
+    FOR_READERS.add(args.queryId);
+    return args.node;
+  }
+  async transformResult(args: PluginTransformResultArgs): Promise<PluginQueryResult<UnknownRow>> {
+    return args.result;
+  }
+}
+
+/**
+ * One connection as Kysely sees it: reads marked by `ReadPoolPlugin` go to the read pool until the
+ * connection does anything else (a transaction, a write, a pragma, a raw BEGIN), from which moment it holds the writer until
  * released. So a unit of work, and anything inside a transaction, reads its own uncommitted
  * writes on the writer; a read outside any transaction reads the last commit, which includes every
  * write this process has committed before it (WAL readers see committed data at once).
@@ -50,7 +77,7 @@ class RoutedConnection implements DatabaseConnection {
   }
 
   async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
-    if (this.#held === undefined && this.#isRead(query.sql)) {
+    if (this.#held === undefined && FOR_READERS.has(query.queryId) && this.#isRead(query.sql)) {
       try {
         return { rows: (await this.#readers.query(query.sql, query.parameters)) as R[] };
       } catch {

@@ -103,6 +103,11 @@ export class SqliteReadPool {
     });
   }
 
+  /** Reader threads running now (they start on demand; an idle process should hold none). */
+  get started(): number {
+    return this.#readers.length;
+  }
+
   async close(): Promise<void> {
     this.#closed = true;
     const closed = new Error('the SQLite read pool is closed');

@@ -37,7 +37,10 @@ export async function withUnit<T>(
   const requestId = options.requestId ?? `job_${newId().replaceAll('-', '')}`;
   const afterCommit: Array<() => Promise<void> | void> = [];
   if (options.readOnly) {
-    return work(makeUnit(runtime, options, requestId, runtime.db.kysely, afterCommit, new PendingWrites()));
+    // A read opens no transaction; on SQLite it may run on the read pool (decision 288).
+    return work(
+      makeUnit(runtime, options, requestId, runtime.db.readKysely, afterCommit, new PendingWrites()),
+    );
   }
   const result = await runtime.db.kysely.transaction().execute(async (trx) => {
     const pending = new PendingWrites();

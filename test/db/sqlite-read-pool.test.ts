@@ -7,14 +7,15 @@ import { sql } from 'kysely';
 import { type Db, openDatabase } from '../../src/db/database.ts';
 
 /**
- * SQLite reads outside a transaction run on read-only connections in worker threads; everything
- * in a transaction, and every write, stays on the writer (docs/decisions.md 266).
+ * SQLite reads through `readKysely` outside a transaction run on read-only connections in worker
+ * threads; everything in a transaction, every write, and every query through `kysely` stays on
+ * the writer (docs/decisions.md 266, 288).
  */
 describe('SQLite read pool', () => {
   let dir: string;
   let db: Db;
   const count = async () =>
-    Number((await sql<{ n: number }>`select count(*) as n from t`.execute(db.kysely)).rows[0]?.n);
+    Number((await sql<{ n: number }>`select count(*) as n from t`.execute(db.readKysely)).rows[0]?.n);
 
   before(async () => {
     dir = mkdtempSync(path.join(tmpdir(), 'accounting-read-pool-'));
@@ -47,7 +48,7 @@ describe('SQLite read pool', () => {
         db.kysely,
       );
       const id = (inserted.rows[0] as { id: number }).id;
-      const row = await db.kysely
+      const row = await db.readKysely
         .selectFrom(sql<{ id: number; body: Buffer }>`t`.as('t'))
         .selectAll()
         .where('id', '=', id)
@@ -62,7 +63,7 @@ describe('SQLite read pool', () => {
     const order: string[] = [];
     const slow = sql`with recursive n(i) as (select 1 union all select i + 1 from n where i < 3000000)
       select count(*) as c from n`
-      .execute(db.kysely)
+      .execute(db.readKysely)
       .then(() => order.push('slow read'));
     const quick = count().then(() => order.push('quick read'));
     const tick = new Promise<void>((resolve) => setImmediate(resolve)).then(() => order.push('event loop'));
@@ -71,7 +72,7 @@ describe('SQLite read pool', () => {
   });
 
   it('reports a failed read as the writer would', async () => {
-    await assert.rejects(sql`select * from missing_table`.execute(db.kysely), /no such table/);
+    await assert.rejects(sql`select * from missing_table`.execute(db.readKysely), /no such table/);
     assert.ok((await count()) > 0, 'the pool still answers');
   });
 
@@ -79,16 +80,16 @@ describe('SQLite read pool', () => {
     // Over 256 distinct texts per reader: the first ones leave both LRUs and must be sent again.
     const texts = Array.from({ length: 600 }, (_, i) => `select count(*) + ${i} as n from t`);
     const run = async (text: string) =>
-      Number((await sql.raw<{ n: number }>(text).execute(db.kysely)).rows[0]?.n);
+      Number((await sql.raw<{ n: number }>(text).execute(db.readKysely)).rows[0]?.n);
     const base = await count();
     for (const [i, text] of texts.entries()) assert.equal(await run(text), base + i);
-    await assert.rejects(sql.raw('select * from missing_table').execute(db.kysely), /no such table/);
+    await assert.rejects(sql.raw('select * from missing_table').execute(db.readKysely), /no such table/);
     // Inside a write transaction a read that fell back to the writer would wait for it to end
     // (a deadlock here); answered at once, and with the committed count, it came from a reader.
     await db.kysely.transaction().execute(async (trx) => {
       await sql`insert into t (body) values (${Buffer.from('y')})`.execute(trx);
       for (const i of [0, 1, 299, 400, 599]) assert.equal(await run(texts[i] as string), base + i);
-      await assert.rejects(sql.raw('select * from missing_table').execute(db.kysely), /no such table/);
+      await assert.rejects(sql.raw('select * from missing_table').execute(db.readKysely), /no such table/);
     });
   });
 
@@ -101,6 +102,21 @@ describe('SQLite read pool', () => {
       assert.equal(read(), undefined, 'the writer holds uncommitted rows: the caller must ask a reader');
     });
     assert.equal(read()?.n, (committed as number) + 1);
+  });
+
+  it('answers reads through kysely on the writer, starting no reader', async () => {
+    const fresh = openDatabase({ dataDir: dir, sqliteFile: 'fresh.sqlite', sqliteReaders: 2 });
+    try {
+      await sql`create table u (id integer primary key)`.execute(fresh.kysely);
+      await sql`insert into u (id) values (1), (2)`.execute(fresh.kysely);
+      const n = await sql<{ n: number }>`select count(*) as n from u`.execute(fresh.kysely);
+      assert.equal(Number(n.rows[0]?.n), 2);
+      assert.equal(fresh.readersStarted?.(), 0);
+      await sql`select count(*) as n from u`.execute(fresh.readKysely);
+      assert.equal(fresh.readersStarted?.(), 1, 'readKysely reads go to a reader');
+    } finally {
+      await fresh.close();
+    }
   });
 
   it('with no readers runs everything on the writer', async () => {
