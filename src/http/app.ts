@@ -13,6 +13,7 @@ import { findOperation, OPERATIONS } from '../operations/catalog.ts';
 import { toAppError } from '../operations/error-mapping.ts';
 import type { Services } from '../services.ts';
 import { checkApiVersion } from './api-version.ts';
+import { lazyRequestLogger } from './lazy-request-logger.ts';
 import { registerLingeringClose } from './linger.ts';
 import { registerOperationRoutes } from './operation-route.ts';
 import { registerOpsRoutes } from './ops-routes.ts';
@@ -46,6 +47,7 @@ export async function buildHttpApp(
     // Fastify's logger type is narrower than pino's; the instance is pino either way.
     loggerInstance: services.logger as FastifyBaseLogger,
     logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: 'requestId' }),
+    childLoggerFactory: lazyRequestLogger,
     bodyLimit: GLOBAL_BODY_LIMIT,
     // Our own unique id for every request; a caller's X-Request-Id is kept in the log only.
     genReqId: () => `req_${newId().replace(/-/g, '')}`,
@@ -95,12 +97,14 @@ export async function buildHttpApp(
   app.addHook('onResponse', (request, reply, done) => {
     const operation = (request.params as { operation?: string } | undefined)?.operation;
     if (operation !== undefined && findOperation(operation)) {
-      services.metrics.httpRequests.inc({ operation, status: String(reply.statusCode) });
-      services.metrics.httpDuration.observe({ operation }, reply.elapsedTime / 1000);
+      services.metrics.recordRequest(operation, reply.statusCode, reply.elapsedTime / 1000);
     }
     const level = reply.statusCode >= 500 ? 'error' : 'info';
-    request.log[level](
+    // The root logger with the request id, as the request's own logger would write it: a request
+    // that logged nothing else never builds one (src/http/lazy-request-logger.ts).
+    services.logger[level](
       {
+        requestId: request.id,
         method: request.method,
         // Link tokens in paths (sign-in links, portal invitations) are bearer secrets: not logged.
         url: (request.url.split('?')[0] ?? '').replace(

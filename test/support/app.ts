@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { pino } from 'pino';
+import { type Logger, pino } from 'pino';
 import { addMember, createApiKey, createOrganization } from '../../src/admin/organizations.ts';
 import { type Config, loadConfig } from '../../src/config.ts';
 import type { Role, Scope } from '../../src/contract/access.ts';
@@ -30,6 +30,8 @@ export interface TestAppOptions {
   env?: NodeJS.ProcessEnv;
   mailTransport?: MailTransport;
   clock?: TestClock;
+  /** The service's logger (default: pino at TEST_LOG_LEVEL, silent). */
+  logger?: Logger;
 }
 
 /** A real server on a random loopback port over a fresh database of the given dialect. */
@@ -47,7 +49,7 @@ export async function startTestApp(dialect: DialectName, options: TestAppOptions
   const services = await createServices(config, {
     db: database.db,
     clock,
-    logger: pino({ level: config.logLevel }),
+    logger: options.logger ?? pino({ level: config.logLevel }),
     ...(options.mailTransport ? { mailTransport: options.mailTransport } : {}),
   });
   const server = await buildServer(services);
