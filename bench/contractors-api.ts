@@ -132,8 +132,9 @@ async function main(): Promise<void> {
   const bare = Fastify();
   bare.get('/bare/list', async () => {
     // contractors.list's own statement (limit + 1 rows: the extra one says whether a next page
-    // exists) and its own response body, without the pipeline around it.
-    const rows = await contractorsPage(kysely, org.id, services.clock.now(), {
+    // exists), read as the operation reads it (on SQLite through the read pool, decision 288), and
+    // its own response body, without the pipeline around it.
+    const rows = await contractorsPage(services.db.readKysely, org.id, services.clock.now(), {
       limit: LIMIT + 1,
       offset: 0,
     }).execute();

@@ -11,7 +11,8 @@
 //   node --import tsx bench/contractors-cpu.ts sqlite --profile-dir /tmp/prof
 //
 // also writes list.cpuprofile and create.cpuprofile (V8 CPU profiles of the service's measured
-// loops only, not the bare routes or the set-up), to open in Chrome DevTools or speedscope.
+// loops only, not the set-up) and bare-list.cpuprofile (the bare list's loop, to compare with),
+// to open in Chrome DevTools or speedscope.
 //
 // It also counts the statements each route sends to the database per request (BEGIN and COMMIT
 // included; PostgreSQL: every query on a pooled client, SQLite: every statement run), which the
@@ -144,8 +145,9 @@ async function main(): Promise<void> {
   const bare = Fastify();
   bare.get('/bare/list', async () => {
     // contractors.list's own statement (limit + 1 rows: the extra one says whether a next page
-    // exists) and its own response body, without the pipeline around it.
-    const rows = await contractorsPage(kysely, org.id, services.clock.now(), {
+    // exists), read as the operation reads it (on SQLite through the read pool, decision 288), and
+    // its own response body, without the pipeline around it.
+    const rows = await contractorsPage(services.db.readKysely, org.id, services.clock.now(), {
       limit: 30 + 1,
       offset: 0,
     }).execute();
@@ -185,7 +187,11 @@ async function main(): Promise<void> {
         server.inject({ method: 'GET', url: '/api/v1/accounting/contractors.list?limit=30', headers: auth }),
       'list',
     );
-    const bareList = await cpuPerRequest(2000, () => bare.inject({ method: 'GET', url: '/bare/list' }));
+    const bareList = await cpuPerRequest(
+      2000,
+      () => bare.inject({ method: 'GET', url: '/bare/list' }),
+      'bare-list',
+    );
     const created = await cpuPerRequest(1000, create, 'create');
     const bareCreate = await cpuPerRequest(1000, () =>
       bare.inject({
