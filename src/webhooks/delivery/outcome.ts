@@ -123,6 +123,7 @@ export async function recordOutcomes(deps: AttemptDeps, outcomes: readonly Outco
 
     const moved = await settleAttempts(
       trx,
+      services.db.dialect,
       workerId,
       now,
       outcomes.map((outcome) => settlementOf(deps, outcome, now)),
