@@ -13,7 +13,7 @@
 // never deadlocks); endpoint rows are locked FOR NO KEY UPDATE while their live leases are counted,
 // which makes the per-endpoint cap exact across workers. SQLite: the claim runs in one BEGIN
 // IMMEDIATE transaction (src/db/database.ts), which serializes claimers across processes.
-import { type Insertable, type Kysely, sql } from 'kysely';
+import { type Insertable, type Kysely, type RawBuilder, sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
 import type { WebhookDeliveriesTable } from '../../db/tables/webhooks.ts';
@@ -362,32 +362,35 @@ export interface Settlement {
  * the batch size, so SQLite's statement cache (src/db/statement-cache.ts) keeps one prepared
  * statement instead of one per list length, and every element is a primary-key lookup.
  */
-export function inIdList(dialect: Db['dialect'], column: string, ids: readonly string[]) {
+export function inIdList(dialect: Db['dialect'], column: RawBuilder<unknown>, ids: readonly string[]) {
   return dialect === 'postgres'
-    ? sql<boolean>`${sql.ref(column)} = any(${ids}::uuid[])`
-    : sql<boolean>`${sql.ref(column)} in (select value from json_each(${JSON.stringify(ids)}))`;
+    ? sql<boolean>`${column} = any(${ids}::uuid[])`
+    : sql<boolean>`${column} in (select value from json_each(${JSON.stringify(ids)}))`;
 }
 
 /**
- * Moves claimed deliveries after their attempts, all in the caller's transaction, each fenced
- * exactly as alone: a row moves only while its lease is still ours (same worker, same attempt,
- * still pending). Rows that end the same way are moved by one UPDATE (a batch of successes is
- * one statement). Returns the ids that moved; a lease lost on one row (lapsed, or cancelled
- * meanwhile) leaves that row untouched and the others moved.
- *
- * One SQL template per group, not a query builder (building and compiling it cost more CPU than
- * running it). On SQLite the organization term is written `+organization_id`, which keeps it from
- * choosing an index: without statistics SQLite preferred `(organization_id, created_at, id)` to
- * the primary key for ten ids or more and read every delivery of the organization per UPDATE
- * (O(log size) became O(organization's deliveries)); the term still scopes the rows.
+ * The organization column of a statement that finds its rows by primary key. On SQLite it is
+ * written `+organization_id`, which keeps the term from choosing an index: without statistics
+ * SQLite preferred `(organization_id, created_at, id)` to the primary key for ten ids or more and
+ * read every delivery of the organization per UPDATE. The term still scopes the rows.
  */
-export async function settleAttempts(
-  db: Kysely<Database>,
+export function organizationColumn(dialect: Db['dialect']): RawBuilder<unknown> {
+  return dialect === 'sqlite' ? sql`+organization_id` : sql`organization_id`;
+}
+
+/**
+ * The UPDATEs that move claimed deliveries after their attempts, each fenced exactly as alone: a
+ * row moves only while its lease is still ours (same worker, same attempt, still pending). Rows
+ * that end the same way share one UPDATE (a batch of successes is one statement); each returns the
+ * ids that moved. SQL templates, not query builders: building and compiling them cost more CPU
+ * than running them.
+ */
+export function settleUpdates(
   dialect: Db['dialect'],
   workerId: string,
   now: Date,
   settlements: readonly Settlement[],
-): Promise<Set<string>> {
+): RawBuilder<{ id: string }>[] {
   const nowIso = now.toISOString();
   const groups = new Map<string, Settlement[]>();
   for (const item of settlements) {
@@ -404,8 +407,7 @@ export async function settleAttempts(
     if (group) group.push(item);
     else groups.set(key, [item]);
   }
-  const organization = dialect === 'sqlite' ? sql`+organization_id` : sql`organization_id`;
-  const moved = new Set<string>();
+  const updates: RawBuilder<{ id: string }>[] = [];
   for (const group of groups.values()) {
     const [head] = group;
     if (!head) continue;
@@ -414,17 +416,33 @@ export async function settleAttempts(
       head.status === 'pending' && head.nextAttemptAt !== null
         ? sql`next_attempt_at = ${head.nextAttemptAt.toISOString()}`
         : sql`completed_at = ${nowIso}`;
-    const { rows } = await sql<{ id: string }>`update webhook_deliveries
+    const ids = group.map((item) => item.claimed.id);
+    updates.push(sql<{ id: string }>`update webhook_deliveries
       set status = ${head.status}, locked_until = null, locked_by = null,
         last_status_code = ${head.statusCode}, last_error = ${head.error}, updated_at = ${nowIso}, ${ending}
-      where ${inIdList(
-        dialect,
-        'id',
-        group.map((item) => item.claimed.id),
-      )}
-        and ${organization} = ${claimed.organizationId} and status = ${'pending'}
+      where ${inIdList(dialect, sql`id`, ids)}
+        and ${organizationColumn(dialect)} = ${claimed.organizationId} and status = ${'pending'}
         and locked_by = ${workerId} and attempt_count = ${claimed.attemptNumber}
-      returning id`.execute(db);
+      returning id`);
+  }
+  return updates;
+}
+
+/**
+ * Moves claimed deliveries after their attempts, all in the caller's transaction (settleUpdates,
+ * one statement after another). Returns the ids that moved; a lease lost on one row (lapsed, or
+ * cancelled meanwhile) leaves that row untouched and the others moved.
+ */
+export async function settleAttempts(
+  db: Kysely<Database>,
+  dialect: Db['dialect'],
+  workerId: string,
+  now: Date,
+  settlements: readonly Settlement[],
+): Promise<Set<string>> {
+  const moved = new Set<string>();
+  for (const update of settleUpdates(dialect, workerId, now, settlements)) {
+    const { rows } = await update.execute(db);
     for (const row of rows) moved.add(row.id);
   }
   return moved;
