@@ -86,7 +86,9 @@ export async function loadAttemptContexts(
   if (claimed.length === 0) return new Map();
   // Read with the claim (PostgreSQL): nothing more to read.
   if (claimed.every((delivery) => delivery.context !== undefined)) {
-    return new Map(claimed.flatMap((delivery) => (delivery.context ? [[delivery.id, delivery.context]] : [])));
+    return new Map(
+      claimed.flatMap((delivery) => (delivery.context ? [[delivery.id, delivery.context]] : [])),
+    );
   }
   const rows = await contextQuery(
     services,

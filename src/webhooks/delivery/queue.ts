@@ -226,7 +226,8 @@ export async function claimDeliveries(db: Db, options: ClaimOptions): Promise<Cl
     // PostgreSQL: the events and endpoints of the claimed deliveries come back with the claim (one
     // round trip less per claim; the endpoint rows are ours until the commit). SQLite cannot put an
     // UPDATE in a WITH clause; there loadAttemptContexts reads them on a reader right after.
-    const { rows } = await (postgres ? sql<ClaimRow>`with c as (${update})
+    const { rows } = await (postgres
+      ? sql<ClaimRow>`with c as (${update})
       select c.*, ev.id as ev_id, ev.type as ev_type, ev.organization_id as ev_organization_id,
         ev.subject_type as ev_subject_type, ev.subject_id as ev_subject_id, ev.data as ev_data,
         ev.created_at as ev_created_at, ep.url as ep_url, ep.secret as ep_secret,
