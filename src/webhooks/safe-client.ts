@@ -98,6 +98,17 @@ async function vetTarget(raw: string, opts: DeliveryOptions, signal: AbortSignal
   return { errorClass: 'unsafe_address', errorMessage };
 }
 
+const utf8 = new TextDecoder();
+
+/** The first EXCERPT_CHARS characters of the answer. */
+function excerptOf(body: Buffer): string {
+  const text = utf8.decode(body);
+  // A string of at most EXCERPT_CHARS UTF-16 units has at most that many code points: as it is.
+  if (text.length <= EXCERPT_CHARS) return text;
+  // Slicing code points (not UTF-16 units) never leaves half a surrogate pair at the end.
+  return Array.from(text).slice(0, EXCERPT_CHARS).join('');
+}
+
 function describe(error: unknown): string {
   const code = codeOf(error);
   const message = error instanceof Error ? error.message : String(error);
@@ -158,8 +169,7 @@ export async function deliver(request: DeliveryRequest, opts: DeliveryOptions): 
         address = tried;
       },
     });
-    // Slicing code points (not UTF-16 units) never leaves half a surrogate pair at the end.
-    const responseExcerpt = Array.from(new TextDecoder().decode(body)).slice(0, EXCERPT_CHARS).join('');
+    const responseExcerpt = excerptOf(body);
     return finish({ ...statusResult(status), status, responseExcerpt, responseTruncated: truncated });
   } catch (error) {
     // Whatever undici reports once the deadline has fired (aborted request or body), it was the deadline.

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
+import { asJson } from '../../src/db/values.ts';
 import { newId } from '../../src/lib/ids.ts';
 import type { AttemptDeps } from '../../src/webhooks/delivery/attempt.ts';
 import { type Outcome, recordOutcomes } from '../../src/webhooks/delivery/outcome.ts';
@@ -198,6 +199,48 @@ for (const dialect of DIALECTS) {
       assert.equal(Number((await endpointRow(app, a.id)).failure_count), 0);
       assert.notEqual((await endpointRow(app, a.id)).last_success_at, null);
       assert.equal(Number((await endpointRow(app, b.id)).failure_count), 2, 'both failures counted');
+    });
+
+    it('a success after the 20th failure in one batch does not save the endpoint: it is turned off as if written alone', async () => {
+      const run = async (leading: number) => {
+        const endpoint = await addEndpoint(app, admin, 'http://localhost:9/peak');
+        // 18 failures in a row before this batch, no success ever (setup only).
+        await app.services.db.kysely
+          .updateTable('webhook_endpoints')
+          .set({ failure_count: 18 })
+          .where('id', '=', endpoint.id)
+          .execute();
+        await seed(endpoint.id, leading + 1, { nextAttemptAt: app.clock.now().toISOString() });
+        const claimed = (
+          await claimDeliveries(app.services.db, claimOptions('peak', { endpointConcurrency: 4 }))
+        ).filter((c) => c.endpointId === endpoint.id);
+        assert.equal(claimed.length, leading + 1);
+        // In the order they finished: the failures, then the success.
+        await recordOutcomes(
+          deps('peak'),
+          claimed.map((c, i) => ({
+            claimed: c,
+            result: i < leading ? FAILURE : SUCCESS,
+            startedAt: app.clock.now(),
+          })),
+        );
+        return { endpoint, row: await endpointRow(app, endpoint.id) };
+      };
+      // 18 + 2 = 20 failures in a row before the success: off, with the count it reached.
+      const reached = await run(2);
+      assert.equal(reached.row.status, 'disabled');
+      assert.equal(reached.row.disabled_reason, 'consecutive_failures');
+      const [event] = await app.services.db.kysely
+        .selectFrom('events')
+        .select('data')
+        .where('type', '=', 'webhook.endpoint.disabled')
+        .where('subject_id', '=', reached.endpoint.id)
+        .execute();
+      assert.equal(asJson<{ failureCount: number }>(event?.data).failureCount, 20);
+      // 18 + 1 = 19: the success resets the count and the endpoint stays on.
+      const short = await run(1);
+      assert.equal(short.row.status, 'active');
+      assert.equal(Number(short.row.failure_count), 0);
     });
 
     it('a lost lease in a batch leaves that delivery untouched and settles the others', async () => {

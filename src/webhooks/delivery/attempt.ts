@@ -84,6 +84,12 @@ export async function loadAttemptContexts(
   claimed: readonly ClaimedDelivery[],
 ): Promise<Map<string, AttemptContext>> {
   if (claimed.length === 0) return new Map();
+  // Read with the claim (PostgreSQL): nothing more to read.
+  if (claimed.every((delivery) => delivery.context !== undefined)) {
+    return new Map(
+      claimed.flatMap((delivery) => (delivery.context ? [[delivery.id, delivery.context]] : [])),
+    );
+  }
   const rows = await contextQuery(
     services,
     claimed.map((delivery) => delivery.id),

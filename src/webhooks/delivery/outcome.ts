@@ -7,12 +7,22 @@
 // touches both (this, auto-disable, archive) takes the endpoint first, and batches take several
 // endpoints in one order, so they never deadlock; the claimer takes no lock it would wait for
 // (SKIP LOCKED everywhere).
+import { asIsoOrNull } from '../../db/values.ts';
 import { newId } from '../../lib/ids.ts';
 import { withUnitsInOneTransaction } from '../../unit/with-unit.ts';
 import type { DeliveryResult } from '../safe-client.ts';
 import type { AttemptDeps } from './attempt.ts';
-import { disableEndpoint, shouldAutoDisable } from './auto-disable.ts';
-import { type ClaimedDelivery, clip, type Settlement, settleAttempts } from './queue.ts';
+import { type DisableReason, disableEndpoint, shouldAutoDisable } from './auto-disable.ts';
+import {
+  type AttemptRow,
+  attemptsInsert,
+  type CounterGroup,
+  counterUpdate,
+  type EndpointCounters,
+  lockEndpoints,
+  writeBatchInOneStatement,
+} from './outcome-sql.ts';
+import { type ClaimedDelivery, clip, type Settlement, settleUpdates } from './queue.ts';
 
 export const DELIVERY_JOB = 'webhooks.deliver';
 
@@ -30,6 +40,8 @@ interface EndpointTally {
   reset: boolean;
   /** Failures after the last success (all of them when there was none). */
   failures: number;
+  /** Failures before the first success (when there is one): they may have turned the endpoint off. */
+  leading: number;
   gone: boolean;
 }
 
@@ -38,10 +50,11 @@ function tally(outcomes: readonly Outcome[]): Map<string, EndpointTally> {
   for (const { claimed, result } of outcomes) {
     let entry = byEndpoint.get(claimed.endpointId);
     if (!entry) {
-      entry = { organizationId: claimed.organizationId, reset: false, failures: 0, gone: false };
+      entry = { organizationId: claimed.organizationId, reset: false, failures: 0, leading: 0, gone: false };
       byEndpoint.set(claimed.endpointId, entry);
     }
     if (result.outcome === 'success') {
+      if (!entry.reset) entry.leading = entry.failures;
       entry.reset = true;
       entry.failures = 0;
     } else {
@@ -72,61 +85,117 @@ function settlementOf(deps: AttemptDeps, outcome: Outcome, now: Date): Settlemen
   };
 }
 
-/** Writes the outcomes of finished attempts in one transaction. */
+/** Endpoints whose counters move the same way share one UPDATE (a batch of successes: one). */
+function counterGroups(tallies: Map<string, EndpointTally>, endpointIds: readonly string[]): CounterGroup[] {
+  const groups = new Map<string, CounterGroup>();
+  for (const id of endpointIds) {
+    const entry = tallies.get(id);
+    if (!entry) continue;
+    const key = `${entry.reset}:${entry.failures}`;
+    const group = groups.get(key);
+    if (group) {
+      group.ids.push(id);
+      group.organizationIds.push(entry.organizationId);
+    } else {
+      groups.set(key, {
+        reset: entry.reset,
+        failures: entry.failures,
+        ids: [id],
+        organizationIds: [entry.organizationId],
+      });
+    }
+  }
+  return [...groups.values()];
+}
+
+function attemptRowOf({ claimed, result, startedAt }: Outcome, nowIso: string): AttemptRow {
+  return [
+    newId(),
+    claimed.organizationId,
+    claimed.id,
+    claimed.endpointId,
+    claimed.attemptNumber,
+    startedAt.toISOString(),
+    result.durationMs,
+    result.status ?? null,
+    result.outcome === 'success' ? 'success' : 'failure',
+    result.outcome === 'gone' ? 'gone' : (result.errorClass ?? null),
+    clip(errorOf(result)),
+    result.responseExcerpt,
+    nowIso,
+  ];
+}
+
+/**
+ * Why the endpoint is turned off by this batch, if it is: a 410; 20 failures in a row reached
+ * before the batch's first success (as if each outcome had been written alone: the endpoint was
+ * off before that success was recorded); or 20 after its last success.
+ */
+function turnOffReason(
+  entry: EndpointTally,
+  before: EndpointCounters | undefined,
+  after: EndpointCounters,
+  now: Date,
+): { reason: DisableReason; failureCount: number } | undefined {
+  if (entry.gone) return { reason: 'gone', failureCount: Number(after.failure_count) };
+  if (entry.reset && entry.leading > 0 && before) {
+    const peak = Number(before.failure_count) + entry.leading;
+    if (shouldAutoDisable(peak, asIsoOrNull(before.last_success_at), now))
+      return { reason: 'consecutive_failures', failureCount: peak };
+  }
+  const failureCount = Number(after.failure_count);
+  if (entry.failures > 0 && shouldAutoDisable(failureCount, asIsoOrNull(after.last_success_at), now))
+    return { reason: 'consecutive_failures', failureCount };
+  return undefined;
+}
+
+/**
+ * Writes the outcomes of finished attempts in one transaction. Statements: on SQLite the counter
+ * UPDATEs, the delivery UPDATEs and the attempt INSERT one after another (no round trips there);
+ * on PostgreSQL the endpoint lock, then everything else in one statement.
+ */
 export async function recordOutcomes(deps: AttemptDeps, outcomes: readonly Outcome[]): Promise<void> {
   const { services, workerId } = deps;
   if (outcomes.length === 0) return;
+  const { dialect } = services.db;
   await withUnitsInOneTransaction(services, async (trx, unitFor) => {
     const now = services.clock.now();
     const nowIso = now.toISOString();
     const tallies = tally(outcomes);
     const endpointIds = [...tallies.keys()].sort();
-    if (services.db.dialect === 'postgres' && endpointIds.length > 1) {
-      // One lock order for every batch (sorted ids), so two workers' batches never deadlock.
-      await trx
-        .selectFrom('webhook_endpoints')
-        .select('id')
-        .where('id', 'in', endpointIds)
-        .orderBy('id')
-        .forNoKeyUpdate()
-        .execute();
-    }
-    // Endpoints whose counters move the same way share one UPDATE (a batch of successes: one).
-    const counterGroups = new Map<string, { reset: boolean; failures: number; ids: string[] }>();
-    for (const id of endpointIds) {
+    // The counters before the batch matter only when a success follows failures (turnOffReason).
+    const peaks = endpointIds.filter((id) => {
       const entry = tallies.get(id);
-      if (!entry) continue;
-      const key = `${entry.reset}:${entry.failures}`;
-      const group = counterGroups.get(key);
-      if (group) group.ids.push(id);
-      else counterGroups.set(key, { reset: entry.reset, failures: entry.failures, ids: [id] });
+      return entry?.reset === true && entry.leading > 0;
+    });
+    const postgres = dialect === 'postgres';
+    const before = new Map<string, EndpointCounters>();
+    if (postgres || peaks.length > 0) {
+      for (const row of await lockEndpoints(trx, dialect, postgres ? endpointIds : peaks))
+        before.set(row.id, row);
     }
-    const counters = new Map<string, { failure_count: number | string; last_success_at: string | null }>();
-    for (const { reset, failures, ids } of counterGroups.values()) {
-      const rows = await trx
-        .updateTable('webhook_endpoints')
-        .set((eb) =>
-          reset
-            ? { failure_count: failures, last_success_at: nowIso, last_delivery_at: nowIso }
-            : { failure_count: eb('failure_count', '+', failures), last_delivery_at: nowIso },
-        )
-        .where('id', 'in', ids)
-        .where(
-          'organization_id',
-          'in',
-          ids.map((id) => tallies.get(id)?.organizationId ?? ''),
-        )
-        .returning(['id', 'failure_count', 'last_success_at'])
-        .execute();
-      for (const row of rows) counters.set(row.id, row);
-    }
-
-    const moved = await settleAttempts(
-      trx,
+    const counters = counterGroups(tallies, endpointIds).map((group) =>
+      counterUpdate(dialect, group, nowIso),
+    );
+    const settles = settleUpdates(
+      dialect,
       workerId,
       now,
       outcomes.map((outcome) => settlementOf(deps, outcome, now)),
     );
+    const attempts = attemptsInsert(outcomes.map((outcome) => attemptRowOf(outcome, nowIso)));
+    const after = new Map<string, EndpointCounters>();
+    let moved = new Set<string>();
+    if (postgres) {
+      const written = await writeBatchInOneStatement(trx, counters, settles, attempts);
+      for (const row of written.counters) after.set(row.id, row);
+      moved = written.moved;
+    } else {
+      for (const update of counters)
+        for (const row of (await update.execute(trx)).rows) after.set(row.id, row);
+      for (const update of settles) for (const row of (await update.execute(trx)).rows) moved.add(row.id);
+      await attempts.execute(trx);
+    }
     for (const { claimed } of outcomes) {
       if (moved.has(claimed.id)) continue;
       // The lease lapsed or the delivery was cancelled meanwhile; the attempt still happened.
@@ -135,45 +204,20 @@ export async function recordOutcomes(deps: AttemptDeps, outcomes: readonly Outco
         'webhook attempt finished after its delivery moved on; only the attempt is recorded',
       );
     }
-    await trx
-      .insertInto('webhook_attempts')
-      .values(
-        outcomes.map(({ claimed, result, startedAt }) => ({
-          id: newId(),
-          organization_id: claimed.organizationId,
-          delivery_id: claimed.id,
-          endpoint_id: claimed.endpointId,
-          attempt_number: claimed.attemptNumber,
-          started_at: startedAt.toISOString(),
-          duration_ms: result.durationMs,
-          status_code: result.status ?? null,
-          outcome: result.outcome === 'success' ? 'success' : 'failure',
-          error_class: result.outcome === 'gone' ? 'gone' : (result.errorClass ?? null),
-          error_message: clip(errorOf(result)),
-          response_excerpt: result.responseExcerpt,
-          created_at: nowIso,
-        })),
-      )
-      .execute();
 
     // Turning endpoints off (rare): a unit of the endpoint's organization, in this transaction.
     for (const endpointId of endpointIds) {
       const entry = tallies.get(endpointId);
-      const counter = counters.get(endpointId);
-      if (!entry || !counter || (!entry.gone && entry.failures === 0)) continue;
-      const failureCount = Number(counter.failure_count);
-      const reason = entry.gone
-        ? 'gone'
-        : shouldAutoDisable(failureCount, counter.last_success_at, now)
-          ? 'consecutive_failures'
-          : undefined;
-      if (reason === undefined) continue;
+      const counter = after.get(endpointId);
+      if (!entry || !counter || (!entry.gone && entry.failures === 0 && entry.leading === 0)) continue;
+      const turnOff = turnOffReason(entry, before.get(endpointId), counter, now);
+      if (turnOff === undefined) continue;
       const unit = unitFor({
         organizationId: entry.organizationId,
         actor: { type: 'job', job: DELIVERY_JOB },
         operation: DELIVERY_JOB,
       });
-      await disableEndpoint(unit, { endpointId, reason, failureCount });
+      await disableEndpoint(unit, { endpointId, ...turnOff });
     }
   });
 }

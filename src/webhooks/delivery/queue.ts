@@ -13,7 +13,7 @@
 // never deadlocks); endpoint rows are locked FOR NO KEY UPDATE while their live leases are counted,
 // which makes the per-endpoint cap exact across workers. SQLite: the claim runs in one BEGIN
 // IMMEDIATE transaction (src/db/database.ts), which serializes claimers across processes.
-import { type Insertable, type Kysely, sql } from 'kysely';
+import { type Insertable, type Kysely, type RawBuilder, sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
 import type { WebhookDeliveriesTable } from '../../db/tables/webhooks.ts';
@@ -21,6 +21,7 @@ import { asInt, dbBool } from '../../db/values.ts';
 import type { RecordedEvent } from '../../events/recorder.ts';
 import { newId } from '../../lib/ids.ts';
 import type { UnitOfWork } from '../../unit/unit-of-work.ts';
+import type { AttemptContext } from './attempt.ts';
 
 export type ClaimKind = 'first' | 'retry';
 
@@ -49,6 +50,11 @@ export interface ClaimedDelivery {
   attemptLimit: number;
   kind: ClaimKind;
   leaseUntil: string;
+  /**
+   * The event and endpoint as the claim read them (PostgreSQL: in the claim's statement; null when
+   * either is gone); undefined when the claim did not read them (SQLite: loadAttemptContexts does).
+   */
+  context?: AttemptContext | null;
 }
 
 type Trx = Kysely<Database>;
@@ -212,18 +218,26 @@ export async function claimDeliveries(db: Db, options: ClaimOptions): Promise<Cl
         order by d.next_attempt_at, d.id limit ${room}${lock}) as ${sql.id(`p${index}`)}`,
     );
     if (arms.length === 0) return [];
-    const { rows } = await sql<{
-      id: string;
-      organization_id: string;
-      endpoint_id: string;
-      event_id: string;
-      attempt_count: number;
-      attempt_limit: number | null;
-    }>`update webhook_deliveries
+    const update = sql`update webhook_deliveries
       set attempt_count = attempt_count + 1, locked_until = ${leaseUntil},
         locked_by = ${options.workerId}, updated_at = ${nowIso}
       where id in (${sql.join(arms, sql` union all `)})
-      returning id, organization_id, endpoint_id, event_id, attempt_count, attempt_limit`.execute(trx);
+      returning id, organization_id, endpoint_id, event_id, attempt_count, attempt_limit`;
+    // PostgreSQL: the events and endpoints of the claimed deliveries come back with the claim (one
+    // round trip less per claim; the endpoint rows are ours until the commit). SQLite cannot put an
+    // UPDATE in a WITH clause; there loadAttemptContexts reads them on a reader right after.
+    const { rows } = await (postgres
+      ? sql<ClaimRow>`with c as (${update})
+      select c.*, ev.id as ev_id, ev.type as ev_type, ev.organization_id as ev_organization_id,
+        ev.subject_type as ev_subject_type, ev.subject_id as ev_subject_id, ev.data as ev_data,
+        ev.created_at as ev_created_at, ep.url as ep_url, ep.secret as ep_secret,
+        ep.previous_secret as ep_previous_secret, ep.previous_secret_until as ep_previous_secret_until,
+        ep.status as ep_status
+      from c
+      left join events ev on ev.id = c.event_id and ev.organization_id = c.organization_id
+      left join webhook_endpoints ep on ep.id = c.endpoint_id and ep.organization_id = c.organization_id`
+      : sql<ClaimRow>`${update}`
+    ).execute(trx);
     // Oldest due endpoint first, as the shares were given.
     const order = new Map(shares.map(([endpointId], index) => [endpointId, index]));
     rows.sort((a, b) => (order.get(a.endpoint_id) ?? 0) - (order.get(b.endpoint_id) ?? 0));
@@ -236,8 +250,59 @@ export async function claimDeliveries(db: Db, options: ClaimOptions): Promise<Cl
       attemptLimit: picked.attempt_limit ?? options.maxAttempts,
       kind: options.kind,
       leaseUntil,
+      ...(postgres ? { context: contextOf(picked) } : {}),
     }));
   });
+}
+
+/** The claim UPDATE's row; the `ev_` and `ep_` columns only on PostgreSQL, null when gone. */
+interface ClaimRow {
+  id: string;
+  organization_id: string;
+  endpoint_id: string;
+  event_id: string;
+  attempt_count: number;
+  attempt_limit: number | null;
+  ev_id?: string | null;
+  ev_type?: AttemptContext['type'] | null;
+  ev_organization_id?: string | null;
+  ev_subject_type?: AttemptContext['subject_type'];
+  ev_subject_id?: AttemptContext['subject_id'];
+  ev_data?: AttemptContext['data'];
+  ev_created_at?: AttemptContext['created_at'];
+  ep_url?: string | null;
+  ep_secret?: string | null;
+  ep_previous_secret?: AttemptContext['previous_secret'];
+  ep_previous_secret_until?: AttemptContext['previous_secret_until'];
+  ep_status?: AttemptContext['endpoint_status'] | null;
+}
+
+/** The claimed delivery's event and endpoint, in the shape of attempt.ts's context query. */
+function contextOf(row: ClaimRow): AttemptContext | null {
+  if (
+    row.ev_id == null ||
+    row.ev_type == null ||
+    row.ev_organization_id == null ||
+    row.ep_url == null ||
+    row.ep_secret == null ||
+    row.ep_status == null
+  )
+    return null;
+  return {
+    delivery_id: row.id,
+    id: row.ev_id,
+    type: row.ev_type,
+    organization_id: row.ev_organization_id,
+    subject_type: row.ev_subject_type ?? null,
+    subject_id: row.ev_subject_id ?? null,
+    data: row.ev_data as AttemptContext['data'],
+    created_at: row.ev_created_at as AttemptContext['created_at'],
+    url: row.ep_url,
+    secret: row.ep_secret,
+    previous_secret: row.ep_previous_secret ?? null,
+    previous_secret_until: row.ep_previous_secret_until ?? null,
+    endpoint_status: row.ep_status,
+  };
 }
 
 /**
@@ -357,18 +422,40 @@ export interface Settlement {
 }
 
 /**
- * Moves claimed deliveries after their attempts, all in the caller's transaction, each fenced
- * exactly as alone: a row moves only while its lease is still ours (same worker, same attempt,
- * still pending). Rows that end the same way are moved by one UPDATE (a batch of successes is
- * one statement). Returns the ids that moved; a lease lost on one row (lapsed, or cancelled
- * meanwhile) leaves that row untouched and the others moved.
+ * `column` is one of `ids`, as one bound parameter whatever their number: a JSON array read by
+ * `json_each` on SQLite, a uuid array on PostgreSQL. The statement's text then never changes with
+ * the batch size, so SQLite's statement cache (src/db/statement-cache.ts) keeps one prepared
+ * statement instead of one per list length, and every element is a primary-key lookup.
  */
-export async function settleAttempts(
-  db: Kysely<Database>,
+export function inIdList(dialect: Db['dialect'], column: RawBuilder<unknown>, ids: readonly string[]) {
+  return dialect === 'postgres'
+    ? sql<boolean>`${column} = any(${ids}::uuid[])`
+    : sql<boolean>`${column} in (select value from json_each(${JSON.stringify(ids)}))`;
+}
+
+/**
+ * The organization column of a statement that finds its rows by primary key. On SQLite it is
+ * written `+organization_id`, which keeps the term from choosing an index: without statistics
+ * SQLite preferred `(organization_id, created_at, id)` to the primary key for ten ids or more and
+ * read every delivery of the organization per UPDATE. The term still scopes the rows.
+ */
+export function organizationColumn(dialect: Db['dialect']): RawBuilder<unknown> {
+  return dialect === 'sqlite' ? sql`+organization_id` : sql`organization_id`;
+}
+
+/**
+ * The UPDATEs that move claimed deliveries after their attempts, each fenced exactly as alone: a
+ * row moves only while its lease is still ours (same worker, same attempt, still pending). Rows
+ * that end the same way share one UPDATE (a batch of successes is one statement); each returns the
+ * ids that moved. SQL templates, not query builders: building and compiling them cost more CPU
+ * than running them.
+ */
+export function settleUpdates(
+  dialect: Db['dialect'],
   workerId: string,
   now: Date,
   settlements: readonly Settlement[],
-): Promise<Set<string>> {
+): RawBuilder<{ id: string }>[] {
   const nowIso = now.toISOString();
   const groups = new Map<string, Settlement[]>();
   for (const item of settlements) {
@@ -385,35 +472,42 @@ export async function settleAttempts(
     if (group) group.push(item);
     else groups.set(key, [item]);
   }
-  const moved = new Set<string>();
+  const updates: RawBuilder<{ id: string }>[] = [];
   for (const group of groups.values()) {
     const [head] = group;
     if (!head) continue;
     const { claimed } = head;
-    const rows = await db
-      .updateTable('webhook_deliveries')
-      .set({
-        status: head.status,
-        locked_until: null,
-        locked_by: null,
-        last_status_code: head.statusCode,
-        last_error: head.error,
-        updated_at: nowIso,
-        ...(head.status === 'pending' && head.nextAttemptAt !== null
-          ? { next_attempt_at: head.nextAttemptAt.toISOString() }
-          : { completed_at: nowIso }),
-      })
-      .where(
-        'id',
-        'in',
-        group.map((item) => item.claimed.id),
-      )
-      .where('organization_id', '=', claimed.organizationId)
-      .where('status', '=', 'pending')
-      .where('locked_by', '=', workerId)
-      .where('attempt_count', '=', claimed.attemptNumber)
-      .returning('id')
-      .execute();
+    const ending =
+      head.status === 'pending' && head.nextAttemptAt !== null
+        ? sql`next_attempt_at = ${head.nextAttemptAt.toISOString()}`
+        : sql`completed_at = ${nowIso}`;
+    const ids = group.map((item) => item.claimed.id);
+    updates.push(sql<{ id: string }>`update webhook_deliveries
+      set status = ${head.status}, locked_until = null, locked_by = null,
+        last_status_code = ${head.statusCode}, last_error = ${head.error}, updated_at = ${nowIso}, ${ending}
+      where ${inIdList(dialect, sql`id`, ids)}
+        and ${organizationColumn(dialect)} = ${claimed.organizationId} and status = ${'pending'}
+        and locked_by = ${workerId} and attempt_count = ${claimed.attemptNumber}
+      returning id`);
+  }
+  return updates;
+}
+
+/**
+ * Moves claimed deliveries after their attempts, all in the caller's transaction (settleUpdates,
+ * one statement after another). Returns the ids that moved; a lease lost on one row (lapsed, or
+ * cancelled meanwhile) leaves that row untouched and the others moved.
+ */
+export async function settleAttempts(
+  db: Kysely<Database>,
+  dialect: Db['dialect'],
+  workerId: string,
+  now: Date,
+  settlements: readonly Settlement[],
+): Promise<Set<string>> {
+  const moved = new Set<string>();
+  for (const update of settleUpdates(dialect, workerId, now, settlements)) {
+    const { rows } = await update.execute(db);
     for (const row of rows) moved.add(row.id);
   }
   return moved;
