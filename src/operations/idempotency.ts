@@ -1,10 +1,11 @@
-import type { Kysely, QueryCreator } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { AppError } from '../contract/errors.ts';
 import { IDEMPOTENCY_HEADER_MAX, IDEMPOTENCY_HEADER_MIN } from '../contract/formats.ts';
 import type { DialectName } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
 import { asIso, asJson, dbJson } from '../db/values.ts';
 import { newId } from '../lib/ids.ts';
+import type { FinalStatement } from '../unit/pending-writes.ts';
 
 export interface IdempotencyScope {
   organizationId: string;
@@ -179,27 +180,27 @@ export interface ReplaySealer {
 /**
  * Stores the result inside the operation's transaction: the effect and its record commit
  * together, and only while `token` still holds the claim. A holder that was taken over (it stalled
- * past its lock) updates no row, and the error rolls its whole transaction back.
+ * past its lock) updates no row, and the check's error rolls its whole transaction back. The unit
+ * runs it as its last statement (src/unit/pending-writes.ts), on PostgreSQL in one round trip with
+ * the audit rows and events.
  */
-export async function completeIdempotencyKey(
-  trx: QueryCreator<Database>,
+export function idempotencyCompletion(
   scope: IdempotencyScope,
   token: string,
   body: unknown,
   sealer?: ReplaySealer,
-): Promise<void> {
+): FinalStatement {
   const stored = sealer ? { sealed: sealer.seal(JSON.stringify(body)) } : body;
-  const updated = await trx
-    .updateTable('idempotency_keys')
-    .set({ state: 'completed', response_status: 200, response_body: dbJson(stored) })
-    .where('organization_id', '=', scope.organizationId)
-    .where('key', '=', scope.key)
-    .where('state', '=', 'running')
-    .where('claim_token', '=', token)
-    .executeTakeFirst();
-  if (Number(updated.numUpdatedRows) !== 1) {
-    throw inProgress('This request ran past its idempotency lock and another request took the key over.');
-  }
+  return {
+    statement: sql`update idempotency_keys set state = 'completed', response_status = 200,
+      response_body = ${dbJson(stored)} where organization_id = ${scope.organizationId}
+      and key = ${scope.key} and state = 'running' and claim_token = ${token}`,
+    check(changed) {
+      if (changed !== 1) {
+        throw inProgress('This request ran past its idempotency lock and another request took the key over.');
+      }
+    },
+  };
 }
 
 /**

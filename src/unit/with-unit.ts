@@ -1,10 +1,8 @@
-import type { QueryCreator } from 'kysely';
-import type { Database } from '../db/schema.ts';
 import { newId } from '../lib/ids.ts';
 import { type Actor, auditActor, defaultTransport, type Transport } from './actor.ts';
-import { PendingWrites } from './pending-writes.ts';
+import { type FinalStatement, PendingWrites } from './pending-writes.ts';
 import type { UnitOfWork, UnitRuntime } from './unit-of-work.ts';
-import { eventsNudgeAfterCommit } from './wakeups.ts';
+import { nudgeWhenWorkQueued } from './wakeups.ts';
 
 export interface UnitOptions {
   organizationId: string;
@@ -39,12 +37,13 @@ export async function withUnit<T>(
   if (options.readOnly) {
     return work(makeUnit(runtime, options, requestId, runtime.db.kysely, afterCommit, new PendingWrites()));
   }
+  const pending = new PendingWrites();
   const result = await runtime.db.kysely.transaction().execute(async (trx) => {
-    const pending = new PendingWrites();
     const value = await work(makeUnit(runtime, options, requestId, trx, afterCommit, pending));
     await pending.flush(trx, runtime.db.dialect, runtime.events, requestId);
     return value;
   });
+  nudgeWhenWorkQueued(runtime.wakeups, [pending]);
   for (const task of afterCommit) {
     try {
       await task();
@@ -64,7 +63,7 @@ export interface EndableUnit extends UnitOfWork {
    * Writes the collected audit rows and events together with `last`, the unit's final statement
    * (src/operations/run-once.ts: the idempotency completion), in one statement on PostgreSQL.
    */
-  endWith<R>(last: (db: QueryCreator<Database>) => Promise<R>): Promise<R>;
+  endWith(last: FinalStatement): Promise<void>;
 }
 
 function makeUnit(
@@ -79,8 +78,6 @@ function makeUnit(
   const refuseOnRead = (what: string) => {
     if (options.readOnly) throw new Error(`${operation} is a read and cannot ${what}`);
   };
-  // One wake-up of the delivery job per committed transaction, however many events it holds.
-  const nudgeDelivery = eventsNudgeAfterCommit(runtime.wakeups, afterCommit);
   let mailQueued = false;
   return {
     organizationId,
@@ -112,7 +109,6 @@ function makeUnit(
       pending.events.push(
         runtime.events.prepare(organizationId, event, { requestId, now: runtime.clock.now() }),
       );
-      nudgeDelivery();
     },
     async sendMail(message) {
       refuseOnRead('send mail');
@@ -126,9 +122,7 @@ function makeUnit(
     },
     async endWith(last) {
       refuseOnRead('write');
-      return (await pending.flush(db, runtime.db.dialect, runtime.events, requestId, last)) as Awaited<
-        ReturnType<typeof last>
-      >;
+      await pending.flush(db, runtime.db.dialect, runtime.events, requestId, last);
     },
   };
 }
@@ -145,9 +139,9 @@ export async function withUnitsInOneTransaction<T>(
   work: (db: UnitOfWork['db'], unitFor: (options: UnitOptions) => UnitOfWork) => Promise<T>,
 ): Promise<T> {
   const afterCommit: Array<() => Promise<void> | void> = [];
+  // Each unit collects its own audit rows and events; all are written before the one commit.
+  const opened: Array<{ pending: PendingWrites; requestId: string }> = [];
   const result = await runtime.db.kysely.transaction().execute(async (trx) => {
-    // Each unit collects its own audit rows and events; all are written before the one commit.
-    const opened: Array<{ pending: PendingWrites; requestId: string }> = [];
     const value = await work(trx, (options) => {
       const requestId = options.requestId ?? `job_${newId().replaceAll('-', '')}`;
       const pending = new PendingWrites();
@@ -158,6 +152,10 @@ export async function withUnitsInOneTransaction<T>(
       await unit.pending.flush(trx, runtime.db.dialect, runtime.events, unit.requestId);
     return value;
   });
+  nudgeWhenWorkQueued(
+    runtime.wakeups,
+    opened.map((unit) => unit.pending),
+  );
   for (const task of afterCommit) {
     try {
       await task();
