@@ -68,26 +68,16 @@ export async function claimIdempotencyKey(
 ): Promise<Claim> {
   const nowIso = settings.now.toISOString();
   const lockedUntil = new Date(settings.now.getTime() + settings.lockMs).toISOString();
+  const expiresAt = new Date(settings.now.getTime() + settings.ttlMs).toISOString();
   for (let attempt = 0; attempt < 3; attempt += 1) {
     const token = newId();
-    const inserted = await db
-      .insertInto('idempotency_keys')
-      .values({
-        organization_id: scope.organizationId,
-        key: scope.key,
-        operation: scope.operation,
-        request_hash: scope.requestHash,
-        state: 'running',
-        locked_until: lockedUntil,
-        claim_token: token,
-        response_status: null,
-        response_body: null,
-        created_at: nowIso,
-        expires_at: new Date(settings.now.getTime() + settings.ttlMs).toISOString(),
-      })
-      .onConflict((oc) => oc.columns(['organization_id', 'key']).doNothing())
-      .executeTakeFirst();
-    if (Number(inserted.numInsertedOrUpdatedRows ?? 0n) === 1) return { kind: 'claimed', token };
+    // Hand-written: the claim runs on every mutation, and the builder costs more CPU than it.
+    const inserted = await sql`insert into idempotency_keys (organization_id, key, operation, request_hash,
+      state, locked_until, claim_token, response_status, response_body, created_at, expires_at)
+      values (${scope.organizationId}, ${scope.key}, ${scope.operation}, ${scope.requestHash}, 'running',
+      ${lockedUntil}, ${token}, null, null, ${nowIso}, ${expiresAt})
+      on conflict (organization_id, key) do nothing`.execute(db);
+    if (Number(inserted.numAffectedRows ?? 0n) === 1) return { kind: 'claimed', token };
 
     const row = await db
       .selectFrom('idempotency_keys')

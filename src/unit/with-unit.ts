@@ -104,6 +104,10 @@ function makeUnit(
         created_at: runtime.clock.now().toISOString(),
       });
     },
+    insertAtEnd(table, row, explain) {
+      refuseOnRead('write');
+      pending.inserts.push({ table, row, explain });
+    },
     async emit(event) {
       refuseOnRead('emit events');
       pending.events.push(
