@@ -2,6 +2,7 @@ import { type Kysely, sql } from 'kysely';
 import { AppError } from '../contract/errors.ts';
 import { IDEMPOTENCY_HEADER_MAX, IDEMPOTENCY_HEADER_MIN } from '../contract/formats.ts';
 import type { DialectName } from '../db/database.ts';
+import { PREPARED } from '../db/pg-prepared.ts';
 import type { Database } from '../db/schema.ts';
 import { asIso, asJson, dbJson } from '../db/values.ts';
 import { newId } from '../lib/ids.ts';
@@ -72,7 +73,8 @@ export async function claimIdempotencyKey(
   for (let attempt = 0; attempt < 3; attempt += 1) {
     const token = newId();
     // Hand-written: the claim runs on every mutation, and the builder costs more CPU than it.
-    const inserted = await sql`insert into idempotency_keys (organization_id, key, operation, request_hash,
+    const inserted =
+      await sql`${sql.raw(PREPARED)}insert into idempotency_keys (organization_id, key, operation, request_hash,
       state, locked_until, claim_token, response_status, response_body, created_at, expires_at)
       values (${scope.organizationId}, ${scope.key}, ${scope.operation}, ${scope.requestHash}, 'running',
       ${lockedUntil}, ${token}, null, null, ${nowIso}, ${expiresAt})

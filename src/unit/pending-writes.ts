@@ -1,5 +1,6 @@
 import { type Insertable, type Kysely, type RawBuilder, sql } from 'kysely';
 import type { DialectName } from '../db/database.ts';
+import { PREPARED } from '../db/pg-prepared.ts';
 import type { Database } from '../db/schema.ts';
 import type { AuditLogTable } from '../db/tables/core.ts';
 import { type EventRecorder, eventRow, type RecordedEvent } from '../events/recorder.ts';

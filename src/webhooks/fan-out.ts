@@ -50,15 +50,10 @@ export async function insertDeliveries(
   if (event.type === WEBHOOK_TEST_EVENT) return [];
   const endpoints =
     looked ??
-    (await db
-      .selectFrom('webhook_endpoints')
-      .select(['id', 'events'])
-      .where('organization_id', '=', event.organizationId)
-      .where('status', '=', 'active')
-      .where('active', '=', dbBool(true))
-      .where('archived_at', 'is', null)
-      .orderBy('id')
-      .execute());
+    (
+      await sql<EndpointPatterns>`select id, events from webhook_endpoints where organization_id = ${event.organizationId}
+        and status = 'active' and active = ${dbBool(true)} and archived_at is null order by id`.execute(db)
+    ).rows;
   const matching = endpoints.filter((endpoint) => matchesAny(asJson<string[]>(endpoint.events), event.type));
   if (matching.length === 0) return [];
   await enqueueDeliveries(
