@@ -126,7 +126,7 @@ async function oneStatement(
   });
   const { rows } = await sql<
     Record<string, unknown>
-  >`with ${sql.join(ctes)} select ${sql.join(selected)}`.execute(db);
+  >`${sql.raw(PREPARED)}with ${sql.join(ctes)} select ${sql.join(selected)}`.execute(db);
   return rows[0] ?? {};
 }
 
