@@ -5,6 +5,7 @@ import type BetterSqlite3 from 'better-sqlite3';
 import { Kysely, PostgresDialect } from 'kysely';
 import type pg from 'pg';
 import { CredentialWrites } from './credential-writes.ts';
+import { prepareMarkedStatements } from './pg-prepared.ts';
 import type { Database } from './schema.ts';
 import { AccountingSqliteDialect, ReadPoolPlugin } from './sqlite-driver.ts';
 import { SqliteReadPool } from './sqlite-read-pool.ts';
@@ -98,6 +99,7 @@ export function openDatabase(config: DatabaseConfig): Db {
     });
     // An idle client that errors (server restart) must not crash the process.
     pool.on('error', () => {});
+    prepareMarkedStatements(pool);
     const url = new URL(config.databaseUrl);
     const credentialWrites = new CredentialWrites();
     const kysely = new Kysely<Database>({

@@ -1,4 +1,4 @@
-import type { Insertable, Kysely } from 'kysely';
+import type { Insertable, Kysely, RawBuilder } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import type { EventsTable } from '../db/tables/core.ts';
 import { dbJson } from '../db/values.ts';
@@ -13,8 +13,20 @@ export interface RecordedEvent extends EventInput {
   createdAt: string;
 }
 
-/** Hooks that react to a freshly recorded event inside the same transaction (webhook fan-out). */
-export type EventFanOut = (db: Kysely<Database>, event: RecordedEvent) => Promise<void>;
+/**
+ * Hooks that react to a freshly recorded event inside the same transaction (webhook fan-out).
+ * Each returns how many rows of background work it queued (webhook deliveries): only those need a
+ * delivery loop woken after the commit.
+ */
+export interface EventFanOut {
+  /**
+   * `looked` is what `lookup` found for the event's organization when the unit could run the
+   * look-up in its last statement (PostgreSQL); undefined means look it up now.
+   */
+  (db: Kysely<Database>, event: RecordedEvent, looked?: unknown): Promise<number>;
+  /** An optional scalar subquery of what the hook reads for an organization (src/unit/pending-writes.ts). */
+  lookup?: (organizationId: string) => RawBuilder<unknown>;
+}
 
 export interface EventMeta {
   requestId: string | null;
@@ -35,8 +47,13 @@ export interface EventRecorder {
    * statements as the database allows.
    */
   prepare(organizationId: string, event: EventInput, meta: EventMeta): RecordedEvent;
-  /** Runs the fan-outs (webhook deliveries) of an event already written in `db`'s transaction. */
-  fanOut(db: Kysely<Database>, event: RecordedEvent): Promise<void>;
+  /**
+   * Runs the fan-outs (webhook deliveries) of an event already written in `db`'s transaction;
+   * returns how many rows of background work they queued.
+   */
+  fanOut(db: Kysely<Database>, event: RecordedEvent, looked?: readonly unknown[]): Promise<number>;
+  /** The fan-outs' look-ups for one organization, by hook (undefined: the hook has none). */
+  lookups(organizationId: string): Array<RawBuilder<unknown> | undefined>;
 }
 
 /** The `events` row of a prepared event. */
@@ -82,12 +99,19 @@ export function createEventRecorder(
     if (problem !== null) onNonConformance(`event ${event.type} does not match the catalog: ${problem}`);
     return { ...event, id: newId(), organizationId, createdAt: meta.now.toISOString() };
   };
-  const fanOut = async (db: Kysely<Database>, recorded: RecordedEvent): Promise<void> => {
-    for (const hook of fanOuts) await hook(db, recorded);
+  const fanOut = async (
+    db: Kysely<Database>,
+    recorded: RecordedEvent,
+    looked?: readonly unknown[],
+  ): Promise<number> => {
+    let queued = 0;
+    for (const [i, hook] of fanOuts.entries()) queued += await hook(db, recorded, looked?.[i]);
+    return queued;
   };
   return {
     prepare,
     fanOut,
+    lookups: (organizationId) => fanOuts.map((hook) => hook.lookup?.(organizationId)),
     async record(db, organizationId, event, meta) {
       const recorded = prepare(organizationId, event, meta);
       await db.insertInto('events').values(eventRow(recorded, meta.requestId)).execute();

@@ -1,10 +1,12 @@
-import type { Kysely, QueryCreator } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { AppError } from '../contract/errors.ts';
 import { IDEMPOTENCY_HEADER_MAX, IDEMPOTENCY_HEADER_MIN } from '../contract/formats.ts';
 import type { DialectName } from '../db/database.ts';
+import { PREPARED } from '../db/pg-prepared.ts';
 import type { Database } from '../db/schema.ts';
 import { asIso, asJson, dbJson } from '../db/values.ts';
 import { newId } from '../lib/ids.ts';
+import type { FinalStatement } from '../unit/pending-writes.ts';
 
 export interface IdempotencyScope {
   organizationId: string;
@@ -67,26 +69,17 @@ export async function claimIdempotencyKey(
 ): Promise<Claim> {
   const nowIso = settings.now.toISOString();
   const lockedUntil = new Date(settings.now.getTime() + settings.lockMs).toISOString();
+  const expiresAt = new Date(settings.now.getTime() + settings.ttlMs).toISOString();
   for (let attempt = 0; attempt < 3; attempt += 1) {
     const token = newId();
-    const inserted = await db
-      .insertInto('idempotency_keys')
-      .values({
-        organization_id: scope.organizationId,
-        key: scope.key,
-        operation: scope.operation,
-        request_hash: scope.requestHash,
-        state: 'running',
-        locked_until: lockedUntil,
-        claim_token: token,
-        response_status: null,
-        response_body: null,
-        created_at: nowIso,
-        expires_at: new Date(settings.now.getTime() + settings.ttlMs).toISOString(),
-      })
-      .onConflict((oc) => oc.columns(['organization_id', 'key']).doNothing())
-      .executeTakeFirst();
-    if (Number(inserted.numInsertedOrUpdatedRows ?? 0n) === 1) return { kind: 'claimed', token };
+    // Hand-written: the claim runs on every mutation, and the builder costs more CPU than it.
+    const inserted =
+      await sql`${sql.raw(PREPARED)}insert into idempotency_keys (organization_id, key, operation, request_hash,
+      state, locked_until, claim_token, response_status, response_body, created_at, expires_at)
+      values (${scope.organizationId}, ${scope.key}, ${scope.operation}, ${scope.requestHash}, 'running',
+      ${lockedUntil}, ${token}, null, null, ${nowIso}, ${expiresAt})
+      on conflict (organization_id, key) do nothing`.execute(db);
+    if (Number(inserted.numAffectedRows ?? 0n) === 1) return { kind: 'claimed', token };
 
     const row = await db
       .selectFrom('idempotency_keys')
@@ -179,27 +172,27 @@ export interface ReplaySealer {
 /**
  * Stores the result inside the operation's transaction: the effect and its record commit
  * together, and only while `token` still holds the claim. A holder that was taken over (it stalled
- * past its lock) updates no row, and the error rolls its whole transaction back.
+ * past its lock) updates no row, and the check's error rolls its whole transaction back. The unit
+ * runs it as its last statement (src/unit/pending-writes.ts), on PostgreSQL in one round trip with
+ * the audit rows and events.
  */
-export async function completeIdempotencyKey(
-  trx: QueryCreator<Database>,
+export function idempotencyCompletion(
   scope: IdempotencyScope,
   token: string,
   body: unknown,
   sealer?: ReplaySealer,
-): Promise<void> {
+): FinalStatement {
   const stored = sealer ? { sealed: sealer.seal(JSON.stringify(body)) } : body;
-  const updated = await trx
-    .updateTable('idempotency_keys')
-    .set({ state: 'completed', response_status: 200, response_body: dbJson(stored) })
-    .where('organization_id', '=', scope.organizationId)
-    .where('key', '=', scope.key)
-    .where('state', '=', 'running')
-    .where('claim_token', '=', token)
-    .executeTakeFirst();
-  if (Number(updated.numUpdatedRows) !== 1) {
-    throw inProgress('This request ran past its idempotency lock and another request took the key over.');
-  }
+  return {
+    statement: sql`update idempotency_keys set state = 'completed', response_status = 200,
+      response_body = ${dbJson(stored)} where organization_id = ${scope.organizationId}
+      and key = ${scope.key} and state = 'running' and claim_token = ${token}`,
+    check(changed) {
+      if (changed !== 1) {
+        throw inProgress('This request ran past its idempotency lock and another request took the key over.');
+      }
+    },
+  };
 }
 
 /**

@@ -4,9 +4,9 @@ import { type UnitOptions, withUnit } from '../unit/with-unit.ts';
 import {
   answerAfterLostClaim,
   claimIdempotencyKey,
-  completeIdempotencyKey,
   type IdempotencyScope,
   type IdempotencySettings,
+  idempotencyCompletion,
   type ReplaySealer,
   releaseIdempotencyKey,
 } from './idempotency.ts';
@@ -63,9 +63,9 @@ export async function runOnce(
       }
       const body = { data: await work(unit) };
       const fence = held;
-      // The completion is the unit's last statement; on PostgreSQL it carries the audit row and
-      // events with it (one round trip, src/unit/pending-writes.ts).
-      await unit.endWith((db) => completeIdempotencyKey(db, scope, fence, body, sealer));
+      // The completion is the unit's last statement; on PostgreSQL it carries the audit row,
+      // events and the webhook fan-out's look-up with it (one round trip, src/unit/pending-writes.ts).
+      await unit.endWith(idempotencyCompletion(scope, fence, body, sealer));
       return { replayed: false, body };
     });
   } catch (error) {

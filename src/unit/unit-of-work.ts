@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import type { Insertable, Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { Db, DialectName } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
@@ -33,6 +33,16 @@ export interface UnitOfWork {
   dialect: DialectName;
   clock: Clock;
   audit(entry: AuditEntry): Promise<void>;
+  /**
+   * Inserts `row` at the unit's end, with its audit rows and events (on PostgreSQL in the same
+   * round trip, decision 292), for a write nothing in the unit reads back. `explain` turns the
+   * insert's failure into the caller's error (undefined keeps the original).
+   */
+  insertAtEnd<T extends keyof Database & string>(
+    table: T,
+    row: Insertable<Database[T]>,
+    explain?: (error: unknown) => Error | undefined,
+  ): void;
   emit(event: EventInput): Promise<void>;
   /** Queues mail in the transactional outbox; it is sent after commit (or kept, without SMTP). */
   sendMail(message: MailMessage): Promise<void>;

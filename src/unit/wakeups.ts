@@ -62,17 +62,11 @@ export class Wakeups {
 }
 
 /**
- * For a unit of work: call the returned function whenever an event is recorded; it queues one
- * `events` nudge to run after the commit, however many events the transaction holds.
+ * After a unit's commit: one `events` nudge when its events queued background work (webhook
+ * deliveries), however many it holds. Events that reached no endpoint queue nothing, so no loop is
+ * woken and, on PostgreSQL, no NOTIFY is sent: a create in an organization without webhooks costs
+ * no statement after its commit.
  */
-export function eventsNudgeAfterCommit(
-  wakeups: Wakeups,
-  afterCommit: Array<() => Promise<void> | void>,
-): () => void {
-  let queued = false;
-  return () => {
-    if (queued) return;
-    queued = true;
-    afterCommit.push(() => wakeups.notify('events'));
-  };
+export function nudgeWhenWorkQueued(wakeups: Wakeups, units: ReadonlyArray<{ queuedWork: number }>): void {
+  if (units.some((unit) => unit.queuedWork > 0)) wakeups.notify('events');
 }

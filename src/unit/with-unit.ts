@@ -1,10 +1,8 @@
-import type { QueryCreator } from 'kysely';
-import type { Database } from '../db/schema.ts';
 import { newId } from '../lib/ids.ts';
 import { type Actor, auditActor, defaultTransport, type Transport } from './actor.ts';
-import { PendingWrites } from './pending-writes.ts';
+import { type FinalStatement, PendingWrites } from './pending-writes.ts';
 import type { UnitOfWork, UnitRuntime } from './unit-of-work.ts';
-import { eventsNudgeAfterCommit } from './wakeups.ts';
+import { nudgeWhenWorkQueued } from './wakeups.ts';
 
 export interface UnitOptions {
   organizationId: string;
@@ -42,12 +40,13 @@ export async function withUnit<T>(
       makeUnit(runtime, options, requestId, runtime.db.readKysely, afterCommit, new PendingWrites()),
     );
   }
+  const pending = new PendingWrites();
   const result = await runtime.db.kysely.transaction().execute(async (trx) => {
-    const pending = new PendingWrites();
     const value = await work(makeUnit(runtime, options, requestId, trx, afterCommit, pending));
     await pending.flush(trx, runtime.db.dialect, runtime.events, requestId);
     return value;
   });
+  nudgeWhenWorkQueued(runtime.wakeups, [pending]);
   for (const task of afterCommit) {
     try {
       await task();
@@ -67,7 +66,7 @@ export interface EndableUnit extends UnitOfWork {
    * Writes the collected audit rows and events together with `last`, the unit's final statement
    * (src/operations/run-once.ts: the idempotency completion), in one statement on PostgreSQL.
    */
-  endWith<R>(last: (db: QueryCreator<Database>) => Promise<R>): Promise<R>;
+  endWith(last: FinalStatement): Promise<void>;
 }
 
 function makeUnit(
@@ -82,8 +81,6 @@ function makeUnit(
   const refuseOnRead = (what: string) => {
     if (options.readOnly) throw new Error(`${operation} is a read and cannot ${what}`);
   };
-  // One wake-up of the delivery job per committed transaction, however many events it holds.
-  const nudgeDelivery = eventsNudgeAfterCommit(runtime.wakeups, afterCommit);
   let mailQueued = false;
   return {
     organizationId,
@@ -110,12 +107,15 @@ function makeUnit(
         created_at: runtime.clock.now().toISOString(),
       });
     },
+    insertAtEnd(table, row, explain) {
+      refuseOnRead('write');
+      pending.inserts.push({ table, row, explain });
+    },
     async emit(event) {
       refuseOnRead('emit events');
       pending.events.push(
         runtime.events.prepare(organizationId, event, { requestId, now: runtime.clock.now() }),
       );
-      nudgeDelivery();
     },
     async sendMail(message) {
       refuseOnRead('send mail');
@@ -129,9 +129,7 @@ function makeUnit(
     },
     async endWith(last) {
       refuseOnRead('write');
-      return (await pending.flush(db, runtime.db.dialect, runtime.events, requestId, last)) as Awaited<
-        ReturnType<typeof last>
-      >;
+      await pending.flush(db, runtime.db.dialect, runtime.events, requestId, last);
     },
   };
 }
@@ -148,9 +146,9 @@ export async function withUnitsInOneTransaction<T>(
   work: (db: UnitOfWork['db'], unitFor: (options: UnitOptions) => UnitOfWork) => Promise<T>,
 ): Promise<T> {
   const afterCommit: Array<() => Promise<void> | void> = [];
+  // Each unit collects its own audit rows and events; all are written before the one commit.
+  const opened: Array<{ pending: PendingWrites; requestId: string }> = [];
   const result = await runtime.db.kysely.transaction().execute(async (trx) => {
-    // Each unit collects its own audit rows and events; all are written before the one commit.
-    const opened: Array<{ pending: PendingWrites; requestId: string }> = [];
     const value = await work(trx, (options) => {
       const requestId = options.requestId ?? `job_${newId().replaceAll('-', '')}`;
       const pending = new PendingWrites();
@@ -161,6 +159,10 @@ export async function withUnitsInOneTransaction<T>(
       await unit.pending.flush(trx, runtime.db.dialect, runtime.events, unit.requestId);
     return value;
   });
+  nudgeWhenWorkQueued(
+    runtime.wakeups,
+    opened.map((unit) => unit.pending),
+  );
   for (const task of afterCommit) {
     try {
       await task();

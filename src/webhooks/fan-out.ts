@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { type Kysely, type RawBuilder, sql } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import { asJson, dbBool } from '../db/values.ts';
 import { matchesAny } from '../events/patterns.ts';
@@ -15,23 +15,45 @@ import { enqueueDeliveries } from './delivery/queue.ts';
  * A concurrent archive or auto-disable may commit between this read and our commit; the delivery
  * worker therefore re-checks the endpoint's status when it claims a delivery.
  */
-export const webhookFanOut: EventFanOut = async (db, event) => {
-  await insertDeliveries(db, event);
-};
+export const webhookFanOut: EventFanOut = Object.assign(
+  async (db: Kysely<Database>, event: RecordedEvent, looked?: unknown) =>
+    (await insertDeliveries(db, event, looked as EndpointPatterns[] | undefined)).length,
+  { lookup: liveEndpointsJson },
+);
 
-/** Returns the ids of the endpoints that received a delivery row. */
-export async function insertDeliveries(db: Kysely<Database>, event: RecordedEvent): Promise<string[]> {
+interface EndpointPatterns {
+  id: string;
+  events: unknown;
+}
+
+/**
+ * PostgreSQL: the organization's live endpoints as one JSON array, a scalar subquery the unit's
+ * last statement carries (src/unit/pending-writes.ts), so a create in an organization without
+ * endpoints costs no statement of its own for the fan-out.
+ */
+function liveEndpointsJson(organizationId: string): RawBuilder<unknown> {
+  return sql`(select coalesce(json_agg(json_build_object('id', e.id, 'events', e.events) order by e.id), '[]'::json)
+    from webhook_endpoints e where e.organization_id = ${organizationId} and e.status = 'active'
+    and e.active = true and e.archived_at is null)`;
+}
+
+/**
+ * Returns the ids of the endpoints that received a delivery row. `looked` is the organization's
+ * live endpoints when the caller already read them in this transaction (liveEndpointsJson).
+ */
+export async function insertDeliveries(
+  db: Kysely<Database>,
+  event: RecordedEvent,
+  looked?: readonly EndpointPatterns[],
+): Promise<string[]> {
   // webhooks.endpoints.test writes its own single delivery; a test event is never broadcast.
   if (event.type === WEBHOOK_TEST_EVENT) return [];
-  const endpoints = await db
-    .selectFrom('webhook_endpoints')
-    .select(['id', 'events'])
-    .where('organization_id', '=', event.organizationId)
-    .where('status', '=', 'active')
-    .where('active', '=', dbBool(true))
-    .where('archived_at', 'is', null)
-    .orderBy('id')
-    .execute();
+  const endpoints =
+    looked ??
+    (
+      await sql<EndpointPatterns>`select id, events from webhook_endpoints where organization_id = ${event.organizationId}
+        and status = 'active' and active = ${dbBool(true)} and archived_at is null order by id`.execute(db)
+    ).rows;
   const matching = endpoints.filter((endpoint) => matchesAny(asJson<string[]>(endpoint.events), event.type));
   if (matching.length === 0) return [];
   await enqueueDeliveries(

@@ -45,7 +45,7 @@ for (const dialect of DIALECTS) {
 
     it('refuses a type that is not in the catalog, writing nothing', async () => {
       const fanned: string[] = [];
-      const recorder = createEventRecorder([async (_db, event) => void fanned.push(event.type)]);
+      const recorder = createEventRecorder([async (_db, event) => fanned.push(event.type)]);
       const meta = { requestId: null, now: new Date('2026-01-15T12:00:00Z') };
       await assert.rejects(
         recorder.record(

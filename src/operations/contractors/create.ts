@@ -5,7 +5,7 @@ import { asBool, dbBool } from '../../db/values.ts';
 import { newId } from '../../lib/ids.ts';
 import { defineOperation } from '../define.ts';
 import { Contractor, toContractor } from './schema.ts';
-import { uniqueEmailWrite } from './store.ts';
+import { explainEmailTaken } from './store.ts';
 
 export const createContractor = defineOperation({
   name: 'contractors.create',
@@ -73,7 +73,8 @@ export const createContractor = defineOperation({
       created_at: now,
       updated_at: now,
     };
-    await uniqueEmailWrite(() => ctx.db.insertInto('contractors').values(row).execute());
+    // Written at the unit's end with its audit row and event: on PostgreSQL one round trip.
+    ctx.insertAtEnd('contractors', row, explainEmailTaken);
     await ctx.audit({ recordType: 'contractor', recordId: row.id, beforeRevision: null, afterRevision: 1 });
     const contractor = toContractor(row);
     await ctx.emit({

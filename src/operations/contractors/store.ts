@@ -172,18 +172,22 @@ export async function withUniqueEmail<T>(
 }
 
 /**
- * The same rule without the look-up, for an insert (contractors.create, one statement less): the
- * unique constraint on (organization_id, email_normalized) decides, and the failed insert rolls its
- * whole unit of work back. (A change keeps the look-up: a taken address is reported before a stale
- * revision there.)
+ * The same rule without the look-up: the unique constraint on (organization_id, email_normalized)
+ * decides, and the failed write rolls its whole unit of work back. contractors.create relies on it
+ * alone (one statement less); a change keeps the look-up, so a taken address is reported before a
+ * stale revision there.
  */
 export async function uniqueEmailWrite<T>(write: () => Promise<T>): Promise<T> {
   try {
     return await write();
   } catch (error) {
-    if (isUniqueViolation(error)) throw emailTaken();
-    throw error;
+    throw explainEmailTaken(error) ?? error;
   }
+}
+
+/** The same rule for an insert written at the unit's end (`UnitOfWork.insertAtEnd`). */
+export function explainEmailTaken(error: unknown): Error | undefined {
+  return isUniqueViolation(error) ? emailTaken() : undefined;
 }
 
 function emailTaken(): AppError {
