@@ -98,7 +98,8 @@ describe('serve start-up', () => {
     try {
       const deadline = Date.now() + 15_000;
       let status = await mailStatus(dataDir, mailId);
-      while (status === 'pending' && Date.now() < deadline) {
+      // 'sending' is the claim the dispatcher commits before it decides (no SMTP here: kept).
+      while ((status === 'pending' || status === 'sending') && Date.now() < deadline) {
         await new Promise((resolve) => setTimeout(resolve, 100));
         status = await mailStatus(dataDir, mailId);
       }
