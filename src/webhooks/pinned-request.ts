@@ -125,7 +125,13 @@ class AnswerReader implements Dispatcher.DispatchHandler {
   #keptBytes = 0;
   #read = 0;
   #settled = false;
-  readonly #onAbort = (): void => this.#abort(this.#opts.signal.reason);
+  // Before the request is on a connection (connecting, TLS, or queued behind the pool's busy
+  // connections) there is nothing to cut: the deadline settles the attempt at once, and
+  // onRequestStart cuts the request should it still reach a connection.
+  readonly #onAbort = (): void => {
+    if (this.#controller) this.#abort(this.#opts.signal.reason);
+    else this.#settle(this.#opts.signal.reason);
+  };
 
   constructor(opts: PinnedOptions, resolve: (r: PinnedResponse) => void, reject: (e: unknown) => void) {
     this.#opts = opts;
@@ -136,7 +142,6 @@ class AnswerReader implements Dispatcher.DispatchHandler {
   }
 
   #abort(reason: unknown): void {
-    // Before the request is on a connection there is nothing to cut yet: onRequestStart does it.
     this.#controller?.abort(reason instanceof Error ? reason : new Error(String(reason)));
   }
 

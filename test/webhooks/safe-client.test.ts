@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
-import { createServer as createTcpServer, type Server as TcpServer } from 'node:net';
+import { createServer as createTcpServer, type Socket, type Server as TcpServer } from 'node:net';
 import { after, describe, test } from 'node:test';
 import { getGlobalDispatcher, ProxyAgent, setGlobalDispatcher } from 'undici';
 import { sendPinned } from '../../src/webhooks/pinned-request.ts';
@@ -432,6 +432,27 @@ describe('sendPinned over TLS', () => {
     const response = await sendPinned(url, ['127.0.0.1'], body, options(CA));
     assert.equal(response.status, 202);
     assert.equal(receiver.seen[0]?.servername, 'receiver.example.com');
+  });
+
+  test('the deadline ends an attempt still waiting for its connection (a TLS handshake that never answers)', async () => {
+    // Accepts the TCP connection and never speaks: the request never reaches a connection.
+    const accepted = new Set<Socket>();
+    const silent = createTcpServer((socket) => accepted.add(socket));
+    servers.push(silent);
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const { port } = silent.address() as { port: number };
+    const deadline = new AbortController();
+    const url = new URL(`https://receiver.example.com:${port}/hook`);
+    // The connector's own limit is far away: only the deadline can end this attempt.
+    const attempt = sendPinned(url, ['127.0.0.1'], body, {
+      ...options(CA),
+      timeoutMs: 600_000,
+      signal: deadline.signal,
+    });
+    const reason = new Error('deadline');
+    setTimeout(() => deadline.abort(reason), 50);
+    await assert.rejects(attempt, (error) => error === reason);
+    for (const socket of accepted) socket.destroy();
   });
 
   test('a certificate for another name is refused', async () => {
