@@ -15,19 +15,15 @@ import { parseArgs } from 'node:util';
 // @ts-expect-error autocannon 8 ships no type declarations; the parts used are typed below.
 import autocannonUntyped from 'autocannon';
 import Fastify from 'fastify';
-import { pino } from 'pino';
-import { addMember, createApiKey, createOrganization } from '../src/admin/organizations.ts';
 import { loadConfig } from '../src/config.ts';
-import { ALL_SCOPES } from '../src/contract/access.ts';
-import { type DialectName, openDatabase } from '../src/db/database.ts';
+import type { DialectName } from '../src/db/database.ts';
 import { dbBool } from '../src/db/values.ts';
 import { newId } from '../src/lib/ids.ts';
 import { contractorsPage } from '../src/operations/contractors/list.ts';
 import { toContractor } from '../src/operations/contractors/schema.ts';
 import { offsetPage } from '../src/operations/pagination.ts';
 import { buildServer } from '../src/server.ts';
-import { createServices } from '../src/services.ts';
-import { createTestDatabase } from '../test/support/databases.ts';
+import { benchOrganization, startBenchService } from './support/bench-service.ts';
 
 interface BenchRequest {
   method?: 'GET' | 'POST';
@@ -104,29 +100,15 @@ function table(rows: Row[]): string {
 }
 
 async function main(): Promise<void> {
-  const database = await createTestDatabase(dialect);
-  const config = loadConfig({ LOG_LEVEL: 'silent', ACCOUNTING_RATE_LIMIT: '100000000/1m' });
-  // The production pool size (10) rather than the test harness's 5.
-  const db =
-    database.url === undefined
-      ? database.db
-      : openDatabase({ databaseUrl: database.url, dataDir: database.env.ACCOUNTING_DATA_DIR, poolSize: 10 });
-  const services = await createServices(config, { db, logger: pino({ level: 'silent' }) });
+  const bench = await startBenchService(
+    dialect,
+    loadConfig({ LOG_LEVEL: 'silent', ACCOUNTING_RATE_LIMIT: '100000000/1m' }),
+  );
+  const { services } = bench;
   const server = await buildServer(services);
   const baseUrl = await server.listen({ port: 0, host: '127.0.0.1' });
   const { kysely } = services.db;
-
-  const org = await createOrganization(kysely, services.clock, { name: 'bench' });
-  const member = await addMember(kysely, services.clock, {
-    organizationId: org.id,
-    email: 'bench-admin@example.com',
-    role: 'admin',
-  });
-  const { token } = await createApiKey(kysely, services.clock, {
-    organizationId: org.id,
-    memberId: member.id,
-    scopes: ALL_SCOPES,
-  });
+  const { organizationId, token } = await benchOrganization(services, 'bench');
 
   // The floor: the same single statement per request, no auth, idempotency, audit or events.
   const bare = Fastify();
@@ -134,7 +116,7 @@ async function main(): Promise<void> {
     // contractors.list's own statement (limit + 1 rows: the extra one says whether a next page
     // exists), read as the operation reads it (on SQLite through the read pool, decision 288), and
     // its own response body, without the pipeline around it.
-    const rows = await contractorsPage(services.db.readKysely, org.id, services.clock.now(), {
+    const rows = await contractorsPage(services.db.readKysely, organizationId, services.clock.now(), {
       limit: LIMIT + 1,
       offset: 0,
     }).execute();
@@ -146,7 +128,7 @@ async function main(): Promise<void> {
     // The columns contractors.create writes.
     const row = {
       id: newId(),
-      organization_id: org.id,
+      organization_id: organizationId,
       display_name: input.displayName,
       legal_name: input.legalName,
       email: input.email,
@@ -227,7 +209,7 @@ async function main(): Promise<void> {
     const count = await kysely
       .selectFrom('contractors')
       .select((eb) => eb.fn.countAll().as('n'))
-      .where('organization_id', '=', org.id)
+      .where('organization_id', '=', organizationId)
       .executeTakeFirstOrThrow();
     process.stdout.write(
       `${dialect}, ${SECONDS} s per route, ${CONNECTIONS} connections, ${CONTRACTORS} contractors seeded, ` +
@@ -236,8 +218,7 @@ async function main(): Promise<void> {
   } finally {
     await server.close();
     await bare.close();
-    if (db !== database.db) await db.close();
-    await database.drop();
+    await bench.close();
   }
 }
 

@@ -22,16 +22,12 @@ import { parseArgs } from 'node:util';
 // @ts-expect-error autocannon ships no type declarations; the parts used are typed below.
 import autocannonUntyped from 'autocannon';
 import { sql } from 'kysely';
-import { pino } from 'pino';
-import { addMember, createApiKey, createOrganization } from '../src/admin/organizations.ts';
 import { loadConfig } from '../src/config.ts';
-import { ALL_SCOPES } from '../src/contract/access.ts';
-import { type Db, type DialectName, openDatabase } from '../src/db/database.ts';
+import type { Db, DialectName } from '../src/db/database.ts';
 import { ensureSearchIndex } from '../src/db/search-index.ts';
 import { encodeCursor } from '../src/operations/pagination.ts';
 import { buildServer } from '../src/server.ts';
-import { createServices } from '../src/services.ts';
-import { createTestDatabase } from '../test/support/databases.ts';
+import { benchOrganization, startBenchService } from './support/bench-service.ts';
 
 const autocannon = autocannonUntyped as (options: {
   url: string;
@@ -70,28 +66,16 @@ function summary(values: number[]): string {
 }
 
 async function main(): Promise<void> {
-  const database = await createTestDatabase(dialect);
-  const config = loadConfig({ LOG_LEVEL: 'silent', ACCOUNTING_RATE_LIMIT: '100000000/1m' });
-  const db =
-    database.url === undefined
-      ? database.db
-      : openDatabase({ databaseUrl: database.url, dataDir: database.env.ACCOUNTING_DATA_DIR, poolSize: 10 });
-  const services = await createServices(config, { db, logger: pino({ level: 'silent' }) });
+  const bench = await startBenchService(
+    dialect,
+    loadConfig({ LOG_LEVEL: 'silent', ACCOUNTING_RATE_LIMIT: '100000000/1m' }),
+  );
+  const { database, services } = bench;
   const server = await buildServer(services);
   const baseUrl = await server.listen({ port: 0, host: '127.0.0.1' });
   const { kysely } = services.db;
   try {
-    const org = await createOrganization(kysely, services.clock, { name: 'scale' });
-    const member = await addMember(kysely, services.clock, {
-      organizationId: org.id,
-      email: 'scale-admin@example.com',
-      role: 'admin',
-    });
-    const { token } = await createApiKey(kysely, services.clock, {
-      organizationId: org.id,
-      memberId: member.id,
-      scopes: ALL_SCOPES,
-    });
+    const { organizationId, token } = await benchOrganization(services, 'scale');
     const auth = { authorization: `Bearer ${token}` };
     const api = async (operation: string, input: Record<string, unknown>) => {
       const query = new URLSearchParams(
@@ -112,7 +96,7 @@ async function main(): Promise<void> {
     const endpointId = made.data.endpoint.id;
 
     const seedStart = performance.now();
-    await seed(services.db, org.id, endpointId);
+    await seed(services.db, organizationId, endpointId);
     const seedSeconds = (performance.now() - seedStart) / 1000;
     process.stdout.write(`# Scale, ${dialect}, ${ROWS.toLocaleString('en')} rows per table\n\n`);
     process.stdout.write(`Seeded in ${seedSeconds.toFixed(1)} s.\n\n`);
@@ -132,7 +116,7 @@ async function main(): Promise<void> {
       const row = await kysely
         .selectFrom(table)
         .select(['created_at', 'id'])
-        .where('organization_id', '=', org.id)
+        .where('organization_id', '=', organizationId)
         .orderBy('created_at', 'desc')
         .orderBy('id', 'desc')
         .offset(depth - 1)
@@ -204,9 +188,8 @@ async function main(): Promise<void> {
     process.stdout.write(`${stallLines.join('\n')}\n`);
   } finally {
     await server.close();
-    if (database.url !== undefined) await services.db.close();
+    await bench.close({ keep: values.keep === true });
     if (values.keep) process.stdout.write(`Kept: ${database.url ?? database.env.ACCOUNTING_DATA_DIR}\n`);
-    else await database.drop();
   }
 }
 

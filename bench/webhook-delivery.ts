@@ -21,18 +21,16 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { pino } from 'pino';
-import { addMember, createApiKey, createOrganization } from '../src/admin/organizations.ts';
 import { loadConfig } from '../src/config.ts';
-import { type DialectName, openDatabase } from '../src/db/database.ts';
+import type { DialectName } from '../src/db/database.ts';
 import { startJobs } from '../src/jobs/runner.ts';
 import { webhookDeliveryJob } from '../src/jobs/webhook-jobs.ts';
 import { buildServer } from '../src/server.ts';
-import { createServices, type Services } from '../src/services.ts';
+import type { Services } from '../src/services.ts';
 import { undici } from '../src/webhooks/undici.ts';
-import { createTestDatabase } from '../test/support/databases.ts';
 import { call } from '../test/support/http.ts';
 import { startWebhookReceiver } from '../test/support/webhook-receiver.ts';
+import { benchOrganization, startBenchService } from './support/bench-service.ts';
 import { startCpuProfile } from './support/cpu-profile.ts';
 import { installStatementCounter } from './support/statement-counter.ts';
 
@@ -151,7 +149,6 @@ async function startChildReceiver(): Promise<{ url: string; close(): Promise<voi
 }
 
 async function main(): Promise<void> {
-  const database = await createTestDatabase(dialect);
   // The worker's settings may be varied from the environment (ACCOUNTING_WEBHOOK_CONCURRENCY...).
   const webhookEnv = Object.fromEntries(
     Object.entries(process.env).filter(([key]) => key.startsWith('ACCOUNTING_WEBHOOK_')),
@@ -161,12 +158,8 @@ async function main(): Promise<void> {
     LOG_LEVEL: 'silent',
     ACCOUNTING_WEBHOOK_ALLOW_LOCALHOST: 'true',
   });
-  // The production pool size (10) rather than the test harness's 5.
-  const db =
-    database.url === undefined
-      ? database.db
-      : openDatabase({ databaseUrl: database.url, dataDir: database.env.ACCOUNTING_DATA_DIR, poolSize: 10 });
-  const services = await createServices(config, { db, logger: pino({ level: 'silent' }) });
+  const bench = await startBenchService(dialect, config);
+  const { database, services } = bench;
   const server = await buildServer(services);
   const baseUrl = await server.listen({ port: 0, host: '127.0.0.1' });
   const receiver = await startWebhookReceiver({ status: 200 });
@@ -174,17 +167,11 @@ async function main(): Promise<void> {
   try {
     const { kysely } = services.db;
     const setup = async (name: string, endpoints: number, receiverUrl = receiver.url) => {
-      const org = await createOrganization(kysely, services.clock, { name });
-      const member = await addMember(kysely, services.clock, {
-        organizationId: org.id,
-        email: `${name}@example.com`,
-        role: 'admin',
-      });
-      const { token } = await createApiKey(kysely, services.clock, {
-        organizationId: org.id,
-        memberId: member.id,
-        scopes: ['accounting:read', 'accounting:write', 'accounting:admin'],
-      });
+      const { organizationId, token } = await benchOrganization(services, name, [
+        'accounting:read',
+        'accounting:write',
+        'accounting:admin',
+      ]);
       for (let i = 0; i < endpoints; i++) {
         const res = await call(
           baseUrl,
@@ -194,7 +181,7 @@ async function main(): Promise<void> {
         );
         if (res.status !== 200) throw new Error(`endpoint create: ${JSON.stringify(res.body)}`);
       }
-      return org.id;
+      return organizationId;
     };
 
     // 1. Throughput.
@@ -269,8 +256,7 @@ async function main(): Promise<void> {
     await server.close();
     await receiver.close();
     await throughputReceiver?.close();
-    if (db !== database.db) await db.close();
-    await database.drop();
+    await bench.close();
   }
 }
 
