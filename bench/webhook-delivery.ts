@@ -165,7 +165,6 @@ async function main(): Promise<void> {
   const receiver = await startWebhookReceiver({ status: 200 });
   const throughputReceiver = values.receiver === 'inline' ? undefined : await startChildReceiver();
   try {
-    const { kysely } = services.db;
     const setup = async (name: string, endpoints: number, receiverUrl = receiver.url) => {
       const { organizationId, token } = await benchOrganization(services, name, [
         'accounting:read',
