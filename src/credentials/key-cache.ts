@@ -7,7 +7,7 @@ import type { Wakeups } from '../unit/wakeups.ts';
 
 const GENERATION_SQL = 'select generation from credential_generation where id = 1';
 /** When the writer is inside a transaction: from the read pool, not waiting for it to end. */
-const GENERATION = sql<Generation>`select generation from credential_generation where id = 1`;
+const GENERATION = sql.raw<Generation>(GENERATION_SQL);
 
 /** The joined API key row authentication needs: the key, its member and its organization. */
 export interface KeyRow {

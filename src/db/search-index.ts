@@ -1,13 +1,12 @@
 import { sql } from 'kysely';
 import type { Db } from './database.ts';
+import { createTrigramIndexes, TRIGRAM_INDEXES } from './migrations/0018-search-index.ts';
 
 export interface SearchIndexState {
   indexed: boolean;
   /** Why not, for the start-up log line: what the operator can do about it. */
   reason?: string;
 }
-
-const TRIGRAM_INDEXES = ['contractors_display_name_trgm', 'contractors_legal_name_trgm'];
 
 /**
  * Whether name search has its trigram index (docs/decisions.md 265). Migration 0018 skips the
@@ -22,10 +21,7 @@ export async function ensureSearchIndex(db: Db): Promise<SearchIndexState> {
   if (Number(present.rows[0]?.n ?? 0) === TRIGRAM_INDEXES.length) return { indexed: true };
   try {
     await sql`create extension if not exists pg_trgm`.execute(db.kysely);
-    await sql`create index if not exists contractors_display_name_trgm
-      on contractors using gin (lower(display_name) gin_trgm_ops) with (fastupdate = off)`.execute(db.kysely);
-    await sql`create index if not exists contractors_legal_name_trgm
-      on contractors using gin (lower(legal_name) gin_trgm_ops) with (fastupdate = off)`.execute(db.kysely);
+    await createTrigramIndexes(db.kysely);
     return { indexed: true };
   } catch (error) {
     const detail = error instanceof Error ? error.message : String(error);

@@ -3,8 +3,6 @@ import { Counter, collectDefaultMetrics, Histogram, Registry } from 'prom-client
 /** One registry per service instance (tests build many), exposed at /metrics. */
 export interface Metrics {
   registry: Registry;
-  httpRequests: Counter<'operation' | 'status'>;
-  httpDuration: Histogram<'operation'>;
   /** One API request answered: counted and timed through label children kept per label set. */
   recordRequest(operation: string, status: number, seconds: number): void;
 }
@@ -36,8 +34,6 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Metri
   const series = new Map<string, RequestSeries>();
   return {
     registry,
-    httpRequests,
-    httpDuration,
     recordRequest(operation, status, seconds) {
       const key = `${operation} ${status}`;
       let found = series.get(key);

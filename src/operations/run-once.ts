@@ -62,10 +62,9 @@ export async function runOnce(
         stallAfterClaimInTests(scope.key);
       }
       const body = { data: await work(unit) };
-      const fence = held;
       // The completion is the unit's last statement; on PostgreSQL it carries the audit row,
       // events and the webhook fan-out's look-up with it (one round trip, src/unit/pending-writes.ts).
-      await unit.endWith(idempotencyCompletion(scope, fence, body, sealer));
+      await unit.endWith(idempotencyCompletion(scope, held, body, sealer));
       return { replayed: false, body };
     });
   } catch (error) {

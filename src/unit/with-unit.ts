@@ -32,7 +32,7 @@ export async function withUnit<T>(
   options: UnitOptions,
   work: (unit: EndableUnit) => Promise<T>,
 ): Promise<T> {
-  const requestId = options.requestId ?? `job_${newId().replaceAll('-', '')}`;
+  const requestId = unitRequestId(options);
   const afterCommit: Array<() => Promise<void> | void> = [];
   if (options.readOnly) {
     // A read opens no transaction; on SQLite it may run on the read pool (decision 288).
@@ -47,17 +47,31 @@ export async function withUnit<T>(
     return value;
   });
   nudgeWhenWorkQueued(runtime.wakeups, [pending]);
-  for (const task of afterCommit) {
+  await runAfterCommit(runtime, afterCommit, { requestId, operation: options.operation });
+  return result;
+}
+
+/** A request's id, or for a job's unit a fresh `job_<hex>`. */
+function unitRequestId(options: UnitOptions): string {
+  return options.requestId ?? `job_${newId().replaceAll('-', '')}`;
+}
+
+/**
+ * The after-commit tasks, in order. Their failures are logged, not raised: the change is
+ * committed, and the pollers find what a nudge missed.
+ */
+async function runAfterCommit(
+  runtime: UnitRuntime,
+  tasks: ReadonlyArray<() => Promise<void> | void>,
+  context: Record<string, unknown>,
+): Promise<void> {
+  for (const task of tasks) {
     try {
       await task();
     } catch (error) {
-      runtime.logger.error(
-        { err: error, requestId, operation: options.operation },
-        'after-commit task failed',
-      );
+      runtime.logger.error({ err: error, ...context }, 'after-commit task failed');
     }
   }
-  return result;
 }
 
 /** The unit as `withUnit` hands it over: with the one extra the idempotent pipeline needs. */
@@ -150,7 +164,7 @@ export async function withUnitsInOneTransaction<T>(
   const opened: Array<{ pending: PendingWrites; requestId: string }> = [];
   const result = await runtime.db.kysely.transaction().execute(async (trx) => {
     const value = await work(trx, (options) => {
-      const requestId = options.requestId ?? `job_${newId().replaceAll('-', '')}`;
+      const requestId = unitRequestId(options);
       const pending = new PendingWrites();
       opened.push({ pending, requestId });
       return makeUnit(runtime, { ...options, readOnly: false }, requestId, trx, afterCommit, pending);
@@ -163,12 +177,6 @@ export async function withUnitsInOneTransaction<T>(
     runtime.wakeups,
     opened.map((unit) => unit.pending),
   );
-  for (const task of afterCommit) {
-    try {
-      await task();
-    } catch (error) {
-      runtime.logger.error({ err: error }, 'after-commit task failed');
-    }
-  }
+  await runAfterCommit(runtime, afterCommit, {});
   return result;
 }

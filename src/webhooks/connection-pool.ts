@@ -5,7 +5,7 @@
 // serves it, so a DNS change or a policy refusal never rides on an old connection.
 import { createHash } from 'node:crypto';
 import type { buildConnector, Pool } from 'undici';
-import { undici } from './undici.ts';
+import { stacklessError, undici } from './undici.ts';
 
 /** An idle pool is closed after this long (shorter than the 5 s or more receivers keep an idle connection, so we close first). */
 export const KEEP_ALIVE_MS = 2_000;
@@ -30,15 +30,7 @@ const pools = new Map<string, Entry>();
  * ClientDestroyedError, stack trace and all, on every close only to discard it; this one is built
  * once, without a stack (a request still in flight at shutdown reports its code).
  */
-const POOL_CLOSED: Error = (() => {
-  const limit = Error.stackTraceLimit;
-  Error.stackTraceLimit = 0;
-  try {
-    return Object.assign(new Error('webhook connection pool closed'), { code: 'WEBHOOK_POOL_CLOSED' });
-  } finally {
-    Error.stackTraceLimit = limit;
-  }
-})();
+const POOL_CLOSED = stacklessError('webhook connection pool closed', { code: 'WEBHOOK_POOL_CLOSED' });
 
 export interface PoolLease {
   pool: Pool;

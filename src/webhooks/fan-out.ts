@@ -33,8 +33,13 @@ interface EndpointPatterns {
  */
 function liveEndpointsJson(organizationId: string): RawBuilder<unknown> {
   return sql`(select coalesce(json_agg(json_build_object('id', e.id, 'events', e.events) order by e.id), '[]'::json)
-    from webhook_endpoints e where e.organization_id = ${organizationId} and e.status = 'active'
-    and e.active = true and e.archived_at is null)`;
+    from webhook_endpoints e where ${liveEndpointsOf(organizationId)})`;
+}
+
+/** The endpoints (aliased `e`) an organization's events fan out to: enabled and not archived. */
+function liveEndpointsOf(organizationId: string): RawBuilder<boolean> {
+  return sql`e.organization_id = ${organizationId} and e.status = 'active' and e.active = ${dbBool(true)}
+    and e.archived_at is null`;
 }
 
 /**
@@ -51,8 +56,8 @@ export async function insertDeliveries(
   const endpoints =
     looked ??
     (
-      await sql<EndpointPatterns>`select id, events from webhook_endpoints where organization_id = ${event.organizationId}
-        and status = 'active' and active = ${dbBool(true)} and archived_at is null order by id`.execute(db)
+      await sql<EndpointPatterns>`select e.id, e.events from webhook_endpoints e
+        where ${liveEndpointsOf(event.organizationId)} order by e.id`.execute(db)
     ).rows;
   const matching = endpoints.filter((endpoint) => matchesAny(asJson<string[]>(endpoint.events), event.type));
   if (matching.length === 0) return [];

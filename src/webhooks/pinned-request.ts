@@ -3,7 +3,7 @@ import { isIP } from 'node:net';
 import type { buildConnector, Dispatcher } from 'undici';
 import { leasePool } from './connection-pool.ts';
 import type { DeliveryRequest } from './safe-client.ts';
-import { undici } from './undici.ts';
+import { stacklessError, undici } from './undici.ts';
 
 /** Characters of a receiver's answer kept in the delivery log. */
 export const EXCERPT_CHARS = 1024;
@@ -97,15 +97,7 @@ export async function sendPinned(
 }
 
 /** Why a connection was cut after an answer longer than maxResponseBytes (never reported). */
-const TRUNCATED: Error = (() => {
-  const limit = Error.stackTraceLimit;
-  Error.stackTraceLimit = 0;
-  try {
-    return new Error('webhook answer longer than the limit; the rest is not read');
-  } finally {
-    Error.stackTraceLimit = limit;
-  }
-})();
+const TRUNCATED = stacklessError('webhook answer longer than the limit; the rest is not read');
 
 /**
  * The answer as undici hands it over (its dispatch handler interface): the status and the first

@@ -11,3 +11,17 @@ export function undici(): typeof Undici {
   loaded ??= createRequire(import.meta.url)('undici') as typeof Undici;
   return loaded;
 }
+
+/**
+ * An error built once, without a stack trace, for reasons undici is handed again and again (a
+ * pool closed, an answer cut off): building a stack for each only to discard it cost CPU.
+ */
+export function stacklessError(message: string, props: Record<string, unknown> = {}): Error {
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
+  try {
+    return Object.assign(new Error(message), props);
+  } finally {
+    Error.stackTraceLimit = limit;
+  }
+}

@@ -84,6 +84,17 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(await found('gmbh'), [contractorId]);
       assert.deepEqual(await found('older con'), [contractorId]);
       assert.deepEqual(await found('younger'), []);
+      if (dialect === 'postgres') {
+        // On PostgreSQL the answers above are the same with or without an index: check it exists.
+        const indexes = await sql<{ indexname: string }>`select indexname from pg_indexes
+          where schemaname = current_schema() and indexname like 'contractors_%_trgm' order by indexname`.execute(
+          kysely,
+        );
+        assert.deepEqual(
+          indexes.rows.map((row) => row.indexname),
+          ['contractors_display_name_trgm', 'contractors_legal_name_trgm'],
+        );
+      }
     });
 
     it('gives the same answers on every path: rare phrase, common phrase, short query window', async () => {

@@ -121,10 +121,16 @@ describe('SQLite read pool', () => {
 
   it('with no readers runs everything on the writer', async () => {
     const plain = openDatabase({ dataDir: dir, sqliteReaders: 0 });
-    assert.equal(
-      Number((await sql<{ n: number }>`select count(*) as n from t`.execute(plain.kysely)).rows[0]?.n),
-      await count(),
-    );
-    await plain.close();
+    try {
+      // The request path's Kysely too: no pool, so it is the writer's.
+      assert.equal(plain.readKysely, plain.kysely);
+      assert.equal(
+        Number((await sql<{ n: number }>`select count(*) as n from t`.execute(plain.readKysely)).rows[0]?.n),
+        await count(),
+      );
+      assert.equal(plain.readersStarted?.(), 0);
+    } finally {
+      await plain.close();
+    }
   });
 });

@@ -59,6 +59,17 @@ async function postgres(db: Kysely<unknown>): Promise<void> {
     return;
   }
   await sql`release savepoint search_index`.execute(db);
+  await createTrigramIndexes(db);
+}
+
+/** The PostgreSQL trigram indexes of name search, by name (src/db/search-index.ts checks them). */
+export const TRIGRAM_INDEXES = ['contractors_display_name_trgm', 'contractors_legal_name_trgm'];
+
+/**
+ * Creates them once pg_trgm exists: here, and again at start when the migration could not
+ * (src/db/search-index.ts), so both make the same indexes.
+ */
+export async function createTrigramIndexes<T>(db: Kysely<T>): Promise<void> {
   await sql`create index if not exists contractors_display_name_trgm
     on contractors using gin (lower(display_name) gin_trgm_ops) with (fastupdate = off)`.execute(db);
   await sql`create index if not exists contractors_legal_name_trgm

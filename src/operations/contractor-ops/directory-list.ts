@@ -1,8 +1,9 @@
+import { type RawBuilder, sql } from 'kysely';
 import { Type } from 'typebox';
 import { Country, Id, Limit, Offset, Timestamp } from '../../contract/formats.ts';
 import type { PayCadence as PayCadenceValue } from '../../db/tables/contractors.ts';
 import { asBool, asIso, asMinor, dbBool } from '../../db/values.ts';
-import { formatHours, NameQuery, nameFilter, UNPAID_HOURS } from '../contractors/store.ts';
+import { contractorPageIds, formatHours, NameQuery, nameFilter, UNPAID_HOURS } from '../contractors/store.ts';
 import { defineOperation } from '../define.ts';
 import { OffsetPage, offsetPage } from '../pagination.ts';
 import { PayCadence } from './schema.ts';
@@ -111,24 +112,15 @@ export const listDirectory = defineOperation({
           .as('pending_hundredths'),
       ])
       .where('c.organization_id', '=', ctx.organizationId);
-    // The page's ids first, then the joins and per-row subqueries for those rows only (as
-    // contractors.list does: an offset would otherwise evaluate them for every skipped row).
-    let page = ctx.db
-      .selectFrom('contractors as c')
-      .select('c.id')
-      .where('c.organization_id', '=', ctx.organizationId);
-    if (input.query)
-      page = page.where(await nameFilter(ctx.db, ctx.organizationId, input.query, ctx.dialect));
-    if (input.active !== undefined) page = page.where('c.active', '=', dbBool(input.active));
+    // The page's ids first, then the joins and per-row subqueries for those rows only.
+    const filters: Array<RawBuilder<boolean>> = [];
+    if (input.query) filters.push(await nameFilter(ctx.db, ctx.organizationId, input.query, ctx.dialect));
+    if (input.active !== undefined) filters.push(sql<boolean>`c.active = ${dbBool(input.active)}`);
     const rows = await query
       .where(
         'c.id',
         'in',
-        page
-          .orderBy('c.created_at', 'desc')
-          .orderBy('c.id', 'desc')
-          .limit(limit + 1)
-          .offset(offset),
+        contractorPageIds(ctx.db, ctx.organizationId, { limit: limit + 1, offset, filters }),
       )
       .orderBy('c.created_at', 'desc')
       .orderBy('c.id', 'desc')

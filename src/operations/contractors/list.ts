@@ -5,7 +5,7 @@ import type { Database } from '../../db/schema.ts';
 import { defineOperation } from '../define.ts';
 import { OffsetPage, offsetPage } from '../pagination.ts';
 import { Contractor, toContractor } from './schema.ts';
-import { NameQuery, nameFilter, selectContractors } from './store.ts';
+import { contractorPageIds, NameQuery, nameFilter, selectContractors } from './store.ts';
 
 export const listContractors = defineOperation({
   name: 'contractors.list',
@@ -40,9 +40,8 @@ export const listContractors = defineOperation({
 
 /**
  * The one statement of a contractors.list page (also what bench/contractors-api.ts runs as its
- * bare route): the page's ids first, from the (organization_id, created_at, id) index alone; the
- * columns and the per-row invitation subquery only for those. Computed per skipped row, an offset
- * of 900,000 evaluated the subquery 900,000 times (decision 267).
+ * bare route): the page's ids from the index (`contractorPageIds`), then the columns and the
+ * per-row invitation subquery for those rows only.
  */
 export function contractorsPage(
   db: Kysely<Database>,
@@ -50,14 +49,9 @@ export function contractorsPage(
   now: Date,
   page: { limit: number; offset: number; filter?: RawBuilder<boolean> | undefined },
 ) {
-  let ids = db.selectFrom('contractors as c').select('c.id').where('c.organization_id', '=', organizationId);
-  if (page.filter) ids = ids.where(page.filter);
+  const filters = page.filter ? [page.filter] : [];
   return selectContractors(db, organizationId, now)
-    .where(
-      'c.id',
-      'in',
-      ids.orderBy('c.created_at', 'desc').orderBy('c.id', 'desc').limit(page.limit).offset(page.offset),
-    )
+    .where('c.id', 'in', contractorPageIds(db, organizationId, { ...page, filters }))
     .orderBy('c.created_at', 'desc')
     .orderBy('c.id', 'desc');
 }

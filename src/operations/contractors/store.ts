@@ -35,6 +35,22 @@ export function selectContractors(db: Kysely<Database>, organizationId: string, 
     .where('c.organization_id', '=', organizationId);
 }
 
+/**
+ * The ids of one offset page of an organization's contractors, newest first, narrowed by
+ * `filters`: read from the (organization_id, created_at, id) index alone, so the caller computes
+ * its columns, joins and per-row subqueries for the page's rows only (`c.id in (...)`); computed
+ * per skipped row, an offset of 900,000 evaluated them 900,000 times (decision 267).
+ */
+export function contractorPageIds(
+  db: Kysely<Database>,
+  organizationId: string,
+  page: { limit: number; offset: number; filters?: ReadonlyArray<RawBuilder<boolean>> },
+) {
+  let ids = db.selectFrom('contractors as c').select('c.id').where('c.organization_id', '=', organizationId);
+  for (const filter of page.filters ?? []) ids = ids.where(filter);
+  return ids.orderBy('c.created_at', 'desc').orderBy('c.id', 'desc').limit(page.limit).offset(page.offset);
+}
+
 /** Trigram indexes (FTS5 trigram, pg_trgm) match substrings of at least three characters. */
 export const TRIGRAM = 3;
 /** A query shorter than a trigram looks at this many of the newest contractors (decision 265). */
@@ -150,10 +166,11 @@ export async function requireContractor(
 }
 
 /**
- * The contractor e-mail rule of contractors.create and contractors.email.update: 409 `email_taken`
- * when another contractor of the organization (other than `exceptId`) has `normalized`, checked
- * before `write`; a unique violation in `write` (a concurrent create or change took the address
- * after the check) is the same 409.
+ * The contractor e-mail rule of contractors.email.update: 409 `email_taken` when another
+ * contractor of the organization (other than `exceptId`) has `normalized`, checked before `write`
+ * (so a taken address is reported before a stale revision); a unique violation in `write` (a
+ * concurrent create or change took the address after the check) is the same 409. contractors.create
+ * has no look-up: the unique constraint decides (`explainEmailTaken`).
  */
 export async function withUniqueEmail<T>(
   ctx: Pick<OperationContext, 'db' | 'organizationId'>,
@@ -168,16 +185,6 @@ export async function withUniqueEmail<T>(
     .where('email_normalized', '=', normalized);
   if (exceptId !== null) taken = taken.where('id', '!=', exceptId);
   if (await taken.executeTakeFirst()) throw emailTaken();
-  return uniqueEmailWrite(write);
-}
-
-/**
- * The same rule without the look-up: the unique constraint on (organization_id, email_normalized)
- * decides, and the failed write rolls its whole unit of work back. contractors.create relies on it
- * alone (one statement less); a change keeps the look-up, so a taken address is reported before a
- * stale revision there.
- */
-export async function uniqueEmailWrite<T>(write: () => Promise<T>): Promise<T> {
   try {
     return await write();
   } catch (error) {

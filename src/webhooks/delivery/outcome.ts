@@ -1,7 +1,7 @@
 // Writing down what attempts did: each delivery's next state, the attempt log rows, the endpoints'
 // counters and, when the contract says so, turning an endpoint off. Outcomes of attempts that
 // finished close together are written in ONE transaction (outcome-batch.ts decides when);
-// each delivery's move is still fenced on its own lease (queue.ts settleAttempts).
+// each delivery's move is still fenced on its own lease (queue.ts settleUpdates).
 //
 // Lock order (PostgreSQL): endpoint rows first, in id order, then delivery rows. Every writer that
 // touches both (this, auto-disable, archive) takes the endpoint first, and batches take several

@@ -65,6 +65,16 @@ const PENDING = sql.lit('pending');
 const FIRST_KIND = sql<boolean>`d.attempt_count = ${sql.lit(0)}`;
 const RETRY_KIND = sql<boolean>`d.attempt_count > ${sql.lit(0)}`;
 
+/**
+ * Rows of `kind` (aliased `d`) a claim may take now: pending, due, no live lease, attempts left.
+ * Its literals (`PENDING`, the kind) stay literals so the planner can use the kind's partial index.
+ */
+function claimableRows(kind: RawBuilder<boolean>, nowIso: string, maxAttempts: number): RawBuilder<boolean> {
+  return sql<boolean>`d.status = ${PENDING} and ${kind} and d.next_attempt_at <= ${nowIso}
+    and (d.locked_until is null or d.locked_until < ${nowIso})
+    and d.attempt_count < coalesce(d.attempt_limit, ${maxAttempts})`;
+}
+
 /** Retries may fill all but one of an endpoint's slots, so a first attempt always finds one. */
 export function retryCap(endpointConcurrency: number): number {
   return Math.max(1, endpointConcurrency - 1);
@@ -88,6 +98,7 @@ interface Candidate {
  */
 async function findCandidates(db: Trx, nowIso: string, options: ClaimOptions): Promise<Candidate[]> {
   const kind = options.kind === 'first' ? FIRST_KIND : RETRY_KIND;
+  const claimable = claimableRows(kind, nowIso, options.maxAttempts);
   const cap = options.endpointConcurrency;
   const result = await sql<Candidate>`
     with recursive eps(endpoint_id) as (
@@ -102,16 +113,10 @@ async function findCandidates(db: Trx, nowIso: string, options: ClaimOptions): P
     select c.* from (
       select e.id as endpoint_id,
         (select d.next_attempt_at from webhook_deliveries d
-          where d.endpoint_id = e.id and d.status = ${PENDING} and ${kind}
-            and d.next_attempt_at <= ${nowIso}
-            and (d.locked_until is null or d.locked_until < ${nowIso})
-            and d.attempt_count < coalesce(d.attempt_limit, ${options.maxAttempts})
+          where d.endpoint_id = e.id and ${claimable}
           order by d.next_attempt_at limit 1) as due_at,
         (select count(*) from (select 1 from webhook_deliveries d
-          where d.endpoint_id = e.id and d.status = ${PENDING} and ${kind}
-            and d.next_attempt_at <= ${nowIso}
-            and (d.locked_until is null or d.locked_until < ${nowIso})
-            and d.attempt_count < coalesce(d.attempt_limit, ${options.maxAttempts})
+          where d.endpoint_id = e.id and ${claimable}
           order by d.next_attempt_at limit ${cap}) as a) as available,
         (select count(*) from webhook_deliveries l
           where l.endpoint_id = e.id and l.status = ${PENDING} and l.locked_until >= ${nowIso}) as live,
@@ -206,15 +211,16 @@ export async function claimDeliveries(db: Db, options: ClaimOptions): Promise<Cl
     // One arm per endpoint: its oldest due rows, up to its share, read by one index range each.
     // Written as one SQL template rather than built: composing a query builder per arm (and
     // compiling it) cost more CPU than the UPDATE itself, for a statement of a fixed shape.
-    const kind = options.kind === 'first' ? FIRST_KIND : RETRY_KIND;
+    const claimable = claimableRows(
+      options.kind === 'first' ? FIRST_KIND : RETRY_KIND,
+      nowIso,
+      options.maxAttempts,
+    );
     const lock = postgres ? sql` for update skip locked` : sql``;
     const arms = shares.map(
       ([endpointId, room], index) => sql`select ${sql.ref(`p${index}.id`)} from (
         select d.id from webhook_deliveries d
-        where d.status = ${PENDING} and ${kind} and d.next_attempt_at <= ${nowIso}
-          and (d.locked_until is null or d.locked_until < ${nowIso})
-          and d.attempt_count < coalesce(d.attempt_limit, ${options.maxAttempts})
-          and d.endpoint_id = ${endpointId}
+        where ${claimable} and d.endpoint_id = ${endpointId}
         order by d.next_attempt_at, d.id limit ${room}${lock}) as ${sql.id(`p${index}`)}`,
     );
     if (arms.length === 0) return [];
@@ -491,26 +497,6 @@ export function settleUpdates(
       returning id`);
   }
   return updates;
-}
-
-/**
- * Moves claimed deliveries after their attempts, all in the caller's transaction (settleUpdates,
- * one statement after another). Returns the ids that moved; a lease lost on one row (lapsed, or
- * cancelled meanwhile) leaves that row untouched and the others moved.
- */
-export async function settleAttempts(
-  db: Kysely<Database>,
-  dialect: Db['dialect'],
-  workerId: string,
-  now: Date,
-  settlements: readonly Settlement[],
-): Promise<Set<string>> {
-  const moved = new Set<string>();
-  for (const update of settleUpdates(dialect, workerId, now, settlements)) {
-    const { rows } = await update.execute(db);
-    for (const row of rows) moved.add(row.id);
-  }
-  return moved;
 }
 
 /** Cancels an endpoint's pending deliveries (including leased ones: the worker re-checks status). */
