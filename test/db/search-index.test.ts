@@ -5,7 +5,12 @@ import { columnTypes } from '../../src/db/migrations/column-types.ts';
 import { MIGRATIONS } from '../../src/db/migrations/index.ts';
 import { ensureSearchIndex } from '../../src/db/search-index.ts';
 import { dbBool } from '../../src/db/values.ts';
-import { nameFilter } from '../../src/operations/contractors/store.ts';
+import {
+  forgetNameSample,
+  type NameFilterLimits,
+  nameFilter,
+} from '../../src/operations/contractors/name-search.ts';
+import { contractorPageIds } from '../../src/operations/contractors/store.ts';
 import { createTestDatabase, DIALECTS, type TestDatabase } from '../support/databases.ts';
 
 /** Migration 0018 backfills rows that existed before it; a missing PostgreSQL index is rebuilt at start. */
@@ -15,17 +20,15 @@ for (const dialect of DIALECTS) {
     const organizationId = '0190a000-0000-7000-8000-000000000001';
     const contractorId = '0190a000-0000-7000-8000-000000000002';
 
-    const found = async (query: string, limits?: { commonMatches: number; shortWindow: number }) => {
+    const found = async (query: string, limits?: NameFilterLimits) => {
       const { kysely } = database.db;
-      const filter = await nameFilter(kysely, organizationId, query, dialect, limits);
-      const rows = await kysely
-        .selectFrom('contractors as c')
-        .select('c.id')
-        .where('c.organization_id', '=', organizationId)
-        .where(filter)
-        .orderBy('c.created_at', 'desc')
-        .orderBy('c.id', 'desc')
-        .execute();
+      const search = await nameFilter(kysely, query, dialect, limits);
+      const rows = await contractorPageIds(kysely, organizationId, {
+        limit: 1000,
+        offset: 0,
+        filters: [search.where],
+        newest: search.newest,
+      }).execute();
       return rows.map((row) => row.id);
     };
     const insertContractor = async (id: string, displayName: string, createdAt: string) => {
@@ -117,6 +120,65 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(await found('3', few), [], 'Alpha 3 is outside the two newest');
       assert.deepEqual(await found('3'), [ids[2]], 'inside the default window');
       assert.deepEqual(await found('zz', few), []);
+      assert.deepEqual(await found('A ', few), newest.slice(0, 2), 'case-insensitive');
+      assert.deepEqual(await found('_', few), [], 'a LIKE wildcard is a plain character');
+    });
+
+    it('leaves a common word out of the index condition and still checks the whole query (PostgreSQL)', async () => {
+      if (dialect !== 'postgres') return;
+      const { kysely } = database.db;
+      // 200 names sharing "crew": after ANALYZE, PostgreSQL's statistics show "crew" in every name.
+      const rows = Array.from({ length: 200 }, (_, i) => {
+        const at = new Date(Date.UTC(2031, 0, 1, 0, 0, i)).toISOString();
+        const id = `0190a000-0000-7000-8000-${String(1000 + i).padStart(12, '0')}`;
+        return {
+          id,
+          organization_id: organizationId,
+          display_name: `Crew ${i} `,
+          legal_name: `Crew ${i} GmbH`,
+          email: `${id}@example.com`,
+          email_normalized: `${id}@example.com`,
+          active: dbBool(true),
+          tax_identity_confirmed: dbBool(false),
+          revision: 1,
+          created_at: at,
+          updated_at: at,
+        };
+      });
+      await kysely.insertInto('contractors').values(rows).execute();
+      const idOf = (i: number) => rows[i]?.id;
+      const compiled = async (query: string) =>
+        (await nameFilter(kysely, query, dialect)).where.compile(kysely).parameters;
+
+      // Before ANALYZE there are no statistics: the whole pattern is the index condition.
+      forgetNameSample(kysely);
+      assert.deepEqual(await compiled('crew 150 '), ['%crew 150 %', '%crew 150 %']);
+      await sql`analyze contractors`.execute(kysely);
+      forgetNameSample(kysely);
+      // Only the rare word in the index condition, then the whole query rechecked.
+      assert.deepEqual(await compiled('crew 150 '), ['%150%', '%150%', 'crew 150 ', 'crew 150 ']);
+      assert.deepEqual(await found('crew 150 '), [idOf(150)]);
+      assert.deepEqual(
+        await found('Crew 15'),
+        [159, 158, 157, 156, 155, 154, 153, 152, 151, 150, 15].map(idOf),
+      );
+      assert.deepEqual(await found('150 crew'), [], 'the words in another order are another substring');
+      // No word of three characters besides the common one: the whole pattern again.
+      assert.deepEqual(await compiled('crew 7'), ['%crew 7%', '%crew 7%']);
+      assert.deepEqual(await found('crew 7 '), [idOf(7)]);
+      // Every word common: the whole pattern (the planner walks newest first).
+      assert.deepEqual(await compiled('crew gmbh'), ['%crew gmbh%', '%crew gmbh%']);
+
+      // Two characters: ASCII-only lower-casing where it gives the locale's answer, lower() where
+      // a non-ASCII capital lowers to the query's letter (U+0130 to i, the Kelvin sign to k).
+      const ilker = '0190a000-0000-7000-8000-000000002001';
+      const kelvin = '0190a000-0000-7000-8000-000000002002';
+      await insertContractor(ilker, 'İlker', '2032-01-01T00:00:00.000Z');
+      await insertContractor(kelvin, '\u212Aelvin', '2032-01-01T00:00:01.000Z');
+      assert.deepEqual(await found('iL'), [ilker]);
+      assert.deepEqual(await found('LK'), [ilker]);
+      assert.deepEqual(await found('kE'), [kelvin, ilker], 'ilker has ke too');
+      assert.deepEqual(await found('EL'), [kelvin]);
     });
 
     it('reports the index present, and rebuilds a missing PostgreSQL one at start', async () => {

@@ -3,7 +3,8 @@ import { Type } from 'typebox';
 import { Country, Id, Limit, Offset, Timestamp } from '../../contract/formats.ts';
 import type { PayCadence as PayCadenceValue } from '../../db/tables/contractors.ts';
 import { asBool, asIso, asMinor, dbBool } from '../../db/values.ts';
-import { contractorPageIds, formatHours, NameQuery, nameFilter, UNPAID_HOURS } from '../contractors/store.ts';
+import { NameQuery, nameFilter } from '../contractors/name-search.ts';
+import { contractorPageIds, formatHours, UNPAID_HOURS } from '../contractors/store.ts';
 import { defineOperation } from '../define.ts';
 import { OffsetPage, offsetPage } from '../pagination.ts';
 import { PayCadence } from './schema.ts';
@@ -114,13 +115,19 @@ export const listDirectory = defineOperation({
       .where('c.organization_id', '=', ctx.organizationId);
     // The page's ids first, then the joins and per-row subqueries for those rows only.
     const filters: Array<RawBuilder<boolean>> = [];
-    if (input.query) filters.push(await nameFilter(ctx.db, ctx.organizationId, input.query, ctx.dialect));
+    const search = input.query ? await nameFilter(ctx.db, input.query, ctx.dialect) : undefined;
+    if (search) filters.push(search.where);
     if (input.active !== undefined) filters.push(sql<boolean>`c.active = ${dbBool(input.active)}`);
     const rows = await query
       .where(
         'c.id',
         'in',
-        contractorPageIds(ctx.db, ctx.organizationId, { limit: limit + 1, offset, filters }),
+        contractorPageIds(ctx.db, ctx.organizationId, {
+          limit: limit + 1,
+          offset,
+          filters,
+          newest: search?.newest,
+        }),
       )
       .orderBy('c.created_at', 'desc')
       .orderBy('c.id', 'desc')

@@ -1,17 +1,18 @@
-import type { Kysely, RawBuilder } from 'kysely';
+import type { Kysely } from 'kysely';
 import { Type } from 'typebox';
 import { Limit, Offset } from '../../contract/formats.ts';
 import type { Database } from '../../db/schema.ts';
 import { defineOperation } from '../define.ts';
 import { OffsetPage, offsetPage } from '../pagination.ts';
+import { type NameFilter, NameQuery, nameFilter } from './name-search.ts';
 import { Contractor, toContractor } from './schema.ts';
-import { contractorPageIds, NameQuery, nameFilter, selectContractors } from './store.ts';
+import { contractorPageIds, selectContractors } from './store.ts';
 
 export const listContractors = defineOperation({
   name: 'contractors.list',
   summary: 'List contractors, newest first',
   description:
-    'Offset pagination. `query` filters by display or legal name (case-insensitive substring; one or two characters look at the 10,000 newest contractors, three or more at all). Roles, rates, pay cadence, agreement on file and pending hours come from contractorOps.directory.list.',
+    'Offset pagination. `query` filters by display or legal name (case-insensitive substring; one or two characters look at the 5,000 newest contractors, three or more at all). Roles, rates, pay cadence, agreement on file and pending hours come from contractorOps.directory.list.',
   access: { scopes: ['accounting:read'], roles: ['admin', 'finance'] },
   input: Type.Object(
     {
@@ -26,13 +27,11 @@ export const listContractors = defineOperation({
   async run({ ctx, input }) {
     const limit = input.limit ?? 30;
     const offset = input.offset ?? 0;
-    const filter = input.query
-      ? await nameFilter(ctx.db, ctx.organizationId, input.query, ctx.dialect)
-      : undefined;
+    const search = input.query ? await nameFilter(ctx.db, input.query, ctx.dialect) : undefined;
     const rows = await contractorsPage(ctx.db, ctx.organizationId, ctx.clock.now(), {
       limit: limit + 1,
       offset,
-      filter,
+      search,
     }).execute();
     return offsetPage(rows.map(toContractor), limit, offset);
   },
@@ -47,11 +46,16 @@ export function contractorsPage(
   db: Kysely<Database>,
   organizationId: string,
   now: Date,
-  page: { limit: number; offset: number; filter?: RawBuilder<boolean> | undefined },
+  page: { limit: number; offset: number; search?: NameFilter | undefined },
 ) {
-  const filters = page.filter ? [page.filter] : [];
+  const { limit, offset, search } = page;
+  const filters = search ? [search.where] : [];
   return selectContractors(db, organizationId, now)
-    .where('c.id', 'in', contractorPageIds(db, organizationId, { ...page, filters }))
+    .where(
+      'c.id',
+      'in',
+      contractorPageIds(db, organizationId, { limit, offset, filters, newest: search?.newest }),
+    )
     .orderBy('c.created_at', 'desc')
     .orderBy('c.id', 'desc');
 }

@@ -1,7 +1,5 @@
 import { type Kysely, type RawBuilder, type Selectable, sql, type Updateable } from 'kysely';
-import { Type } from 'typebox';
 import { AppError, notFound, revisionConflict } from '../../contract/errors.ts';
-import type { DialectName } from '../../db/database.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import type { Database } from '../../db/schema.ts';
 import type { ContractorsTable, TemplateKind } from '../../db/tables/contractors.ts';
@@ -9,13 +7,6 @@ import { sha256Hex } from '../../lib/canonical-json.ts';
 import { newId } from '../../lib/ids.ts';
 import type { OperationContext } from '../context.ts';
 import { type Template, toTemplate } from './schema.ts';
-
-/** The `query` input of contractors.list and contractorOps.directory.list, matched by nameFilter. */
-export const NameQuery = Type.String({
-  maxLength: 200,
-  description:
-    'Filter on display or legal name: a case-insensitive substring, up to 200 characters. One or two characters search the 10,000 newest contractors; three or more search all.',
-});
 
 /**
  * Contractors of one organization (never any other), aliased `c`, with the status of their latest
@@ -39,69 +30,38 @@ export function selectContractors(db: Kysely<Database>, organizationId: string, 
  * The ids of one offset page of an organization's contractors, newest first, narrowed by
  * `filters`: read from the (organization_id, created_at, id) index alone, so the caller computes
  * its columns, joins and per-row subqueries for the page's rows only (`c.id in (...)`); computed
- * per skipped row, an offset of 900,000 evaluated them 900,000 times (decision 267).
+ * per skipped row, an offset of 900,000 evaluated them 900,000 times (decision 267). With
+ * `newest`, only that many of the newest contractors are looked at (a one- or two-character name
+ * search, decision 265): one walk down the index that stops at the window's end.
  */
 export function contractorPageIds(
   db: Kysely<Database>,
   organizationId: string,
-  page: { limit: number; offset: number; filters?: ReadonlyArray<RawBuilder<boolean>> },
+  page: {
+    limit: number;
+    offset: number;
+    filters?: ReadonlyArray<RawBuilder<boolean>>;
+    newest?: number | undefined;
+  },
 ) {
-  let ids = db.selectFrom('contractors as c').select('c.id').where('c.organization_id', '=', organizationId);
+  const all = db.selectFrom('contractors as c');
+  const source =
+    page.newest === undefined
+      ? all
+      : // The same columns under the same alias, so `filters` read the window as they read the table.
+        (db.selectFrom(
+          db
+            .selectFrom('contractors')
+            .selectAll()
+            .where('organization_id', '=', organizationId)
+            .orderBy('created_at', 'desc')
+            .orderBy('id', 'desc')
+            .limit(page.newest)
+            .as('c'),
+        ) as unknown as typeof all);
+  let ids = source.select('c.id').where('c.organization_id', '=', organizationId);
   for (const filter of page.filters ?? []) ids = ids.where(filter);
   return ids.orderBy('c.created_at', 'desc').orderBy('c.id', 'desc').limit(page.limit).offset(page.offset);
-}
-
-/** Trigram indexes (FTS5 trigram, pg_trgm) match substrings of at least three characters. */
-export const TRIGRAM = 3;
-/** A query shorter than a trigram looks at this many of the newest contractors (decision 265). */
-export const SHORT_QUERY_WINDOW = 10_000;
-/** SQLite: a phrase with at least this many matches is common; walking newest first finds a page sooner. */
-const COMMON_MATCHES = 2_000;
-
-/**
- * The `query` filter on `c` (contractors.list, contractorOps.directory.list): a case-insensitive
- * substring of `display_name` or `legal_name` (docs/decisions.md 265).
- * - Three characters or more, PostgreSQL: lower(...) LIKE, served by the pg_trgm GIN indexes (the
- *   planner weighs them against walking the newest-first index).
- * - Three characters or more, SQLite: the planner cannot weigh FTS5, so one bounded probe counts
- *   the phrase's matches: a rare phrase selects the FTS5 trigram matches (a quoted phrase is a
- *   literal substring, so `%` and `_` need no escaping); a common one keeps the LIKE filter on the
- *   newest-first walk, which fills a page after a few rows.
- * - One or two characters have no trigram: the LIKE filter over the SHORT_QUERY_WINDOW newest
- *   contractors, so a rare pair costs a bounded walk instead of reading every row.
- */
-export async function nameFilter(
-  db: Kysely<Database>,
-  organizationId: string,
-  query: string,
-  dialect: DialectName,
-  limits = { commonMatches: COMMON_MATCHES, shortWindow: SHORT_QUERY_WINDOW },
-): Promise<RawBuilder<boolean>> {
-  // SQLite has no default escape character while PostgreSQL uses backslash: say it explicitly.
-  const pattern = `%${query.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-  const like = sql<boolean>`(lower(c.display_name) like ${pattern} escape '\\' or lower(c.legal_name) like ${pattern} escape '\\')`;
-  if ([...query].length < TRIGRAM) {
-    const edge = await db
-      .selectFrom('contractors')
-      .select(['created_at', 'id'])
-      .where('organization_id', '=', organizationId)
-      .orderBy('created_at', 'desc')
-      .orderBy('id', 'desc')
-      .offset(limits.shortWindow - 1)
-      .limit(1)
-      .executeTakeFirst();
-    if (!edge) return like;
-    return sql<boolean>`(${like} and (c.created_at, c.id) >= (${edge.created_at}, ${edge.id}))`;
-  }
-  if (dialect === 'postgres') return like;
-  const phrase = `"${query.replaceAll('"', '""')}"`;
-  const probe = await sql<{ n: number }>`select count(*) as n from
-    (select 1 from contractor_search where contractor_search match ${phrase} limit ${limits.commonMatches})`.execute(
-    db,
-  );
-  if (Number(probe.rows[0]?.n ?? 0) >= limits.commonMatches) return like;
-  return sql<boolean>`c.id in (select k.contractor_id from contractor_search
-    join contractor_search_rows k on k.id = contractor_search.rowid where contractor_search match ${phrase})`;
 }
 
 /**
