@@ -7,7 +7,7 @@ import type { Database } from '../../db/schema.ts';
 /** Trigram indexes (FTS5 trigram, pg_trgm) match substrings of at least three characters. */
 export const TRIGRAM = 3;
 /** A query shorter than a trigram looks at this many of the newest contractors (decision 265). */
-export const SHORT_QUERY_WINDOW = 5_000;
+export const SHORT_QUERY_WINDOW = 3_000;
 
 /** The `query` input of contractors.list and contractorOps.directory.list, matched by nameFilter. */
 export const NameQuery = Type.String({
