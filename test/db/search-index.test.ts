@@ -1,15 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { type Kysely, sql } from 'kysely';
+import { forgetNameSample, type NameFilterLimits, nameFilter } from '../../src/contractors/name-search.ts';
 import { columnTypes } from '../../src/db/migrations/column-types.ts';
 import { MIGRATIONS } from '../../src/db/migrations/index.ts';
 import { ensureSearchIndex } from '../../src/db/search-index.ts';
 import { dbBool } from '../../src/db/values.ts';
-import {
-  forgetNameSample,
-  type NameFilterLimits,
-  nameFilter,
-} from '../../src/operations/contractors/name-search.ts';
 import { contractorPageIds } from '../../src/operations/contractors/store.ts';
 import { createTestDatabase, DIALECTS, type TestDatabase } from '../support/databases.ts';
 
@@ -128,25 +124,13 @@ for (const dialect of DIALECTS) {
       if (dialect !== 'postgres') return;
       const { kysely } = database.db;
       // 200 names sharing "crew": after ANALYZE, PostgreSQL's statistics show "crew" in every name.
-      const rows = Array.from({ length: 200 }, (_, i) => {
-        const at = new Date(Date.UTC(2031, 0, 1, 0, 0, i)).toISOString();
+      const crew: string[] = [];
+      for (let i = 0; i < 200; i += 1) {
         const id = `0190a000-0000-7000-8000-${String(1000 + i).padStart(12, '0')}`;
-        return {
-          id,
-          organization_id: organizationId,
-          display_name: `Crew ${i} `,
-          legal_name: `Crew ${i} GmbH`,
-          email: `${id}@example.com`,
-          email_normalized: `${id}@example.com`,
-          active: dbBool(true),
-          tax_identity_confirmed: dbBool(false),
-          revision: 1,
-          created_at: at,
-          updated_at: at,
-        };
-      });
-      await kysely.insertInto('contractors').values(rows).execute();
-      const idOf = (i: number) => rows[i]?.id;
+        crew.push(id);
+        await insertContractor(id, `Crew ${i} `, new Date(Date.UTC(2031, 0, 1, 0, 0, i)).toISOString());
+      }
+      const idOf = (i: number) => crew[i];
       const compiled = async (query: string) =>
         (await nameFilter(kysely, query, dialect)).where.compile(kysely).parameters;
 

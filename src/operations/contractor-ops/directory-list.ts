@@ -1,9 +1,9 @@
 import { type RawBuilder, sql } from 'kysely';
 import { Type } from 'typebox';
 import { Country, Id, Limit, Offset, Timestamp } from '../../contract/formats.ts';
+import { NameQuery, nameFilter } from '../../contractors/name-search.ts';
 import type { PayCadence as PayCadenceValue } from '../../db/tables/contractors.ts';
 import { asBool, asIso, asMinor, dbBool } from '../../db/values.ts';
-import { NameQuery, nameFilter } from '../contractors/name-search.ts';
 import { contractorPageIds, formatHours, UNPAID_HOURS } from '../contractors/store.ts';
 import { defineOperation } from '../define.ts';
 import { OffsetPage, offsetPage } from '../pagination.ts';

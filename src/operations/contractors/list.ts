@@ -1,10 +1,10 @@
 import type { Kysely } from 'kysely';
 import { Type } from 'typebox';
 import { Limit, Offset } from '../../contract/formats.ts';
+import { type NameFilter, NameQuery, nameFilter } from '../../contractors/name-search.ts';
 import type { Database } from '../../db/schema.ts';
 import { defineOperation } from '../define.ts';
 import { OffsetPage, offsetPage } from '../pagination.ts';
-import { type NameFilter, NameQuery, nameFilter } from './name-search.ts';
 import { Contractor, toContractor } from './schema.ts';
 import { contractorPageIds, selectContractors } from './store.ts';
 

@@ -1,8 +1,8 @@
 import { type Kysely, type RawBuilder, sql } from 'kysely';
 import { Type } from 'typebox';
-import type { DialectName } from '../../db/database.ts';
-import { TRIGRAM_INDEXES } from '../../db/migrations/0018-search-index.ts';
-import type { Database } from '../../db/schema.ts';
+import type { DialectName } from '../db/database.ts';
+import { TRIGRAM_INDEXES } from '../db/migrations/0018-search-index.ts';
+import type { Database } from '../db/schema.ts';
 
 /** Trigram indexes (FTS5 trigram, pg_trgm) match substrings of at least three characters. */
 export const TRIGRAM = 3;
