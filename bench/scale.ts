@@ -11,7 +11,7 @@
 //     (the cursor of the row at that depth);
 //   - contractors.list, an offset list: offset 0 / 10k / 100k / 900k;
 //   - contractors.list `query` searches: no match (trigram-indexed), a rare match, a common word,
-//     and one- and two-character queries (below the trigram index: the 3,000 newest, decision 265).
+//     and one- and two-character queries (below the trigram index: the 2,000 newest, decision 265).
 // Then the stall check: plain contractors.list requests/s for `seconds` alone, and again while ten
 // clients keep sending a search with no match (three or more characters, then two). On SQLite,
 // ACCOUNTING_SQLITE_READERS=0 runs everything on the writer, as before decision 266.
@@ -151,9 +151,9 @@ async function main(): Promise<void> {
       ['no match (`zzqqxx`)', 'zzqqxx'],
       [`one match (\`Contractor ${Math.floor(ROWS / 2)} \`)`, `Contractor ${Math.floor(ROWS / 2)} `],
       ['every row matches (`legal`): common, walked newest first', 'legal'],
-      ['two characters, no match (`zq`): the 3,000 newest', 'zq'],
+      ['two characters, no match (`zq`): the 2,000 newest', 'zq'],
       ['one character (`7`)', '7'],
-      ['one character, no match (`~`): the 3,000 newest', '~'],
+      ['one character, no match (`~`): the 2,000 newest', '~'],
     ];
     const searchLines = ['| `contractors.list` search | median (min) |', '| --- | --- |'];
     for (const [label, query] of searches) {

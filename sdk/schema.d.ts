@@ -13,7 +13,7 @@ export interface paths {
         };
         /**
          * List contractors, newest first
-         * @description Offset pagination. `query` filters by display or legal name (case-insensitive substring; one or two characters look at the 3,000 newest contractors, three or more at all). Roles, rates, pay cadence, agreement on file and pending hours come from contractorOps.directory.list.
+         * @description Offset pagination. `query` filters by display or legal name (case-insensitive substring; one or two characters look at the 2,000 newest contractors, three or more at all). Roles, rates, pay cadence, agreement on file and pending hours come from contractorOps.directory.list.
          *
          *     **Access:** scopes `accounting:read`; roles admin, finance.
          *
@@ -23,7 +23,7 @@ export interface paths {
         put?: never;
         /**
          * List contractors, newest first
-         * @description Offset pagination. `query` filters by display or legal name (case-insensitive substring; one or two characters look at the 3,000 newest contractors, three or more at all). Roles, rates, pay cadence, agreement on file and pending hours come from contractorOps.directory.list.
+         * @description Offset pagination. `query` filters by display or legal name (case-insensitive substring; one or two characters look at the 2,000 newest contractors, three or more at all). Roles, rates, pay cadence, agreement on file and pending hours come from contractorOps.directory.list.
          *
          *     **Access:** scopes `accounting:read`; roles admin, finance.
          *
@@ -4098,7 +4098,7 @@ export interface components {
              * @default 0
              */
             offset?: number;
-            /** @description Filter on display or legal name: a case-insensitive substring, up to 200 characters. One or two characters search the 3,000 newest contractors; three or more search all. */
+            /** @description Filter on display or legal name: a case-insensitive substring, up to 200 characters. One or two characters search the 2,000 newest contractors; three or more search all. */
             query?: string;
         };
         /** TaxProfile */
@@ -4318,7 +4318,7 @@ export interface components {
              * @default 0
              */
             offset?: number;
-            /** @description Filter on display or legal name: a case-insensitive substring, up to 200 characters. One or two characters search the 3,000 newest contractors; three or more search all. */
+            /** @description Filter on display or legal name: a case-insensitive substring, up to 200 characters. One or two characters search the 2,000 newest contractors; three or more search all. */
             query?: string;
             /** @description Only contractors with portal access on (true) or off (false). */
             active?: boolean;
@@ -8113,7 +8113,7 @@ export interface operations {
                  */
                 offset?: number;
                 /**
-                 * @description Filter on display or legal name: a case-insensitive substring, up to 200 characters. One or two characters search the 3,000 newest contractors; three or more search all.
+                 * @description Filter on display or legal name: a case-insensitive substring, up to 200 characters. One or two characters search the 2,000 newest contractors; three or more search all.
                  * @example ada
                  */
                 query?: string;
@@ -8869,7 +8869,7 @@ export interface operations {
                  */
                 offset?: number;
                 /**
-                 * @description Filter on display or legal name: a case-insensitive substring, up to 200 characters. One or two characters search the 3,000 newest contractors; three or more search all.
+                 * @description Filter on display or legal name: a case-insensitive substring, up to 200 characters. One or two characters search the 2,000 newest contractors; three or more search all.
                  * @example ada
                  */
                 query?: string;

@@ -7,7 +7,7 @@ import type { Database } from '../db/schema.ts';
 /** Trigram indexes (FTS5 trigram, pg_trgm) match substrings of at least three characters. */
 export const TRIGRAM = 3;
 /** A query shorter than a trigram looks at this many of the newest contractors (decision 265). */
-export const SHORT_QUERY_WINDOW = 3_000;
+export const SHORT_QUERY_WINDOW = 2_000;
 
 /** The `query` input of contractors.list and contractorOps.directory.list, matched by nameFilter. */
 export const NameQuery = Type.String({
@@ -87,8 +87,9 @@ function likePattern(lowered: string): string {
  * - PostgreSQL: `strpos`, a plain substring search. For a query of ASCII characters other than
  *   `i` and `k`, the names are lower-cased as in the C locale (ASCII letters only, about half the
  *   cost of the database's locale-aware `lower()`): the only characters whose lower case is ASCII
- *   are ASCII letters and U+0130 (`İ`, to `i`) and U+212A (Kelvin sign, to `k`), so for such a
- *   query both give the same answer. Any other query uses `lower()` itself.
+ *   are ASCII letters, U+0130 (`İ`, to `i`, or `i` and a combining dot under ICU) and U+212A
+ *   (Kelvin sign, to `k`), and locale rules (Turkish, Lithuanian) only ever produce `i`, so for
+ *   such a query both give the same answer. Any other query uses `lower()` itself.
  * - SQLite: LIKE without `lower()`: SQLite's LIKE already ignores ASCII case, the only case its
  *   `lower()` folds.
  */
@@ -104,31 +105,31 @@ function containsFilter(lowered: string, dialect: DialectName): RawBuilder<boole
 }
 
 /**
- * A word of the query found in at least this share of the sampled names is common: its trigrams
- * are in so many rows that reading their posting lists costs more than rechecking the rows the
- * query's other words select.
+ * A word of the query found in at least this share of the names is common: its trigrams are in
+ * so many rows that reading their posting lists costs more than rechecking the rows the query's
+ * other words select.
  */
 const COMMON_WORD_SHARE = 0.02;
-/** Fewer sampled names than this say nothing about a word's frequency. */
-const MIN_SAMPLE = 50;
 
 /**
  * PostgreSQL, three characters or more. GIN reads the posting list of each trigram of the
  * pattern for every candidate row, and a common word's trigrams are in nearly every row: at
  * 1 M contractors named "Contractor <n>", `%contractor 500000 %` read 2,400 index pages (30 ms)
  * where `%500000 %` read 32 (decision 295). So the words that PostgreSQL's own statistics show in
- * more than COMMON_WORD_SHARE of the names are left out of the index condition when the query has
+ * at least COMMON_WORD_SHARE of the names are left out of the index condition when the query has
  * another word of at least three characters, and the whole query is then checked on the rows the
  * rare words select (`strpos`, which no index serves, so the planner does not put it back). With
- * no statistics yet (never analyzed), no common word or no rare one, the plain LIKE stays.
+ * no statistics (never analyzed, or not visible to this role), no common word or no rare one, the
+ * plain LIKE stays.
  */
 async function postgresTrigramFilter(db: Kysely<Database>, lowered: string): Promise<RawBuilder<boolean>> {
-  const sample = await nameSample(db);
-  if (sample.length < MIN_SAMPLE) return likeFilter(lowered);
+  const columns = await nameStatistics(db);
+  if (columns.length === 0) return likeFilter(lowered);
   const words = [...new Set(lowered.match(/[\p{L}\p{N}]+/gu) ?? [])];
-  const isCommon = (word: string) =>
-    sample.filter((name) => name.includes(word)).length >= sample.length * COMMON_WORD_SHARE;
-  const common = words.filter(isCommon);
+  // A word's share of one column's names; common if it is common in either column.
+  const share = (column: WeightedName[], word: string) =>
+    column.reduce((sum, entry) => (entry.name.includes(word) ? sum + entry.weight : sum), 0);
+  const common = words.filter((word) => columns.some((column) => share(column, word) >= COMMON_WORD_SHARE));
   const indexed = words.filter((word) => [...word].length >= TRIGRAM && !common.includes(word));
   if (common.length === 0 || indexed.length === 0) return likeFilter(lowered);
   const onColumn = (column: RawBuilder<string>) =>
@@ -142,30 +143,52 @@ async function postgresTrigramFilter(db: Kysely<Database>, lowered: string): Pro
     and (strpos(${displayName}, ${lowered}) > 0 or strpos(${legalName}, ${lowered}) > 0)`;
 }
 
+/** A lower-cased name from PostgreSQL's statistics, and the share of rows it stands for. */
+interface WeightedName {
+  name: string;
+  weight: number;
+}
+
 /** How long a process keeps PostgreSQL's name statistics before reading them again. */
-const SAMPLE_TTL_MS = 10 * 60_000;
-const samples = new WeakMap<object, { names: string[]; readAt: number }>();
+const STATISTICS_TTL_MS = 10 * 60_000;
+const statistics = new WeakMap<object, { columns: WeightedName[][]; readAt: number }>();
 
 /**
- * The lower-cased names PostgreSQL's ANALYZE keeps for the trigram indexes' expressions
- * (`pg_stats`: the most common values and the histogram bounds, about 100 names drawn from a
- * sample of the table), read once per TTL by each process. They are table-wide, not per
- * organization, as the planner's own estimates are.
+ * What PostgreSQL's ANALYZE keeps about the trigram indexes' expressions (`pg_stats`), one list
+ * per name column: each most common value with its frequency, and each histogram bound (about
+ * 100 names drawn from a sample of the table) with an equal part of the rest. Read once per TTL by
+ * each process. They are table-wide, not per organization, as the planner's own estimates are.
+ * `pg_stats` shows only what the role may read: a role that does not own the table may see none,
+ * and search then keeps the plain LIKE (slower for some queries, never different answers).
  */
-async function nameSample(db: Kysely<Database>): Promise<string[]> {
-  const cached = samples.get(db);
-  if (cached && Date.now() - cached.readAt < SAMPLE_TTL_MS) return cached.names;
-  const result = await sql<{ names: string[] | null }>`select
-      coalesce(most_common_vals::text::text[], '{}') || coalesce(histogram_bounds::text::text[], '{}') as names
+async function nameStatistics(db: Kysely<Database>): Promise<WeightedName[][]> {
+  const cached = statistics.get(db);
+  if (cached && Date.now() - cached.readAt < STATISTICS_TTL_MS) return cached.columns;
+  const result = await sql<{
+    common: string[] | null;
+    freqs: number[] | null;
+    bounds: string[] | null;
+    null_frac: number;
+  }>`select most_common_vals::text::text[] as common, most_common_freqs as freqs,
+      histogram_bounds::text::text[] as bounds, null_frac
     from pg_stats where schemaname = current_schema() and tablename in (${sql.join(TRIGRAM_INDEXES)})`.execute(
     db,
   );
-  const names = result.rows.flatMap((row) => row.names ?? []);
-  samples.set(db, { names, readAt: Date.now() });
-  return names;
+  const columns = result.rows.map((row) => {
+    const common = row.common ?? [];
+    const freqs = row.freqs ?? [];
+    const bounds = row.bounds ?? [];
+    const rest = Math.max(0, 1 - Number(row.null_frac) - freqs.reduce((sum, freq) => sum + Number(freq), 0));
+    return [
+      ...common.map((name, i) => ({ name, weight: Number(freqs[i] ?? 0) })),
+      ...bounds.map((name) => ({ name, weight: rest / bounds.length })),
+    ];
+  });
+  statistics.set(db, { columns, readAt: Date.now() });
+  return columns;
 }
 
 /** Tests: read the statistics again on the next search (after an ANALYZE). */
-export function forgetNameSample(db: Kysely<Database>): void {
-  samples.delete(db);
+export function forgetNameStatistics(db: Kysely<Database>): void {
+  statistics.delete(db);
 }

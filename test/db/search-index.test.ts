@@ -1,7 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { type Kysely, sql } from 'kysely';
-import { forgetNameSample, type NameFilterLimits, nameFilter } from '../../src/contractors/name-search.ts';
+import {
+  forgetNameStatistics,
+  type NameFilterLimits,
+  nameFilter,
+} from '../../src/contractors/name-search.ts';
 import { columnTypes } from '../../src/db/migrations/column-types.ts';
 import { MIGRATIONS } from '../../src/db/migrations/index.ts';
 import { ensureSearchIndex } from '../../src/db/search-index.ts';
@@ -16,23 +20,28 @@ for (const dialect of DIALECTS) {
     const organizationId = '0190a000-0000-7000-8000-000000000001';
     const contractorId = '0190a000-0000-7000-8000-000000000002';
 
-    const found = async (query: string, limits?: NameFilterLimits) => {
+    const found = async (query: string, limits?: NameFilterLimits, offset = 0) => {
       const { kysely } = database.db;
       const search = await nameFilter(kysely, query, dialect, limits);
       const rows = await contractorPageIds(kysely, organizationId, {
         limit: 1000,
-        offset: 0,
+        offset,
         filters: [search.where],
         newest: search.newest,
       }).execute();
       return rows.map((row) => row.id);
     };
-    const insertContractor = async (id: string, displayName: string, createdAt: string) => {
+    const insertContractor = async (
+      id: string,
+      displayName: string,
+      createdAt: string,
+      organization = organizationId,
+    ) => {
       await database.db.kysely
         .insertInto('contractors')
         .values({
           id,
-          organization_id: organizationId,
+          organization_id: organization,
           display_name: displayName,
           legal_name: `${displayName} GmbH`,
           email: `${id}@example.com`,
@@ -118,11 +127,34 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(await found('zz', few), []);
       assert.deepEqual(await found('A ', few), newest.slice(0, 2), 'case-insensitive');
       assert.deepEqual(await found('_', few), [], 'a LIKE wildcard is a plain character');
+      assert.deepEqual(await found('a ', few, 1), newest.slice(1, 2), 'an offset counts within the window');
+      // Another organization's newer contractor takes no place in this one's window.
+      const otherOrganization = '0190a000-0000-7000-8000-000000000009';
+      await database.db.kysely
+        .insertInto('organizations')
+        .values({
+          id: otherOrganization,
+          name: 'Other',
+          time_zone: 'UTC',
+          created_at: '2030-01-01T00:00:00.000Z',
+          updated_at: '2030-01-01T00:00:00.000Z',
+        })
+        .execute();
+      await insertContractor(
+        '0190a000-0000-7000-8000-000000000999',
+        'Alpha 9',
+        '2030-06-01T00:00:00.000Z',
+        otherOrganization,
+      );
+      assert.deepEqual(await found('a ', few), newest.slice(0, 2));
+      assert.deepEqual(await found('alpha'), newest);
     });
 
     it('leaves a common word out of the index condition and still checks the whole query (PostgreSQL)', async () => {
       if (dialect !== 'postgres') return;
       const { kysely } = database.db;
+      // No background ANALYZE: the test says when the statistics appear.
+      await sql`alter table contractors set (autovacuum_enabled = false)`.execute(kysely);
       // 200 names sharing "crew": after ANALYZE, PostgreSQL's statistics show "crew" in every name.
       const crew: string[] = [];
       for (let i = 0; i < 200; i += 1) {
@@ -135,10 +167,10 @@ for (const dialect of DIALECTS) {
         (await nameFilter(kysely, query, dialect)).where.compile(kysely).parameters;
 
       // Before ANALYZE there are no statistics: the whole pattern is the index condition.
-      forgetNameSample(kysely);
+      forgetNameStatistics(kysely);
       assert.deepEqual(await compiled('crew 150 '), ['%crew 150 %', '%crew 150 %']);
       await sql`analyze contractors`.execute(kysely);
-      forgetNameSample(kysely);
+      forgetNameStatistics(kysely);
       // Only the rare word in the index condition, then the whole query rechecked.
       assert.deepEqual(await compiled('crew 150 '), ['%150%', '%150%', 'crew 150 ', 'crew 150 ']);
       assert.deepEqual(await found('crew 150 '), [idOf(150)]);
@@ -159,8 +191,9 @@ for (const dialect of DIALECTS) {
       const kelvin = '0190a000-0000-7000-8000-000000002002';
       await insertContractor(ilker, 'İlker', '2032-01-01T00:00:00.000Z');
       await insertContractor(kelvin, '\u212Aelvin', '2032-01-01T00:00:01.000Z');
+      // (Under ICU, İ lowers to i and a combining dot, and 'il' matches nothing, as before this
+      // rule; the test databases use libc's C.UTF-8.)
       assert.deepEqual(await found('iL'), [ilker]);
-      assert.deepEqual(await found('LK'), [ilker]);
       assert.deepEqual(await found('kE'), [kelvin, ilker], 'ilker has ke too');
       assert.deepEqual(await found('EL'), [kelvin]);
     });

@@ -12,7 +12,7 @@ export const listContractors = defineOperation({
   name: 'contractors.list',
   summary: 'List contractors, newest first',
   description:
-    'Offset pagination. `query` filters by display or legal name (case-insensitive substring; one or two characters look at the 3,000 newest contractors, three or more at all). Roles, rates, pay cadence, agreement on file and pending hours come from contractorOps.directory.list.',
+    'Offset pagination. `query` filters by display or legal name (case-insensitive substring; one or two characters look at the 2,000 newest contractors, three or more at all). Roles, rates, pay cadence, agreement on file and pending hours come from contractorOps.directory.list.',
   access: { scopes: ['accounting:read'], roles: ['admin', 'finance'] },
   input: Type.Object(
     {
