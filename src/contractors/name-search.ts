@@ -118,7 +118,8 @@ const COMMON_WORD_SHARE = 0.02;
  * where `%500000 %` read 32 (decision 295). So the words that PostgreSQL's own statistics show in
  * at least COMMON_WORD_SHARE of the names are left out of the index condition when the query has
  * another word of at least three characters, and the whole query is then checked on the rows the
- * rare words select (`strpos`, which no index serves, so the planner does not put it back). With
+ * rare words select (`containsFilter`: `strpos`, which no index serves, so the planner does not
+ * put it back). With
  * no statistics (never analyzed, or not visible to this role), no common word or no rare one, the
  * plain LIKE stays.
  */
@@ -137,10 +138,8 @@ async function postgresTrigramFilter(db: Kysely<Database>, lowered: string): Pro
       indexed.map((word) => sql`${column} like ${likePattern(word)} escape '\\'`),
       sql` and `,
     );
-  const displayName = sql<string>`lower(c.display_name)`;
-  const legalName = sql<string>`lower(c.legal_name)`;
-  return sql<boolean>`((${onColumn(displayName)}) or (${onColumn(legalName)}))
-    and (strpos(${displayName}, ${lowered}) > 0 or strpos(${legalName}, ${lowered}) > 0)`;
+  return sql<boolean>`((${onColumn(sql`lower(c.display_name)`)}) or (${onColumn(sql`lower(c.legal_name)`)}))
+    and ${containsFilter(lowered, 'postgres')}`;
 }
 
 /** A lower-cased name from PostgreSQL's statistics, and the share of rows it stands for. */
