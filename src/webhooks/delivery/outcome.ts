@@ -20,9 +20,9 @@ import {
   counterUpdate,
   type EndpointCounters,
   lockEndpoints,
-  writeBatchInOneStatement,
+  writeBatchOnPostgres,
 } from './outcome-sql.ts';
-import { type ClaimedDelivery, clip, type Settlement, settleUpdates } from './queue.ts';
+import { type ClaimedDelivery, clip, type Settlement, settleAllOnPostgres, settleUpdates } from './queue.ts';
 
 export const DELIVERY_JOB = 'webhooks.deliver';
 
@@ -174,27 +174,31 @@ export async function recordOutcomes(deps: AttemptDeps, outcomes: readonly Outco
       for (const row of await lockEndpoints(trx, dialect, postgres ? endpointIds : peaks))
         before.set(row.id, row);
     }
-    const counters = counterGroups(tallies, endpointIds).map((group) =>
-      counterUpdate(dialect, group, nowIso),
-    );
-    const settles = settleUpdates(
-      dialect,
-      workerId,
-      now,
-      outcomes.map((outcome) => settlementOf(deps, outcome, now)),
-    );
-    const attempts = attemptsInsert(outcomes.map((outcome) => attemptRowOf(outcome, nowIso)));
+    const settlements = outcomes.map((outcome) => settlementOf(deps, outcome, now));
+    const attempts = outcomes.map((outcome) => attemptRowOf(outcome, nowIso));
     const after = new Map<string, EndpointCounters>();
     let moved = new Set<string>();
     if (postgres) {
-      const written = await writeBatchInOneStatement(trx, counters, settles, attempts);
+      const written = await writeBatchOnPostgres(trx, {
+        nowIso,
+        counters: endpointIds.flatMap((id) => {
+          const entry = tallies.get(id);
+          return entry
+            ? [{ id, organizationId: entry.organizationId, reset: entry.reset, failures: entry.failures }]
+            : [];
+        }),
+        settle: settleAllOnPostgres(workerId, now, settlements),
+        attempts,
+      });
       for (const row of written.counters) after.set(row.id, row);
       moved = written.moved;
     } else {
-      for (const update of counters)
-        for (const row of (await update.execute(trx)).rows) after.set(row.id, row);
-      for (const update of settles) for (const row of (await update.execute(trx)).rows) moved.add(row.id);
-      await attempts.execute(trx);
+      for (const group of counterGroups(tallies, endpointIds))
+        for (const row of (await counterUpdate(dialect, group, nowIso).execute(trx)).rows)
+          after.set(row.id, row);
+      for (const update of settleUpdates(dialect, workerId, now, settlements))
+        for (const row of (await update.execute(trx)).rows) moved.add(row.id);
+      await attemptsInsert(attempts).execute(trx);
     }
     for (const { claimed } of outcomes) {
       if (moved.has(claimed.id)) continue;

@@ -15,6 +15,7 @@
 // IMMEDIATE transaction (src/db/database.ts), which serializes claimers across processes.
 import { type Insertable, type Kysely, type RawBuilder, sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
+import { PREPARED } from '../../db/pg-prepared.ts';
 import type { Database } from '../../db/schema.ts';
 import type { WebhookDeliveriesTable } from '../../db/tables/webhooks.ts';
 import { asInt, dbBool } from '../../db/values.ts';
@@ -69,9 +70,13 @@ const RETRY_KIND = sql<boolean>`d.attempt_count > ${sql.lit(0)}`;
  * Rows of `kind` (aliased `d`) a claim may take now: pending, due, no live lease, attempts left.
  * Its literals (`PENDING`, the kind) stay literals so the planner can use the kind's partial index.
  */
-function claimableRows(kind: RawBuilder<boolean>, nowIso: string, maxAttempts: number): RawBuilder<boolean> {
-  return sql<boolean>`d.status = ${PENDING} and ${kind} and d.next_attempt_at <= ${nowIso}
-    and (d.locked_until is null or d.locked_until < ${nowIso})
+function claimableRows(
+  kind: RawBuilder<boolean>,
+  now: RawBuilder<unknown>,
+  maxAttempts: number,
+): RawBuilder<boolean> {
+  return sql<boolean>`d.status = ${PENDING} and ${kind} and d.next_attempt_at <= ${now}
+    and (d.locked_until is null or d.locked_until < ${now})
     and d.attempt_count < coalesce(d.attempt_limit, ${maxAttempts})`;
 }
 
@@ -96,11 +101,13 @@ interface Candidate {
  * through the kind's partial index from one endpoint to the next, and each endpoint's due rows
  * (at most `cap`) and live leases by seeks (migration 0017).
  */
-async function findCandidates(db: Trx, nowIso: string, options: ClaimOptions): Promise<Candidate[]> {
+async function findCandidates(db: Db, nowIso: string, options: ClaimOptions): Promise<Candidate[]> {
   const kind = options.kind === 'first' ? FIRST_KIND : RETRY_KIND;
-  const claimable = claimableRows(kind, nowIso, options.maxAttempts);
+  const claimable = claimableRows(kind, sql`${nowIso}`, options.maxAttempts);
+  // PostgreSQL: a named prepared statement (one text per kind), planned once per connection.
+  const prepared = sql.raw(db.dialect === 'postgres' ? PREPARED : '');
   const cap = options.endpointConcurrency;
-  const result = await sql<Candidate>`
+  const result = await sql<Candidate>`${prepared}
     with recursive eps(endpoint_id) as (
       select (select d.endpoint_id from webhook_deliveries d
               where d.status = ${PENDING} and ${kind} order by d.endpoint_id limit 1)
@@ -128,7 +135,7 @@ async function findCandidates(db: Trx, nowIso: string, options: ClaimOptions): P
       where e.status = 'active' and e.active = ${dbBool(true)}
     ) c
     where c.due_at is not null
-    order by c.due_at`.execute(db);
+    order by c.due_at`.execute(db.kysely);
   return result.rows;
 }
 
@@ -144,9 +151,10 @@ function roomOf(options: ClaimOptions, live: { total: number; retries: number })
  * Claims up to `limit` due deliveries of one kind, at most `endpointConcurrency` in flight per
  * endpoint. Only deliveries of active endpoints are claimed. Returns the claimed deliveries.
  *
- * Statements: one read (candidates; the only one when nothing is due), then one transaction with
- * the exact live-lease count (after locking the endpoints on PostgreSQL) and one UPDATE that claims
- * every endpoint's share at once, whatever the backlog.
+ * Statements: one read (candidates; the only one when nothing is due), then one transaction: on
+ * PostgreSQL the endpoint lock and one statement that counts, claims and reads (claimOnPostgres),
+ * on SQLite the count and one UPDATE (claimOnSqlite). Either claims every endpoint's share at once,
+ * whatever the backlog.
  */
 export async function claimDeliveries(db: Db, options: ClaimOptions): Promise<ClaimedDelivery[]> {
   const nowIso = options.now.toISOString();
@@ -154,7 +162,7 @@ export async function claimDeliveries(db: Db, options: ClaimOptions): Promise<Cl
   // crowds healthy endpoints out; more endpoints than needed, since racing claimers may hold some.
   const candidates: string[] = [];
   let offered = 0;
-  for (const row of await findCandidates(db.kysely, nowIso, options)) {
+  for (const row of await findCandidates(db, nowIso, options)) {
     const live = { total: asInt(row.live), retries: asInt(row.live_retries) };
     const room = Math.min(roomOf(options, live), asInt(row.available));
     if (room <= 0) continue;
@@ -163,24 +171,103 @@ export async function claimDeliveries(db: Db, options: ClaimOptions): Promise<Cl
     if (offered >= options.limit * 2) break;
   }
   if (candidates.length === 0) return [];
-  const postgres = db.dialect === 'postgres';
   const leaseUntil = new Date(options.now.getTime() + options.leaseMs).toISOString();
-  return db.kysely.transaction().execute(async (trx) => {
-    let endpointIds = candidates;
-    if (postgres) {
-      // Another claimer holding an endpoint serves it; we skip it rather than wait.
-      const locked = await trx
-        .selectFrom('webhook_endpoints')
-        .select('id')
-        .where('id', 'in', endpointIds)
-        .forNoKeyUpdate()
-        .skipLocked()
-        .execute();
-      const held = new Set(locked.map((row) => row.id));
-      endpointIds = endpointIds.filter((id) => held.has(id));
-      if (endpointIds.length === 0) return [];
-    }
-    // Live leases per endpoint, exact now that no other claimer can add any for these endpoints.
+  const claim = { ...options, nowIso, leaseUntil };
+  const rows =
+    db.dialect === 'postgres'
+      ? await claimOnPostgres(db.kysely, candidates, claim)
+      : await claimOnSqlite(db.kysely, candidates, claim);
+  // Oldest due endpoint first, as the candidates came.
+  const order = new Map(candidates.map((endpointId, index) => [endpointId, index]));
+  rows.sort((a, b) => (order.get(a.endpoint_id) ?? 0) - (order.get(b.endpoint_id) ?? 0));
+  return rows.map((picked) => ({
+    id: picked.id,
+    organizationId: picked.organization_id,
+    endpointId: picked.endpoint_id,
+    eventId: picked.event_id,
+    attemptNumber: picked.attempt_count,
+    attemptLimit: picked.attempt_limit ?? options.maxAttempts,
+    kind: options.kind,
+    leaseUntil,
+    ...(db.dialect === 'postgres' ? { context: contextOf(picked) } : {}),
+  }));
+}
+
+type Claim = ClaimOptions & { nowIso: string; leaseUntil: string };
+
+/**
+ * PostgreSQL: a transaction of two statements, each of one fixed text per kind, so both run as
+ * named prepared statements (planned once per connection; planning the claim afresh cost about a
+ * millisecond of the server's time per claim). The first locks the candidate endpoints (another
+ * claimer holding one serves it: SKIP LOCKED). The second counts their live leases, gives each
+ * endpoint its share of the limit (oldest due endpoint first), claims the shares and reads the
+ * claimed deliveries' events and endpoints. The count is exact because that statement's snapshot
+ * is taken after the endpoints were locked: no other claimer can add a lease for them meanwhile.
+ */
+async function claimOnPostgres(db: Trx, candidates: readonly string[], claim: Claim): Promise<ClaimRow[]> {
+  const retry = claim.kind === 'retry';
+  const kind = retry ? RETRY_KIND : FIRST_KIND;
+  const claimable = claimableRows(kind, sql`${claim.nowIso}::timestamptz`, claim.maxAttempts);
+  // Of the endpoint's slots, what this kind may fill: all of them, or all but one for retries.
+  const kindCap = retry ? retryCap(claim.endpointConcurrency) : claim.endpointConcurrency;
+  const ofKind = retry ? sql`live.retries` : sql`live.total`;
+  return db.transaction().execute(async (trx) => {
+    const { rows: locked } = await sql<{ id: string }>`${sql.raw(PREPARED)}select id from webhook_endpoints
+      where id = any(${candidates}::uuid[]) for no key update skip locked`.execute(trx);
+    const held = new Set(locked.map((row) => row.id));
+    const endpointIds = candidates.filter((id) => held.has(id));
+    if (endpointIds.length === 0) return [];
+    const { rows } = await sql<ClaimRow>`${sql.raw(PREPARED)}with
+      eps as (select e.id, e.ord from unnest(${endpointIds}::uuid[]) with ordinality as e(id, ord)),
+      live as (
+        select l.endpoint_id, count(*) as total, count(*) filter (where l.attempt_count > 1) as retries
+        from webhook_deliveries l
+        where l.endpoint_id = any(${endpointIds}::uuid[]) and l.status = ${PENDING}
+          and l.locked_until >= ${claim.nowIso}::timestamptz
+        group by l.endpoint_id),
+      room as (
+        select eps.id, eps.ord, greatest(0, least(
+          ${claim.endpointConcurrency}::int - coalesce(live.total, 0),
+          ${kindCap}::int - coalesce(${ofKind}, 0))) as room
+        from eps left join live on live.endpoint_id = eps.id),
+      shares as (
+        select room.id, greatest(0, least(room.room, ${claim.limit}::int - coalesce(sum(room.room)
+          over (order by room.ord rows between unbounded preceding and 1 preceding), 0))) as share
+        from room),
+      picked as (
+        select p.id from shares s cross join lateral (
+          select d.id from webhook_deliveries d
+          where ${claimable} and d.endpoint_id = s.id
+          order by d.next_attempt_at, d.id limit s.share for update skip locked) p
+        where s.share > 0),
+      c as (
+        update webhook_deliveries
+        set attempt_count = attempt_count + 1, locked_until = ${claim.leaseUntil}::timestamptz,
+          locked_by = ${claim.workerId}, updated_at = ${claim.nowIso}::timestamptz
+        where id in (select id from picked)
+        returning id, organization_id, endpoint_id, event_id, attempt_count, attempt_limit)
+      select c.*, ev.id as ev_id, ev.type as ev_type, ev.organization_id as ev_organization_id,
+        ev.subject_type as ev_subject_type, ev.subject_id as ev_subject_id, ev.data as ev_data,
+        ev.created_at as ev_created_at, ep.url as ep_url, ep.secret as ep_secret,
+        ep.previous_secret as ep_previous_secret, ep.previous_secret_until as ep_previous_secret_until,
+        ep.status as ep_status
+      from c
+      left join events ev on ev.id = c.event_id and ev.organization_id = c.organization_id
+      left join webhook_endpoints ep on ep.id = c.endpoint_id and ep.organization_id = c.organization_id`.execute(
+      trx,
+    );
+    return rows;
+  });
+}
+
+/**
+ * SQLite: one BEGIN IMMEDIATE transaction (which serializes claimers across processes) with the
+ * exact live-lease count and one UPDATE that claims every endpoint's share at once, whatever the
+ * backlog. The events and endpoints are read after it (loadAttemptContexts): SQLite cannot put an
+ * UPDATE in a WITH clause.
+ */
+async function claimOnSqlite(db: Trx, endpointIds: readonly string[], claim: Claim): Promise<ClaimRow[]> {
+  return db.transaction().execute(async (trx) => {
     const live = await trx
       .selectFrom('webhook_deliveries as l')
       .select((eb) => [
@@ -190,18 +277,18 @@ export async function claimDeliveries(db: Db, options: ClaimOptions): Promise<Cl
       ])
       .where('l.endpoint_id', 'in', endpointIds)
       .where('l.status', '=', PENDING)
-      .where('l.locked_until', '>=', nowIso)
+      .where('l.locked_until', '>=', claim.nowIso)
       .groupBy('l.endpoint_id')
       .execute();
     const liveBy = new Map(live.map((row) => [row.endpoint_id, row]));
     // Each endpoint's share, oldest due endpoint first, until the limit is reached.
     const shares: Array<[string, number]> = [];
-    let remaining = options.limit;
+    let remaining = claim.limit;
     for (const endpointId of endpointIds) {
       if (remaining <= 0) break;
       const row = liveBy.get(endpointId);
       const room = Math.min(
-        roomOf(options, { total: asInt(row?.total ?? 0), retries: asInt(row?.retries ?? 0) }),
+        roomOf(claim, { total: asInt(row?.total ?? 0), retries: asInt(row?.retries ?? 0) }),
         remaining,
       );
       if (room <= 0) continue;
@@ -212,52 +299,23 @@ export async function claimDeliveries(db: Db, options: ClaimOptions): Promise<Cl
     // Written as one SQL template rather than built: composing a query builder per arm (and
     // compiling it) cost more CPU than the UPDATE itself, for a statement of a fixed shape.
     const claimable = claimableRows(
-      options.kind === 'first' ? FIRST_KIND : RETRY_KIND,
-      nowIso,
-      options.maxAttempts,
+      claim.kind === 'first' ? FIRST_KIND : RETRY_KIND,
+      sql`${claim.nowIso}`,
+      claim.maxAttempts,
     );
-    const lock = postgres ? sql` for update skip locked` : sql``;
     const arms = shares.map(
       ([endpointId, room], index) => sql`select ${sql.ref(`p${index}.id`)} from (
         select d.id from webhook_deliveries d
         where ${claimable} and d.endpoint_id = ${endpointId}
-        order by d.next_attempt_at, d.id limit ${room}${lock}) as ${sql.id(`p${index}`)}`,
+        order by d.next_attempt_at, d.id limit ${room}) as ${sql.id(`p${index}`)}`,
     );
     if (arms.length === 0) return [];
-    const update = sql`update webhook_deliveries
-      set attempt_count = attempt_count + 1, locked_until = ${leaseUntil},
-        locked_by = ${options.workerId}, updated_at = ${nowIso}
+    const { rows } = await sql<ClaimRow>`update webhook_deliveries
+      set attempt_count = attempt_count + 1, locked_until = ${claim.leaseUntil},
+        locked_by = ${claim.workerId}, updated_at = ${claim.nowIso}
       where id in (${sql.join(arms, sql` union all `)})
-      returning id, organization_id, endpoint_id, event_id, attempt_count, attempt_limit`;
-    // PostgreSQL: the events and endpoints of the claimed deliveries come back with the claim (one
-    // round trip less per claim; the endpoint rows are ours until the commit). SQLite cannot put an
-    // UPDATE in a WITH clause; there loadAttemptContexts reads them on a reader right after.
-    const { rows } = await (postgres
-      ? sql<ClaimRow>`with c as (${update})
-      select c.*, ev.id as ev_id, ev.type as ev_type, ev.organization_id as ev_organization_id,
-        ev.subject_type as ev_subject_type, ev.subject_id as ev_subject_id, ev.data as ev_data,
-        ev.created_at as ev_created_at, ep.url as ep_url, ep.secret as ep_secret,
-        ep.previous_secret as ep_previous_secret, ep.previous_secret_until as ep_previous_secret_until,
-        ep.status as ep_status
-      from c
-      left join events ev on ev.id = c.event_id and ev.organization_id = c.organization_id
-      left join webhook_endpoints ep on ep.id = c.endpoint_id and ep.organization_id = c.organization_id`
-      : sql<ClaimRow>`${update}`
-    ).execute(trx);
-    // Oldest due endpoint first, as the shares were given.
-    const order = new Map(shares.map(([endpointId], index) => [endpointId, index]));
-    rows.sort((a, b) => (order.get(a.endpoint_id) ?? 0) - (order.get(b.endpoint_id) ?? 0));
-    return rows.map((picked) => ({
-      id: picked.id,
-      organizationId: picked.organization_id,
-      endpointId: picked.endpoint_id,
-      eventId: picked.event_id,
-      attemptNumber: picked.attempt_count,
-      attemptLimit: picked.attempt_limit ?? options.maxAttempts,
-      kind: options.kind,
-      leaseUntil,
-      ...(postgres ? { context: contextOf(picked) } : {}),
-    }));
+      returning id, organization_id, endpoint_id, event_id, attempt_count, attempt_limit`.execute(trx);
+    return rows;
   });
 }
 
@@ -497,6 +555,41 @@ export function settleUpdates(
       returning id`);
   }
   return updates;
+}
+
+/**
+ * PostgreSQL: every move of a batch in ONE UPDATE of one fixed text, whatever the batch holds (it
+ * runs inside outcome-sql.ts's prepared statement, planned once per connection). Each row carries
+ * its own fence and new state in arrays, one element per delivery: it moves only while its lease is
+ * still ours, exactly as settleUpdates fences it. Returns the ids that moved.
+ */
+export function settleAllOnPostgres(
+  workerId: string,
+  now: Date,
+  settlements: readonly Settlement[],
+): RawBuilder<{ id: string }> {
+  const nowIso = now.toISOString();
+  const ids = settlements.map((item) => item.claimed.id);
+  const organizations = settlements.map((item) => item.claimed.organizationId);
+  const attempts = settlements.map((item) => item.claimed.attemptNumber);
+  const statuses = settlements.map((item) => item.status);
+  const codes = settlements.map((item) => item.statusCode);
+  const errors = settlements.map((item) => item.error);
+  // A next attempt keeps the delivery open; without one it is completed now.
+  const next = settlements.map((item) =>
+    item.status === 'pending' && item.nextAttemptAt !== null ? item.nextAttemptAt.toISOString() : null,
+  );
+  return sql<{ id: string }>`update webhook_deliveries d
+    set status = v.status, locked_until = null, locked_by = null, last_status_code = v.status_code,
+      last_error = v.error, updated_at = ${nowIso}::timestamptz,
+      next_attempt_at = coalesce(v.next_attempt_at, d.next_attempt_at),
+      completed_at = case when v.next_attempt_at is null then ${nowIso}::timestamptz else d.completed_at end
+    from unnest(${ids}::uuid[], ${organizations}::uuid[], ${attempts}::int[], ${statuses}::text[],
+        ${codes}::int[], ${errors}::text[], ${next}::timestamptz[])
+      as v(id, organization_id, attempt_number, status, status_code, error, next_attempt_at)
+    where d.id = v.id and d.organization_id = v.organization_id and d.status = ${'pending'}
+      and d.locked_by = ${workerId} and d.attempt_count = v.attempt_number
+    returning d.id`;
 }
 
 /** Cancels an endpoint's pending deliveries (including leased ones: the worker re-checks status). */
