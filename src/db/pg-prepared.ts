@@ -14,6 +14,16 @@ const names = new Map<string, string>();
 const MAX_NAMES = 500;
 const patched = new WeakSet<pg.PoolClient>();
 
+/**
+ * PostgreSQL refuses to run a prepared statement whose result columns changed type since it was
+ * prepared (a migration while this process runs): SQLSTATE 0A000, "cached plan must not change
+ * result type". The statement fails once; from then on this connection sends that text unnamed.
+ */
+function changedResultType(error: unknown): boolean {
+  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
+  return code === '0A000' && typeof message === 'string' && message.includes('must not change result type');
+}
+
 type Query = (...args: unknown[]) => unknown;
 
 /**
@@ -25,9 +35,16 @@ export function prepareMarkedStatements(pool: pg.Pool): void {
     if (patched.has(client)) return;
     patched.add(client);
     const query = client.query.bind(client) as Query;
+    // Texts this connection sends unnamed since their prepared form went stale.
+    const unnamed = new Set<string>();
     (client as unknown as { query: Query }).query = (...args: unknown[]) => {
       const [text, values] = args;
-      if (typeof text !== 'string' || !text.startsWith(PREPARED) || !Array.isArray(values))
+      if (
+        typeof text !== 'string' ||
+        !text.startsWith(PREPARED) ||
+        !Array.isArray(values) ||
+        unnamed.has(text)
+      )
         return query(...args);
       let name = names.get(text);
       if (name === undefined) {
@@ -35,7 +52,13 @@ export function prepareMarkedStatements(pool: pg.Pool): void {
         name = `prepared_${names.size + 1}`;
         names.set(text, name);
       }
-      return query({ name, text, values });
+      const result = query({ name, text, values });
+      if (result instanceof Promise)
+        return result.catch((error: unknown) => {
+          if (changedResultType(error)) unnamed.add(text);
+          throw error;
+        });
+      return result;
     };
   });
 }

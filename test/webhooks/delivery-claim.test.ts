@@ -5,10 +5,12 @@ import { loadConfig } from '../../src/config.ts';
 import { openDatabase } from '../../src/db/database.ts';
 import { SECOND } from '../../src/lib/clock.ts';
 import { createServices, type Services } from '../../src/services.ts';
+import { loadAttemptContexts, performAttempt } from '../../src/webhooks/delivery/attempt.ts';
 import { claimDeliveries, failAbandoned } from '../../src/webhooks/delivery/queue.ts';
 import { deliverDue, drainDeliveries } from '../../src/webhooks/delivery/worker.ts';
 import { type Caller, createCaller, startTestApp, type TestApp } from '../support/app.ts';
 import { DIALECTS } from '../support/databases.ts';
+import { call } from '../support/http.ts';
 import {
   addEndpoint,
   causeEvent,
@@ -123,6 +125,139 @@ for (const dialect of DIALECTS) {
         held.open();
         await slow.close();
         await healthy.close();
+      }
+    });
+
+    it('lets a worker hold twice the cap of an endpoint that only it serves, sending the cap at once, until another worker holds one', async () => {
+      const a = await addEndpoint(app, admin, 'http://localhost:9/held');
+      const b = await addEndpoint(app, admin, 'http://localhost:9/shared');
+      for (let i = 0; i < 6; i++) await causeEvent(app, admin);
+      const options = (workerId: string, limit: number) => ({
+        now: app.clock.now(),
+        workerId,
+        leaseMs: 30_000,
+        limit,
+        kind: 'first' as const,
+        endpointConcurrency: 2,
+        endpointHold: 4,
+        maxAttempts: 8,
+      });
+      const mine = (claimed: Awaited<ReturnType<typeof claimDeliveries>>, endpointId: string) =>
+        claimed.filter((c) => c.endpointId === endpointId).length;
+      // Another worker holds one lease of b first.
+      const other = await claimDeliveries(app.services.db, { ...options('other', 1), endpointHold: 2 });
+      const otherHeld = mine(other, a.id) + mine(other, b.id);
+      assert.equal(otherHeld, 1);
+      const shared = mine(other, b.id) === 1 ? b : a;
+      const alone = shared === b ? a : b;
+      const claimed = await claimDeliveries(app.services.db, options('holder', 100));
+      assert.equal(mine(claimed, alone.id), 4, 'every lease of this endpoint is ours: up to twice the cap');
+      assert.equal(
+        mine(claimed, shared.id),
+        1,
+        'another worker holds one: up to the cap, all workers together',
+      );
+      const again = await claimDeliveries(app.services.db, options('holder', 100));
+      assert.equal(mine(again, alone.id) + mine(again, shared.id), 0, 'nothing more while we hold 4 and 2');
+      const third = await claimDeliveries(app.services.db, options('third', 100));
+      assert.equal(mine(third, alone.id) + mine(third, shared.id), 0, 'a third worker finds both full');
+    });
+
+    it('a held delivery whose endpoint is archived while it waits for its turn is never sent', async () => {
+      const held = gate();
+      const slow = await startWebhookReceiver({ status: 200, until: held.promise });
+      const single = await worker({ ACCOUNTING_WEBHOOK_TIMEOUT: '10s', ACCOUNTING_WEBHOOK_LEASE: '30s' });
+      try {
+        const endpoint = await addEndpoint(app, admin, slow.url);
+        for (let i = 0; i < 4; i++) await causeEvent(app, admin);
+        const running = loops([single]);
+        const leased = async () =>
+          (await deliveryRows(app, endpoint.id)).filter((d) => d.status === 'pending' && d.locked_by !== null)
+            .length;
+        await until(
+          async () => slow.requests.length === 2 && (await leased()) === 4,
+          'two sent and four held',
+        );
+        assert.equal(slow.open().now, 2, 'the cap is what is sent at once, not what is held');
+        const archive = await call(
+          app.baseUrl,
+          'webhooks.endpoints.archive',
+          { id: endpoint.id, expectedRevision: endpoint.revision },
+          { token: admin.token },
+        );
+        assert.equal(archive.status, 200, JSON.stringify(archive.body));
+        // Their claim's reading is now older than a held delivery may use (100 ms): their turns
+        // come with a fresh reading of the endpoint.
+        await new Promise((resolve) => setTimeout(resolve, 150));
+        held.open();
+        await until(async () => slow.open().now === 0, 'the two in flight to finish');
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        await running.stop();
+        assert.equal(
+          slow.requests.length,
+          2,
+          'the two held deliveries read the endpoint again and stayed home',
+        );
+        const rows = await deliveryRows(app, endpoint.id);
+        assert.deepEqual(
+          rows.map((d) => d.status),
+          ['cancelled', 'cancelled', 'cancelled', 'cancelled'],
+        );
+      } finally {
+        held.open();
+        await slow.close();
+      }
+    });
+
+    it('gives a held delivery back, unsent, when its lease would not outlast the attempt', async () => {
+      const receiver = await startWebhookReceiver({ status: 200 });
+      try {
+        const endpoint = await addEndpoint(app, admin, receiver.url);
+        await causeEvent(app, admin);
+        const claimed = (
+          await claimDeliveries(app.services.db, {
+            now: app.clock.now(),
+            workerId: 'late-turn',
+            leaseMs: 5_000,
+            limit: 10,
+            kind: 'first',
+            endpointConcurrency: 2,
+            maxAttempts: 8,
+          })
+        ).filter((c) => c.endpointId === endpoint.id);
+        assert.equal(claimed.length, 1);
+        const [delivery] = claimed;
+        assert.ok(delivery);
+        const contexts = await loadAttemptContexts(app.services, claimed);
+        // Its turn comes 4.5 s after the claim: 0.5 s of lease left, less than the 400 ms deadline
+        // plus the margin.
+        app.clock.advance(4_500);
+        const recorded: unknown[] = [];
+        await performAttempt(
+          {
+            services: app.services,
+            settings: app.services.config.webhooks.delivery,
+            workerId: 'late-turn',
+            delayBefore: () => 30_000,
+            record: async (outcome) => {
+              recorded.push(outcome);
+            },
+            sendTurn: async () => ({ waited: true, afterFailure: false, giveBack: () => {} }),
+          },
+          delivery,
+          contexts.get(delivery.id),
+        );
+        assert.equal(receiver.requests.length, 0, 'nothing sent');
+        assert.equal(recorded.length, 0);
+        const [row] = await deliveryRows(app, endpoint.id);
+        assert.equal(row?.status, 'pending');
+        assert.equal(row?.attempt_count, 0, 'the attempt is not counted');
+        assert.equal(row?.locked_by, null, 'the claim is given back');
+        await deliverNow(app);
+        assert.equal(receiver.requests.length, 1, 'claimed again and sent as attempt 1');
+        assert.equal(receiver.requests[0]?.headers['service-delivery-attempt'], '1');
+      } finally {
+        await receiver.close();
       }
     });
 
@@ -290,6 +425,45 @@ for (const dialect of DIALECTS) {
           }
         } finally {
           for (const receiver of receivers) await receiver.close();
+        }
+      },
+    );
+
+    racing(
+      'racing claimers that hold: an endpoint is held by one worker (up to twice the cap) or shared within the cap',
+      async () => {
+        const endpointIds: string[] = [];
+        for (let i = 0; i < 5; i++)
+          endpointIds.push((await addEndpoint(app, admin, `http://localhost:9/race-${i}`)).id);
+        for (let i = 0; i < 12; i++) await causeEvent(app, admin);
+        const claimers = [await worker(), await worker(), await worker(), await worker()];
+        const now = app.clock.now();
+        const rounds = await Promise.all(
+          claimers.flatMap((services, index) =>
+            [0, 1, 2].map(async (round) => {
+              const claimed = await claimDeliveries(services.db, {
+                now,
+                workerId: `holder-${index}`,
+                leaseMs: 60_000,
+                limit: 3 + round,
+                kind: 'first',
+                endpointConcurrency: 2,
+                endpointHold: 4,
+                maxAttempts: 8,
+              });
+              return claimed.map((c) => ({ ...c, worker: index }));
+            }),
+          ),
+        );
+        const raced = rounds.flat().filter((c) => endpointIds.includes(c.endpointId));
+        const ids = raced.map((c) => c.id);
+        assert.equal(new Set(ids).size, ids.length, 'no delivery claimed twice');
+        assert.ok(raced.length > 0);
+        for (const endpointId of endpointIds) {
+          const leases = raced.filter((c) => c.endpointId === endpointId);
+          const holders = new Set(leases.map((c) => c.worker));
+          if (holders.size <= 1) assert.ok(leases.length <= 4, `${leases.length} held by one worker`);
+          else assert.ok(leases.length <= 2, `${leases.length} leases shared by ${holders.size} workers`);
         }
       },
     );

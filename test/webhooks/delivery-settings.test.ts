@@ -3,7 +3,11 @@ import { describe, it } from 'node:test';
 import { ConfigError, loadConfig } from '../../src/config.ts';
 import { shouldAutoDisable } from '../../src/webhooks/delivery/auto-disable.ts';
 import { retryCap } from '../../src/webhooks/delivery/queue.ts';
-import { DEFAULT_DELIVERY_SETTINGS, parseDeliverySettings } from '../../src/webhooks/delivery/settings.ts';
+import {
+  DEFAULT_DELIVERY_SETTINGS,
+  endpointHold,
+  parseDeliverySettings,
+} from '../../src/webhooks/delivery/settings.ts';
 
 describe('webhook delivery settings', () => {
   it('defaults to the contract: 10 s answer time, a lease well beyond it, 2 per endpoint', () => {
@@ -50,6 +54,15 @@ describe('webhook delivery settings', () => {
       );
     });
   }
+
+  it('holds twice the per-endpoint cap only when the lease outlasts a wait behind one attempt and its own', () => {
+    assert.equal(endpointHold(DEFAULT_DELIVERY_SETTINGS), 4, '60 s lease, 10 s deadline: 2 sent, 2 waiting');
+    const settings = (lease: string, timeout: string) =>
+      parseDeliverySettings({ ACCOUNTING_WEBHOOK_LEASE: lease, ACCOUNTING_WEBHOOK_TIMEOUT: timeout });
+    assert.equal(endpointHold(settings('21s', '10s')), 4, 'exactly two deadlines and the margin');
+    assert.equal(endpointHold(settings('20s', '10s')), 2, 'a millisecond less: only what it sends');
+    assert.equal(endpointHold(parseDeliverySettings({ ACCOUNTING_WEBHOOK_ENDPOINT_CONCURRENCY: '3' })), 6);
+  });
 
   it('leaves retries at most all but one of an endpoint slots', () => {
     assert.equal(retryCap(1), 1);

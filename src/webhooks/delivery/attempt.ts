@@ -14,7 +14,15 @@ import { webhookMetrics } from './metrics.ts';
 import type { Outcome } from './outcome.ts';
 import { type ClaimedDelivery, releaseClaim } from './queue.ts';
 import type { WebhookRuntime } from './runtime.ts';
-import type { DeliverySettings } from './settings.ts';
+import type { SendTurn } from './send-turns.ts';
+import { type DeliverySettings, LEASE_MARGIN_MS } from './settings.ts';
+
+/**
+ * A held delivery (settings.ts endpointHold) whose turn comes later than this after its claim reads
+ * its event and endpoint again, so turning an endpoint off or rotating its secret reaches it as
+ * quickly as it reaches a new claim (the delivery loop looks at least every 100 ms too).
+ */
+const HELD_READING_MS = 100;
 
 /** How long a delivery whose secret cannot be opened waits before the next look (operator fix). */
 const SECRET_UNAVAILABLE_BACKOFF_MS = 5 * 60_000;
@@ -42,6 +50,8 @@ export interface AttemptDeps {
   delayBefore(attemptNumber: number): number | undefined;
   /** Writes a finished attempt's outcome (in a batch: outcome-batch.ts); resolves once committed. */
   record(outcome: Outcome): Promise<void>;
+  /** Waits for a turn to send to the endpoint (send-turns.ts). Absent: every attempt sends at once. */
+  sendTurn?(endpointId: string): Promise<SendTurn>;
 }
 
 function contextQuery(services: WebhookRuntime, deliveryIds: readonly string[]) {
@@ -101,12 +111,18 @@ export async function loadAttemptContexts(
  * What the attempts of one claim share, worked out once per claim instead of once per attempt:
  * an endpoint's opened secrets (one AES-GCM open per endpoint, not per delivery) and an event's
  * body (one serialization per event, whichever endpoints it goes to). It lives as long as the
- * claim's attempts (milliseconds), read from the one context query of that claim, so rotation and
- * turn-off still apply from the next claim on, exactly as before.
+ * claim's attempts, read from the one context query of that claim, so rotation and turn-off apply
+ * from the next claim on; a held delivery whose turn comes late reads them again (HELD_READING_MS).
  */
 export class ClaimScope {
+  readonly #readAt = performance.now();
   readonly #secrets = new Map<string, Promise<readonly string[]>>();
   readonly #bodies = new Map<string, { envelope: EventEnvelope; body: string; committedMs: number }>();
+
+  /** Milliseconds since the claim read its events and endpoints. */
+  ageMs(): number {
+    return performance.now() - this.#readAt;
+  }
 
   /** The endpoint's current secret and, during a rotation overlap, the previous one (it signs too). */
   secretsOf(
@@ -169,10 +185,41 @@ export async function performAttempt(
   row: AttemptContext | undefined,
   claim: ClaimScope = new ClaimScope(),
 ): Promise<void> {
+  const turn = await deps.sendTurn?.(claimed.endpointId);
+  try {
+    // A held delivery whose turn came after a failure (which may have turned the endpoint off), or
+    // after its claim's reading grew old, reads its event and endpoint again.
+    const stale =
+      turn !== undefined && (turn.afterFailure || (turn.waited && claim.ageMs() > HELD_READING_MS));
+    const context = stale
+      ? (await loadAttemptContexts(deps.services, [{ ...claimed, context: undefined }])).get(claimed.id)
+      : row;
+    await attemptWithTurn(deps, claimed, context, claim, turn);
+  } finally {
+    // Ended without a success (given back already otherwise): the next holder reads again.
+    turn?.giveBack(true);
+  }
+}
+
+async function attemptWithTurn(
+  deps: AttemptDeps,
+  claimed: ClaimedDelivery,
+  row: AttemptContext | undefined,
+  claim: ClaimScope,
+  turn: SendTurn | undefined,
+): Promise<void> {
   const { services, settings } = deps;
   const db = services.db.kysely;
   if (row?.endpoint_status !== 'active') {
     // Archived or turned off since the claim: nothing is sent and the attempt is not counted.
+    await releaseClaim(db, claimed, deps.workerId, { nextAttemptAt: services.clock.now(), error: null });
+    return;
+  }
+  // A held delivery that waited for its turn is sent only if its lease still outlasts the attempt
+  // (settings.ts endpointHold makes the lease long enough; this keeps it true whatever happened):
+  // otherwise another worker could claim it while it is being sent.
+  const leaseLeft = Date.parse(claimed.leaseUntil) - services.clock.now().getTime();
+  if (turn?.waited && leaseLeft < settings.timeoutMs + LEASE_MARGIN_MS) {
     await releaseClaim(db, claimed, deps.workerId, { nextAttemptAt: services.clock.now(), error: null });
     return;
   }
@@ -195,6 +242,19 @@ export async function performAttempt(
     return;
   }
   const { envelope, body, committedMs } = claim.bodyOf(event);
+  await attempt(deps, claimed, row, { envelope, body, committedMs, secret }, turn);
+}
+
+/** Sends the signed request, gives the turn back once the answer is in, and hands the outcome in. */
+async function attempt(
+  deps: AttemptDeps,
+  claimed: ClaimedDelivery,
+  row: AttemptContext,
+  made: { envelope: EventEnvelope; body: string; committedMs: number; secret: readonly string[] },
+  turn: SendTurn | undefined,
+): Promise<void> {
+  const { services, settings } = deps;
+  const { envelope, body, committedMs, secret } = made;
   const started = services.clock.now();
   const metrics = webhookMetrics(services);
   if (claimed.attemptNumber === 1) {
@@ -213,6 +273,9 @@ export async function performAttempt(
     { url: row.url, headers, body },
     { timeoutMs: settings.timeoutMs, allowLocalhostHttp: services.config.webhooks.allowLocalhostHttp },
   );
+  // After a success the endpoint's next held delivery may go while this outcome is written; after
+  // anything else it waits for the outcome (performAttempt gives the turn back then).
+  if (result.outcome === 'success') turn?.giveBack();
   metrics.attempts.inc({ outcome: result.outcome, error_class: result.errorClass ?? '' });
   metrics.attemptDuration.observe({ outcome: result.outcome }, result.durationMs / 1000);
   // A failure is the operator's business (warn); the line names the endpoint and the reason, never

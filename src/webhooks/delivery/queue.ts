@@ -36,6 +36,12 @@ export interface ClaimOptions {
   kind: ClaimKind;
   /** In-flight attempts per endpoint, all workers together; retries get at most this - 1 (min 1). */
   endpointConcurrency: number;
+  /**
+   * First attempts: leases of one endpoint this worker may hold when no other worker holds any
+   * (settings.ts endpointHold; it sends at most endpointConcurrency of them at once). Default and
+   * minimum: endpointConcurrency.
+   */
+  endpointHold?: number;
   /** Attempts of a delivery whose attempt_limit is null (the retry schedule's length). */
   maxAttempts: number;
 }
@@ -92,6 +98,8 @@ interface Candidate {
   available: number | string;
   live: number | string;
   live_retries: number | string;
+  /** Live leases held by other workers. */
+  live_others: number | string;
 }
 
 /**
@@ -106,7 +114,7 @@ async function findCandidates(db: Db, nowIso: string, options: ClaimOptions): Pr
   const claimable = claimableRows(kind, sql`${nowIso}`, options.maxAttempts);
   // PostgreSQL: a named prepared statement (one text per kind), planned once per connection.
   const prepared = sql.raw(db.dialect === 'postgres' ? PREPARED : '');
-  const cap = options.endpointConcurrency;
+  const most = holdOf(options);
   const result = await sql<Candidate>`${prepared}
     with recursive eps(endpoint_id) as (
       select (select d.endpoint_id from webhook_deliveries d
@@ -124,12 +132,15 @@ async function findCandidates(db: Db, nowIso: string, options: ClaimOptions): Pr
           order by d.next_attempt_at limit 1) as due_at,
         (select count(*) from (select 1 from webhook_deliveries d
           where d.endpoint_id = e.id and ${claimable}
-          order by d.next_attempt_at limit ${cap}) as a) as available,
+          order by d.next_attempt_at limit ${most}) as a) as available,
         (select count(*) from webhook_deliveries l
           where l.endpoint_id = e.id and l.status = ${PENDING} and l.locked_until >= ${nowIso}) as live,
         (select count(*) from webhook_deliveries l
           where l.endpoint_id = e.id and l.status = ${PENDING} and l.locked_until >= ${nowIso}
-            and l.attempt_count > 1) as live_retries
+            and l.attempt_count > 1) as live_retries,
+        (select count(*) from webhook_deliveries l
+          where l.endpoint_id = e.id and l.status = ${PENDING} and l.locked_until >= ${nowIso}
+            and l.locked_by <> ${options.workerId}) as live_others
       from eps
       join webhook_endpoints e on e.id = eps.endpoint_id
       where e.status = 'active' and e.active = ${dbBool(true)}
@@ -139,12 +150,29 @@ async function findCandidates(db: Db, nowIso: string, options: ClaimOptions): Pr
   return result.rows;
 }
 
-/** Slots an endpoint has for this kind, given its live leases. */
-function roomOf(options: ClaimOptions, live: { total: number; retries: number }): number {
+/** An endpoint's live leases: all, the retries among them, and those of other workers. */
+interface LiveLeases {
+  total: number;
+  retries: number;
+  others: number;
+}
+
+/**
+ * Leases of this kind a claim may add for an endpoint. Retries: up to one less than the cap.
+ * First attempts: up to the cap, or up to endpointHold while no other worker holds a lease of the
+ * endpoint: then only this worker sends to it, and it sends at most the cap at once (send-turns.ts),
+ * so the cap on requests in flight stays exact across workers.
+ */
+function roomOf(options: ClaimOptions, live: LiveLeases): number {
   const cap = options.endpointConcurrency;
-  const kindCap = options.kind === 'first' ? cap : retryCap(cap);
-  const ofKind = options.kind === 'first' ? live.total : live.retries;
-  return Math.min(cap - live.total, kindCap - ofKind);
+  if (options.kind === 'retry') return Math.min(cap - live.total, retryCap(cap) - live.retries);
+  return (live.others === 0 ? holdOf(options) : cap) - live.total;
+}
+
+/** The most leases of one endpoint a claim of this kind may leave this worker holding. */
+function holdOf(options: ClaimOptions): number {
+  const cap = options.endpointConcurrency;
+  return options.kind === 'first' ? Math.max(cap, options.endpointHold ?? cap) : cap;
 }
 
 /**
@@ -163,7 +191,7 @@ export async function claimDeliveries(db: Db, options: ClaimOptions): Promise<Cl
   const candidates: string[] = [];
   let offered = 0;
   for (const row of await findCandidates(db, nowIso, options)) {
-    const live = { total: asInt(row.live), retries: asInt(row.live_retries) };
+    const live = { total: asInt(row.live), retries: asInt(row.live_retries), others: asInt(row.live_others) };
     const room = Math.min(roomOf(options, live), asInt(row.available));
     if (room <= 0) continue;
     candidates.push(row.endpoint_id);
@@ -208,9 +236,12 @@ async function claimOnPostgres(db: Trx, candidates: readonly string[], claim: Cl
   const retry = claim.kind === 'retry';
   const kind = retry ? RETRY_KIND : FIRST_KIND;
   const claimable = claimableRows(kind, sql`${claim.nowIso}::timestamptz`, claim.maxAttempts);
-  // Of the endpoint's slots, what this kind may fill: all of them, or all but one for retries.
-  const kindCap = retry ? retryCap(claim.endpointConcurrency) : claim.endpointConcurrency;
-  const ofKind = retry ? sql`live.retries` : sql`live.total`;
+  // roomOf, in SQL.
+  const cap = claim.endpointConcurrency;
+  const room = retry
+    ? sql`least(${cap}::int - coalesce(live.total, 0), ${retryCap(cap)}::int - coalesce(live.retries, 0))`
+    : sql`(case when coalesce(live.others, 0) = 0 then ${holdOf(claim)}::int else ${cap}::int end)
+        - coalesce(live.total, 0)`;
   return db.transaction().execute(async (trx) => {
     const { rows: locked } = await sql<{ id: string }>`${sql.raw(PREPARED)}select id from webhook_endpoints
       where id = any(${candidates}::uuid[]) for no key update skip locked`.execute(trx);
@@ -220,15 +251,14 @@ async function claimOnPostgres(db: Trx, candidates: readonly string[], claim: Cl
     const { rows } = await sql<ClaimRow>`${sql.raw(PREPARED)}with
       eps as (select e.id, e.ord from unnest(${endpointIds}::uuid[]) with ordinality as e(id, ord)),
       live as (
-        select l.endpoint_id, count(*) as total, count(*) filter (where l.attempt_count > 1) as retries
+        select l.endpoint_id, count(*) as total, count(*) filter (where l.attempt_count > 1) as retries,
+          count(*) filter (where l.locked_by <> ${claim.workerId}) as others
         from webhook_deliveries l
         where l.endpoint_id = any(${endpointIds}::uuid[]) and l.status = ${PENDING}
           and l.locked_until >= ${claim.nowIso}::timestamptz
         group by l.endpoint_id),
       room as (
-        select eps.id, eps.ord, greatest(0, least(
-          ${claim.endpointConcurrency}::int - coalesce(live.total, 0),
-          ${kindCap}::int - coalesce(${ofKind}, 0))) as room
+        select eps.id, eps.ord, greatest(0, ${room}) as room
         from eps left join live on live.endpoint_id = eps.id),
       shares as (
         select room.id, greatest(0, least(room.room, ${claim.limit}::int - coalesce(sum(room.room)
@@ -274,6 +304,7 @@ async function claimOnSqlite(db: Trx, endpointIds: readonly string[], claim: Cla
         'l.endpoint_id',
         eb.fn.countAll().as('total'),
         sql<number>`sum(case when l.attempt_count > 1 then 1 else 0 end)`.as('retries'),
+        sql<number>`sum(case when l.locked_by <> ${claim.workerId} then 1 else 0 end)`.as('others'),
       ])
       .where('l.endpoint_id', 'in', endpointIds)
       .where('l.status', '=', PENDING)
@@ -288,7 +319,11 @@ async function claimOnSqlite(db: Trx, endpointIds: readonly string[], claim: Cla
       if (remaining <= 0) break;
       const row = liveBy.get(endpointId);
       const room = Math.min(
-        roomOf(claim, { total: asInt(row?.total ?? 0), retries: asInt(row?.retries ?? 0) }),
+        roomOf(claim, {
+          total: asInt(row?.total ?? 0),
+          retries: asInt(row?.retries ?? 0),
+          others: asInt(row?.others ?? 0),
+        }),
         remaining,
       );
       if (room <= 0) continue;

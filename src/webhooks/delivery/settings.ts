@@ -22,7 +22,7 @@ export interface DeliverySettings {
 
 export const CONTRACT_TIMEOUT_MS = 10_000;
 /** Time a worker needs around the HTTP call (secret, outcome transaction) before its lease may lapse. */
-const LEASE_MARGIN_MS = 1_000;
+export const LEASE_MARGIN_MS = 1_000;
 
 export const DEFAULT_DELIVERY_SETTINGS: DeliverySettings = Object.freeze({
   leaseMs: 60_000,
@@ -31,6 +31,18 @@ export const DEFAULT_DELIVERY_SETTINGS: DeliverySettings = Object.freeze({
   retryConcurrency: 8,
   endpointConcurrency: 2,
 });
+
+/**
+ * Leases of one endpoint a worker may hold while no other worker holds any: twice what it may send
+ * at once, so the endpoint's next attempt starts the moment an answer arrives, not once its outcome
+ * is written and the next claim has run (decision 296). The extra deliveries wait in this process
+ * for a turn (send-turns.ts), at most one attempt's deadline, so their lease must outlast that wait
+ * and their own attempt; with a shorter lease a worker holds only what it sends.
+ */
+export function endpointHold(settings: DeliverySettings): number {
+  const outlasts = settings.leaseMs >= 2 * settings.timeoutMs + LEASE_MARGIN_MS;
+  return outlasts ? 2 * settings.endpointConcurrency : settings.endpointConcurrency;
+}
 
 export class DeliverySettingsError extends Error {}
 type ErrorClass = new (message: string) => Error;

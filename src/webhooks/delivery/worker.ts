@@ -11,7 +11,8 @@ import { type Outcome, recordOutcomes } from './outcome.ts';
 import { OutcomeBatcher } from './outcome-batch.ts';
 import { type ClaimKind, claimDeliveries, failAbandoned } from './queue.ts';
 import type { WebhookRuntime } from './runtime.ts';
-import { retryScheduleOf } from './settings.ts';
+import { SendTurns } from './send-turns.ts';
+import { endpointHold, retryScheduleOf } from './settings.ts';
 
 interface Pool {
   deps: AttemptDeps;
@@ -52,7 +53,10 @@ function poolFor(services: WebhookRuntime): Pool {
     workerId: `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`,
     delayBefore: (attemptNumber) => delayBeforeAttempt(schedule, attemptNumber),
     record: (outcome) => outcomes.add(outcome),
+    sendTurn: (endpointId) => turns.take(endpointId),
   };
+  // This process sends at most endpointConcurrency requests per endpoint, whatever it holds.
+  const turns = new SendTurns(services.config.webhooks.delivery.endpointConcurrency);
   // Outcomes of attempts that finish close together are written in one transaction.
   const outcomes: OutcomeBatcher<Outcome> = new OutcomeBatcher<Outcome>(
     (batch) => recordOutcomes(deps, batch),
@@ -103,6 +107,7 @@ async function claimInto(pool: Pool, kind: ClaimKind, budget: number): Promise<n
       limit: free,
       kind,
       endpointConcurrency: settings.endpointConcurrency,
+      endpointHold: endpointHold(settings),
       maxAttempts: pool.schedule.length,
     });
   } finally {
