@@ -17,7 +17,8 @@ const patched = new WeakSet<pg.PoolClient>();
 /**
  * PostgreSQL refuses to run a prepared statement whose result columns changed type since it was
  * prepared (a migration while this process runs): SQLSTATE 0A000, "cached plan must not change
- * result type". The statement fails once; from then on this connection sends that text unnamed.
+ * result type". The statement fails once; the connection then prepares that text again, under a
+ * new name, on its next use.
  */
 function changedResultType(error: unknown): boolean {
   const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
@@ -35,27 +36,25 @@ export function prepareMarkedStatements(pool: pg.Pool): void {
     if (patched.has(client)) return;
     patched.add(client);
     const query = client.query.bind(client) as Query;
-    // Texts this connection sends unnamed since their prepared form went stale.
-    const unnamed = new Set<string>();
+    // Texts whose prepared form went stale on this connection, and how many times: each time the
+    // text is prepared again under a new name (the stale one stays on the server, unused).
+    const renamed = new Map<string, number>();
     (client as unknown as { query: Query }).query = (...args: unknown[]) => {
       const [text, values] = args;
-      if (
-        typeof text !== 'string' ||
-        !text.startsWith(PREPARED) ||
-        !Array.isArray(values) ||
-        unnamed.has(text)
-      )
+      if (typeof text !== 'string' || !text.startsWith(PREPARED) || !Array.isArray(values))
         return query(...args);
-      let name = names.get(text);
-      if (name === undefined) {
+      let base = names.get(text);
+      if (base === undefined) {
         if (names.size >= MAX_NAMES) return query(...args);
-        name = `prepared_${names.size + 1}`;
-        names.set(text, name);
+        base = `prepared_${names.size + 1}`;
+        names.set(text, base);
       }
+      const version = renamed.get(text);
+      const name = version === undefined ? base : `${base}_${version}`;
       const result = query({ name, text, values });
       if (result instanceof Promise)
         return result.catch((error: unknown) => {
-          if (changedResultType(error)) unnamed.add(text);
+          if (changedResultType(error)) renamed.set(text, (version ?? 0) + 1);
           throw error;
         });
       return result;

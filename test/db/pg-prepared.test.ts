@@ -17,7 +17,7 @@ postgres('named prepared statements (postgres)', () => {
   });
   after(() => database.drop());
 
-  it('runs a marked statement by name, and sends it unnamed once a migration changed its result type', async () => {
+  it('runs a marked statement by name, and prepares it again once a migration changed its result type', async () => {
     // One connection, so the statement is prepared on the connection that later sees the change.
     await database.db.kysely.connection().execute(async (db) => {
       const read = () =>
@@ -29,9 +29,15 @@ postgres('named prepared statements (postgres)', () => {
       assert.equal(Number(named.rows[0]?.n), 1, 'prepared once on this connection');
       await sql`alter table prepared_probe alter column amount type bigint`.execute(db);
       await assert.rejects(read(), /must not change result type/);
-      // The same text again: unnamed, planned afresh, with the new type (bigint comes back as text).
+      // The same text again: prepared afresh under a new name, with the new type (bigint comes back
+      // as text), and used by name from then on.
       assert.equal((await read()).rows[0]?.amount, '5');
       assert.equal((await read()).rows[0]?.amount, '5');
+      const after = await sql<{ name: string }>`select name from pg_prepared_statements order by name`.execute(db);
+      assert.deepEqual(
+        after.rows.map((row) => row.name.replace(/^prepared_\d+/, 'prepared_n')),
+        ['prepared_n', 'prepared_n_1'],
+      );
     });
   });
 });

@@ -209,7 +209,7 @@ for (const dialect of DIALECTS) {
       }
     });
 
-    it('gives a held delivery back, unsent, when its lease would not outlast the attempt', async () => {
+    it('renews the lease of a held delivery that would not outlast its attempt, and sends it', async () => {
       const receiver = await startWebhookReceiver({ status: 200 });
       try {
         const endpoint = await addEndpoint(app, admin, receiver.url);
@@ -229,33 +229,39 @@ for (const dialect of DIALECTS) {
         const [delivery] = claimed;
         assert.ok(delivery);
         const contexts = await loadAttemptContexts(app.services, claimed);
+        const attempt = (workerId: string) =>
+          performAttempt(
+            {
+              services: app.services,
+              settings: app.services.config.webhooks.delivery,
+              workerId,
+              delayBefore: () => 30_000,
+              record: async () => {},
+              sendTurn: async () => ({
+                waited: true,
+                stale: false,
+                cancelled: false,
+                answered: () => {},
+                giveBack: () => {},
+              }),
+            },
+            delivery,
+            contexts.get(delivery.id),
+          );
         // Its turn comes 4.5 s after the claim: 0.5 s of lease left, less than the 400 ms deadline
         // plus the margin.
         app.clock.advance(4_500);
-        const recorded: unknown[] = [];
-        await performAttempt(
-          {
-            services: app.services,
-            settings: app.services.config.webhooks.delivery,
-            workerId: 'late-turn',
-            delayBefore: () => 30_000,
-            record: async (outcome) => {
-              recorded.push(outcome);
-            },
-            sendTurn: async () => ({ waited: true, afterFailure: false, giveBack: () => {} }),
-          },
-          delivery,
-          contexts.get(delivery.id),
-        );
-        assert.equal(receiver.requests.length, 0, 'nothing sent');
-        assert.equal(recorded.length, 0);
+        // A worker that does not hold the lease renews nothing and sends nothing.
+        await attempt('someone-else');
+        assert.equal(receiver.requests.length, 0, 'not ours: nothing sent');
+        await attempt('late-turn');
+        assert.equal(receiver.requests.length, 1, 'renewed, then sent');
         const [row] = await deliveryRows(app, endpoint.id);
-        assert.equal(row?.status, 'pending');
-        assert.equal(row?.attempt_count, 0, 'the attempt is not counted');
-        assert.equal(row?.locked_by, null, 'the claim is given back');
-        await deliverNow(app);
-        assert.equal(receiver.requests.length, 1, 'claimed again and sent as attempt 1');
-        assert.equal(receiver.requests[0]?.headers['service-delivery-attempt'], '1');
+        assert.equal(
+          new Date(row?.locked_until ?? 0).getTime(),
+          app.clock.now().getTime() + app.services.config.webhooks.delivery.leaseMs,
+          'the lease runs a whole lease from the turn',
+        );
       } finally {
         await receiver.close();
       }

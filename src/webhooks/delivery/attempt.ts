@@ -12,7 +12,7 @@ import { type DeliveryResult, deliver } from '../safe-client.ts';
 import { attemptHeaders, serializeEnvelope } from './envelope.ts';
 import { webhookMetrics } from './metrics.ts';
 import type { Outcome } from './outcome.ts';
-import { type ClaimedDelivery, releaseClaim } from './queue.ts';
+import { type ClaimedDelivery, releaseClaim, renewLease } from './queue.ts';
 import type { WebhookRuntime } from './runtime.ts';
 import type { SendTurn } from './send-turns.ts';
 import { type DeliverySettings, LEASE_MARGIN_MS } from './settings.ts';
@@ -185,19 +185,37 @@ export async function performAttempt(
   row: AttemptContext | undefined,
   claim: ClaimScope = new ClaimScope(),
 ): Promise<void> {
+  const { services, settings, workerId } = deps;
   const turn = await deps.sendTurn?.(claimed.endpointId);
   try {
-    // A held delivery whose turn came after a failure (which may have turned the endpoint off), or
-    // after its claim's reading grew old, reads its event and endpoint again.
-    const stale =
-      turn !== undefined && (turn.afterFailure || (turn.waited && claim.ageMs() > HELD_READING_MS));
-    const context = stale
-      ? (await loadAttemptContexts(deps.services, [{ ...claimed, context: undefined }])).get(claimed.id)
-      : row;
-    await attemptWithTurn(deps, claimed, context, claim, turn);
+    if (turn?.cancelled) {
+      // The process is stopping: the claim goes back unsent and uncounted.
+      await releaseClaim(services.db.kysely, claimed, workerId, {
+        nextAttemptAt: services.clock.now(),
+        error: null,
+      });
+      return;
+    }
+    let delivery = claimed;
+    let context = row;
+    const now = services.clock.now();
+    const leaseLeft = Date.parse(claimed.leaseUntil) - now.getTime();
+    // A held delivery that waited for its turn after another attempt to its endpoint ended without
+    // a success (which may have turned the endpoint off), or longer than its claim's reading may be
+    // used, or whose lease would not outlast its attempt, renews its lease, fenced (a cancelled
+    // delivery or a lease lost meanwhile is not ours to send), and reads its event and endpoint again.
+    if (
+      turn?.waited &&
+      (turn.stale || claim.ageMs() > HELD_READING_MS || leaseLeft < settings.timeoutMs + LEASE_MARGIN_MS)
+    ) {
+      const leaseUntil = new Date(now.getTime() + settings.leaseMs);
+      if (!(await renewLease(services.db.kysely, claimed, workerId, leaseUntil))) return;
+      delivery = { ...claimed, leaseUntil: leaseUntil.toISOString(), context: undefined };
+      context = (await loadAttemptContexts(services, [delivery])).get(claimed.id);
+    }
+    await attemptWithTurn(deps, delivery, context, claim, turn);
   } finally {
-    // Ended without a success (given back already otherwise): the next holder reads again.
-    turn?.giveBack(true);
+    turn?.giveBack();
   }
 }
 
@@ -212,14 +230,6 @@ async function attemptWithTurn(
   const db = services.db.kysely;
   if (row?.endpoint_status !== 'active') {
     // Archived or turned off since the claim: nothing is sent and the attempt is not counted.
-    await releaseClaim(db, claimed, deps.workerId, { nextAttemptAt: services.clock.now(), error: null });
-    return;
-  }
-  // A held delivery that waited for its turn is sent only if its lease still outlasts the attempt
-  // (settings.ts endpointHold makes the lease long enough; this keeps it true whatever happened):
-  // otherwise another worker could claim it while it is being sent.
-  const leaseLeft = Date.parse(claimed.leaseUntil) - services.clock.now().getTime();
-  if (turn?.waited && leaseLeft < settings.timeoutMs + LEASE_MARGIN_MS) {
     await releaseClaim(db, claimed, deps.workerId, { nextAttemptAt: services.clock.now(), error: null });
     return;
   }
@@ -275,7 +285,7 @@ async function attempt(
   );
   // After a success the endpoint's next held delivery may go while this outcome is written; after
   // anything else it waits for the outcome (performAttempt gives the turn back then).
-  if (result.outcome === 'success') turn?.giveBack();
+  turn?.answered(result.outcome === 'success');
   metrics.attempts.inc({ outcome: result.outcome, error_class: result.errorClass ?? '' });
   metrics.attemptDuration.observe({ outcome: result.outcome }, result.durationMs / 1000);
   // A failure is the operator's business (warn); the line names the endpoint and the reason, never

@@ -189,18 +189,22 @@ export async function claimDeliveries(db: Db, options: ClaimOptions): Promise<Cl
   // Endpoints already at their cap are left out here, so a backlog of a slow endpoint never
   // crowds healthy endpoints out; more endpoints than needed, since racing claimers may hold some.
   const candidates: string[] = [];
+  // Each candidate's claimable rows as the read counted them (at most what it may hold): a share
+  // never exceeds them, so endpoints with one due row do not use up the limit for the others.
+  const available = new Map<string, number>();
   let offered = 0;
   for (const row of await findCandidates(db, nowIso, options)) {
     const live = { total: asInt(row.live), retries: asInt(row.live_retries), others: asInt(row.live_others) };
     const room = Math.min(roomOf(options, live), asInt(row.available));
     if (room <= 0) continue;
     candidates.push(row.endpoint_id);
+    available.set(row.endpoint_id, asInt(row.available));
     offered += room;
     if (offered >= options.limit * 2) break;
   }
   if (candidates.length === 0) return [];
   const leaseUntil = new Date(options.now.getTime() + options.leaseMs).toISOString();
-  const claim = { ...options, nowIso, leaseUntil };
+  const claim = { ...options, nowIso, leaseUntil, available };
   const rows =
     db.dialect === 'postgres'
       ? await claimOnPostgres(db.kysely, candidates, claim)
@@ -221,7 +225,7 @@ export async function claimDeliveries(db: Db, options: ClaimOptions): Promise<Cl
   }));
 }
 
-type Claim = ClaimOptions & { nowIso: string; leaseUntil: string };
+type Claim = ClaimOptions & { nowIso: string; leaseUntil: string; available: ReadonlyMap<string, number> };
 
 /**
  * PostgreSQL: a transaction of two statements, each of one fixed text per kind, so both run as
@@ -249,7 +253,9 @@ async function claimOnPostgres(db: Trx, candidates: readonly string[], claim: Cl
     const endpointIds = candidates.filter((id) => held.has(id));
     if (endpointIds.length === 0) return [];
     const { rows } = await sql<ClaimRow>`${sql.raw(PREPARED)}with
-      eps as (select e.id, e.ord from unnest(${endpointIds}::uuid[]) with ordinality as e(id, ord)),
+      eps as (select e.id, e.available, e.ord
+        from unnest(${endpointIds}::uuid[], ${endpointIds.map((id) => claim.available.get(id) ?? 0)}::int[])
+          with ordinality as e(id, available, ord)),
       live as (
         select l.endpoint_id, count(*) as total, count(*) filter (where l.attempt_count > 1) as retries,
           count(*) filter (where l.locked_by <> ${claim.workerId}) as others
@@ -258,7 +264,7 @@ async function claimOnPostgres(db: Trx, candidates: readonly string[], claim: Cl
           and l.locked_until >= ${claim.nowIso}::timestamptz
         group by l.endpoint_id),
       room as (
-        select eps.id, eps.ord, greatest(0, ${room}) as room
+        select eps.id, eps.ord, greatest(0, least(eps.available, ${room})) as room
         from eps left join live on live.endpoint_id = eps.id),
       shares as (
         select room.id, greatest(0, least(room.room, ${claim.limit}::int - coalesce(sum(room.room)
@@ -324,6 +330,7 @@ async function claimOnSqlite(db: Trx, endpointIds: readonly string[], claim: Cla
           retries: asInt(row?.retries ?? 0),
           others: asInt(row?.others ?? 0),
         }),
+        claim.available.get(endpointId) ?? 0,
         remaining,
       );
       if (room <= 0) continue;
@@ -508,6 +515,23 @@ export async function releaseClaim(
       ...(next.error === null ? {} : { last_error: clip(next.error) }),
     }))
     .execute();
+}
+
+/**
+ * Extends a claim's lease while it is still ours (same worker, same attempt, still pending): a held
+ * delivery before it is sent (attempt.ts). False when it is not ours any more (cancelled, or the
+ * lease lapsed and another worker claimed it): then nothing may be sent.
+ */
+export async function renewLease(
+  db: Kysely<Database>,
+  claimed: ClaimedDelivery,
+  workerId: string,
+  leaseUntil: Date,
+): Promise<boolean> {
+  const result = await fenced(db, claimed, workerId)
+    .set({ locked_until: leaseUntil.toISOString() })
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
 }
 
 /** Where one attempt leaves its delivery. */

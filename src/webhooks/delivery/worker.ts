@@ -16,6 +16,8 @@ import { endpointHold, retryScheduleOf } from './settings.ts';
 
 interface Pool {
   deps: AttemptDeps;
+  /** Turns to send per endpoint (send-turns.ts): this process sends at most endpointConcurrency each. */
+  turns: SendTurns;
   schedule: RetrySchedule;
   inFlight: Set<Promise<void>>;
   /** Slots taken per budget, counted before the claim's await so concurrent runs never overfill. */
@@ -61,11 +63,13 @@ function poolFor(services: WebhookRuntime): Pool {
   const outcomes: OutcomeBatcher<Outcome> = new OutcomeBatcher<Outcome>(
     (batch) => recordOutcomes(deps, batch),
     {
-      running: (): number => pool.inFlight.size - outcomes.waiting,
+      // Attempts waiting for a turn to send will not finish soon: they are not waited for.
+      running: (): number => pool.inFlight.size - outcomes.waiting - turns.waiting,
     },
   );
   const pool: Pool = {
     deps,
+    turns,
     schedule,
     inFlight: new Set(),
     busy: { first: 0, retry: 0 },
@@ -204,6 +208,8 @@ async function untilProgressOrPoll(services: WebhookRuntime, pool: Pool): Promis
 /** Waits for every attempt this process has in flight (graceful shutdown). */
 export async function drainDeliveries(services: WebhookRuntime): Promise<void> {
   const pool = pools.get(services);
+  // Held deliveries still waiting for a turn go back unsent; only what is being sent is waited for.
+  pool?.turns.cancelWaiting();
   while (pool && pool.inFlight.size > 0) await Promise.allSettled([...pool.inFlight]);
   // Kept-alive connections to receivers end with the process's deliveries.
   await closeDeliveryPools();
