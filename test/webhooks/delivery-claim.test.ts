@@ -163,6 +163,52 @@ for (const dialect of DIALECTS) {
       assert.equal(mine(third, alone.id) + mine(third, shared.id), 0, 'a third worker finds both full');
     });
 
+    it('gives an endpoint no bigger share of a claim than its due deliveries, so the rest goes to others', async () => {
+      const small: string[] = [];
+      for (let i = 0; i < 4; i++)
+        small.push((await addEndpoint(app, admin, `http://localhost:9/small-${i}`)).id);
+      const big = (await addEndpoint(app, admin, 'http://localhost:9/big')).id;
+      for (let i = 0; i < 6; i++) await causeEvent(app, admin);
+      const { kysely } = app.services.db;
+      // Each small endpoint keeps its oldest delivery waiting; the big one all six, due a moment
+      // later, so the small ones come first in the claim's order.
+      for (const endpointId of small) {
+        const [, ...done] = await deliveryRows(app, endpointId);
+        await kysely
+          .updateTable('webhook_deliveries')
+          .set({ status: 'succeeded' })
+          .where(
+            'id',
+            'in',
+            done.map((d) => d.id),
+          )
+          .execute();
+      }
+      app.clock.advance(1);
+      await kysely
+        .updateTable('webhook_deliveries')
+        .set({ next_attempt_at: app.clock.now().toISOString() })
+        .where('endpoint_id', '=', big)
+        .execute();
+      const claimed = await claimDeliveries(app.services.db, {
+        now: app.clock.now(),
+        workerId: 'sharer',
+        leaseMs: 30_000,
+        limit: 8,
+        kind: 'first',
+        endpointConcurrency: 2,
+        endpointHold: 4,
+        maxAttempts: 8,
+      });
+      for (const endpointId of small)
+        assert.equal(claimed.filter((c) => c.endpointId === endpointId).length, 1);
+      assert.equal(
+        claimed.filter((c) => c.endpointId === big).length,
+        4,
+        'the rest of the limit went to the big one',
+      );
+    });
+
     it('a held delivery whose endpoint is archived while it waits for its turn is never sent', async () => {
       const held = gate();
       const slow = await startWebhookReceiver({ status: 200, until: held.promise });
