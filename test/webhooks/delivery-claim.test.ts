@@ -6,7 +6,7 @@ import { openDatabase } from '../../src/db/database.ts';
 import { SECOND } from '../../src/lib/clock.ts';
 import { createServices, type Services } from '../../src/services.ts';
 import { loadAttemptContexts, performAttempt } from '../../src/webhooks/delivery/attempt.ts';
-import { claimDeliveries, failAbandoned } from '../../src/webhooks/delivery/queue.ts';
+import { type ClaimOptions, claimDeliveries, failAbandoned } from '../../src/webhooks/delivery/queue.ts';
 import { deliverDue, drainDeliveries } from '../../src/webhooks/delivery/worker.ts';
 import { type Caller, createCaller, startTestApp, type TestApp } from '../support/app.ts';
 import { DIALECTS } from '../support/databases.ts';
@@ -35,6 +35,20 @@ async function until(condition: () => Promise<boolean>, what: string, timeoutMs 
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
+}
+
+/** A first-attempt claim as a worker with the default cap (2 per endpoint) makes it. */
+function firstClaim(now: Date, workerId: string, extra: Partial<ClaimOptions> = {}): ClaimOptions {
+  return {
+    now,
+    workerId,
+    leaseMs: 60_000,
+    limit: 10,
+    kind: 'first',
+    endpointConcurrency: 2,
+    maxAttempts: 8,
+    ...extra,
+  };
 }
 
 for (const dialect of DIALECTS) {
@@ -132,16 +146,8 @@ for (const dialect of DIALECTS) {
       const a = await addEndpoint(app, admin, 'http://localhost:9/held');
       const b = await addEndpoint(app, admin, 'http://localhost:9/shared');
       for (let i = 0; i < 6; i++) await causeEvent(app, admin);
-      const options = (workerId: string, limit: number) => ({
-        now: app.clock.now(),
-        workerId,
-        leaseMs: 30_000,
-        limit,
-        kind: 'first' as const,
-        endpointConcurrency: 2,
-        endpointHold: 4,
-        maxAttempts: 8,
-      });
+      const options = (workerId: string, limit: number) =>
+        firstClaim(app.clock.now(), workerId, { limit, endpointHold: 4 });
       const mine = (claimed: Awaited<ReturnType<typeof claimDeliveries>>, endpointId: string) =>
         claimed.filter((c) => c.endpointId === endpointId).length;
       // Another worker holds one lease of b first.
@@ -190,16 +196,10 @@ for (const dialect of DIALECTS) {
         .set({ next_attempt_at: app.clock.now().toISOString() })
         .where('endpoint_id', '=', big)
         .execute();
-      const claimed = await claimDeliveries(app.services.db, {
-        now: app.clock.now(),
-        workerId: 'sharer',
-        leaseMs: 30_000,
-        limit: 8,
-        kind: 'first',
-        endpointConcurrency: 2,
-        endpointHold: 4,
-        maxAttempts: 8,
-      });
+      const claimed = await claimDeliveries(
+        app.services.db,
+        firstClaim(app.clock.now(), 'sharer', { limit: 8, endpointHold: 4 }),
+      );
       for (const endpointId of small)
         assert.equal(claimed.filter((c) => c.endpointId === endpointId).length, 1);
       assert.equal(
@@ -261,15 +261,7 @@ for (const dialect of DIALECTS) {
         const endpoint = await addEndpoint(app, admin, receiver.url);
         await causeEvent(app, admin);
         const claimed = (
-          await claimDeliveries(app.services.db, {
-            now: app.clock.now(),
-            workerId: 'late-turn',
-            leaseMs: 5_000,
-            limit: 10,
-            kind: 'first',
-            endpointConcurrency: 2,
-            maxAttempts: 8,
-          })
+          await claimDeliveries(app.services.db, firstClaim(app.clock.now(), 'late-turn', { leaseMs: 5_000 }))
         ).filter((c) => c.endpointId === endpoint.id);
         assert.equal(claimed.length, 1);
         const [delivery] = claimed;
@@ -364,15 +356,8 @@ for (const dialect of DIALECTS) {
       try {
         const endpoint = await addEndpoint(app, admin, receiver.url);
         await causeEvent(app, admin);
-        const options = {
-          workerId: 'crashed-worker',
-          leaseMs: 5_000,
-          limit: 10,
-          kind: 'first' as const,
-          endpointConcurrency: 2,
-          maxAttempts: 8,
-        };
-        const claimed = await claimDeliveries(app.services.db, { ...options, now: app.clock.now() });
+        const options = firstClaim(app.clock.now(), 'crashed-worker', { leaseMs: 5_000 });
+        const claimed = await claimDeliveries(app.services.db, options);
         const mine = claimed.filter((c) => c.endpointId === endpoint.id);
         assert.equal(mine.length, 1);
         assert.equal(mine[0]?.attemptNumber, 1);
@@ -441,15 +426,7 @@ for (const dialect of DIALECTS) {
           const rounds = await Promise.all(
             claimers.flatMap((services, index) =>
               [0, 1, 2].map((round) =>
-                claimDeliveries(services.db, {
-                  now,
-                  workerId: `racer-${index}-${round}`,
-                  leaseMs: 60_000,
-                  limit: 4,
-                  kind: 'first',
-                  endpointConcurrency: 2,
-                  maxAttempts: 8,
-                }),
+                claimDeliveries(services.db, firstClaim(now, `racer-${index}-${round}`, { limit: 4 })),
               ),
             ),
           );
@@ -459,15 +436,10 @@ for (const dialect of DIALECTS) {
             assert.ok(count <= 2, `${count} claimed for one endpoint while racing: above the cap of 2`);
           }
           // Claimers racing for one endpoint skip it rather than wait; a later claim takes the rest.
-          const rest = await claimDeliveries(app.services.db, {
-            now,
-            workerId: 'after-the-race',
-            leaseMs: 60_000,
-            limit: 100,
-            kind: 'first',
-            endpointConcurrency: 2,
-            maxAttempts: 8,
-          });
+          const rest = await claimDeliveries(
+            app.services.db,
+            firstClaim(now, 'after-the-race', { limit: 100 }),
+          );
           const claimed = [...raced, ...rest.filter((c) => endpointIds.includes(c.endpointId))];
           const ids = claimed.map((c) => c.id);
           assert.equal(new Set(ids).size, ids.length, 'no delivery claimed twice');
@@ -493,16 +465,10 @@ for (const dialect of DIALECTS) {
         const rounds = await Promise.all(
           claimers.flatMap((services, index) =>
             [0, 1, 2].map(async (round) => {
-              const claimed = await claimDeliveries(services.db, {
-                now,
-                workerId: `holder-${index}`,
-                leaseMs: 60_000,
-                limit: 3 + round,
-                kind: 'first',
-                endpointConcurrency: 2,
-                endpointHold: 4,
-                maxAttempts: 8,
-              });
+              const claimed = await claimDeliveries(
+                services.db,
+                firstClaim(now, `holder-${index}`, { limit: 3 + round, endpointHold: 4 }),
+              );
               return claimed.map((c) => ({ ...c, worker: index }));
             }),
           ),
