@@ -33,7 +33,9 @@ postgres('named prepared statements (postgres)', () => {
       // as text), and used by name from then on.
       assert.equal((await read()).rows[0]?.amount, '5');
       assert.equal((await read()).rows[0]?.amount, '5');
-      const after = await sql<{ name: string }>`select name from pg_prepared_statements order by name`.execute(db);
+      const after = await sql<{
+        name: string;
+      }>`select name from pg_prepared_statements order by name`.execute(db);
       assert.deepEqual(
         after.rows.map((row) => row.name.replace(/^prepared_\d+/, 'prepared_n')),
         ['prepared_n', 'prepared_n_1'],

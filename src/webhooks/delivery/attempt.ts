@@ -226,7 +226,7 @@ async function attemptWithTurn(
   claim: ClaimScope,
   turn: SendTurn | undefined,
 ): Promise<void> {
-  const { services, settings } = deps;
+  const { services } = deps;
   const db = services.db.kysely;
   if (row?.endpoint_status !== 'active') {
     // Archived or turned off since the claim: nothing is sent and the attempt is not counted.
