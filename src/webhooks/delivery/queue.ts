@@ -188,29 +188,28 @@ export async function claimDeliveries(db: Db, options: ClaimOptions): Promise<Cl
   const nowIso = options.now.toISOString();
   // Endpoints already at their cap are left out here, so a backlog of a slow endpoint never
   // crowds healthy endpoints out; more endpoints than needed, since racing claimers may hold some.
-  const candidates: string[] = [];
-  // Each candidate's claimable rows as the read counted them (at most what it may hold): a share
-  // never exceeds them, so endpoints with one due row do not use up the limit for the others.
-  const available = new Map<string, number>();
+  // Candidate endpoints, oldest due first, each with its claimable rows as the read counted them (at
+  // most what it may hold): a share never exceeds them, so endpoints with one due row do not use up
+  // the limit for the others.
+  const candidates = new Map<string, number>();
   let offered = 0;
   for (const row of await findCandidates(db, nowIso, options)) {
     const live = { total: asInt(row.live), retries: asInt(row.live_retries), others: asInt(row.live_others) };
     const room = Math.min(roomOf(options, live), asInt(row.available));
     if (room <= 0) continue;
-    candidates.push(row.endpoint_id);
-    available.set(row.endpoint_id, asInt(row.available));
+    candidates.set(row.endpoint_id, asInt(row.available));
     offered += room;
     if (offered >= options.limit * 2) break;
   }
-  if (candidates.length === 0) return [];
+  if (candidates.size === 0) return [];
   const leaseUntil = new Date(options.now.getTime() + options.leaseMs).toISOString();
-  const claim = { ...options, nowIso, leaseUntil, available };
+  const claim = { ...options, nowIso, leaseUntil };
   const rows =
     db.dialect === 'postgres'
       ? await claimOnPostgres(db.kysely, candidates, claim)
       : await claimOnSqlite(db.kysely, candidates, claim);
   // Oldest due endpoint first, as the candidates came.
-  const order = new Map(candidates.map((endpointId, index) => [endpointId, index]));
+  const order = new Map([...candidates.keys()].map((endpointId, index) => [endpointId, index]));
   rows.sort((a, b) => (order.get(a.endpoint_id) ?? 0) - (order.get(b.endpoint_id) ?? 0));
   return rows.map((picked) => ({
     id: picked.id,
@@ -225,7 +224,9 @@ export async function claimDeliveries(db: Db, options: ClaimOptions): Promise<Cl
   }));
 }
 
-type Claim = ClaimOptions & { nowIso: string; leaseUntil: string; available: ReadonlyMap<string, number> };
+type Claim = ClaimOptions & { nowIso: string; leaseUntil: string };
+/** Candidate endpoint ids, oldest due first, each with its claimable rows as the read counted them. */
+type Candidates = ReadonlyMap<string, number>;
 
 /**
  * PostgreSQL: a transaction of two statements, each of one fixed text per kind, so both run as
@@ -236,7 +237,7 @@ type Claim = ClaimOptions & { nowIso: string; leaseUntil: string; available: Rea
  * claimed deliveries' events and endpoints. The count is exact because that statement's snapshot
  * is taken after the endpoints were locked: no other claimer can add a lease for them meanwhile.
  */
-async function claimOnPostgres(db: Trx, candidates: readonly string[], claim: Claim): Promise<ClaimRow[]> {
+async function claimOnPostgres(db: Trx, candidates: Candidates, claim: Claim): Promise<ClaimRow[]> {
   const retry = claim.kind === 'retry';
   const kind = retry ? RETRY_KIND : FIRST_KIND;
   const claimable = claimableRows(kind, sql`${claim.nowIso}::timestamptz`, claim.maxAttempts);
@@ -248,13 +249,13 @@ async function claimOnPostgres(db: Trx, candidates: readonly string[], claim: Cl
         - coalesce(live.total, 0)`;
   return db.transaction().execute(async (trx) => {
     const { rows: locked } = await sql<{ id: string }>`${sql.raw(PREPARED)}select id from webhook_endpoints
-      where id = any(${candidates}::uuid[]) for no key update skip locked`.execute(trx);
+      where id = any(${[...candidates.keys()]}::uuid[]) for no key update skip locked`.execute(trx);
     const held = new Set(locked.map((row) => row.id));
-    const endpointIds = candidates.filter((id) => held.has(id));
+    const endpointIds = [...candidates.keys()].filter((id) => held.has(id));
     if (endpointIds.length === 0) return [];
     const { rows } = await sql<ClaimRow>`${sql.raw(PREPARED)}with
       eps as (select e.id, e.available, e.ord
-        from unnest(${endpointIds}::uuid[], ${endpointIds.map((id) => claim.available.get(id) ?? 0)}::int[])
+        from unnest(${endpointIds}::uuid[], ${endpointIds.map((id) => candidates.get(id) ?? 0)}::int[])
           with ordinality as e(id, available, ord)),
       live as (
         select l.endpoint_id, count(*) as total, count(*) filter (where l.attempt_count > 1) as retries,
@@ -302,7 +303,8 @@ async function claimOnPostgres(db: Trx, candidates: readonly string[], claim: Cl
  * backlog. The events and endpoints are read after it (loadAttemptContexts): SQLite cannot put an
  * UPDATE in a WITH clause.
  */
-async function claimOnSqlite(db: Trx, endpointIds: readonly string[], claim: Claim): Promise<ClaimRow[]> {
+async function claimOnSqlite(db: Trx, candidates: Candidates, claim: Claim): Promise<ClaimRow[]> {
+  const endpointIds = [...candidates.keys()];
   return db.transaction().execute(async (trx) => {
     const live = await trx
       .selectFrom('webhook_deliveries as l')
@@ -330,7 +332,7 @@ async function claimOnSqlite(db: Trx, endpointIds: readonly string[], claim: Cla
           retries: asInt(row?.retries ?? 0),
           others: asInt(row?.others ?? 0),
         }),
-        claim.available.get(endpointId) ?? 0,
+        candidates.get(endpointId) ?? 0,
         remaining,
       );
       if (room <= 0) continue;
