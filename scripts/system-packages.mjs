@@ -22,7 +22,11 @@ const SERVICE = [
   { need: 'pdftoppm', pkg: 'poppler-utils', command: 'pdftoppm' },
   { need: 'tesseract', pkg: 'tesseract-ocr', command: 'tesseract' },
   { need: 'tesseract osd (orientation)', pkg: 'tesseract-ocr-osd', language: 'osd' },
-  ...OCR_LANGUAGES.map((lang) => ({ need: `tesseract ${lang}`, pkg: `tesseract-ocr-${lang}`, language: lang })),
+  ...OCR_LANGUAGES.map((lang) => ({
+    need: `tesseract ${lang}`,
+    pkg: `tesseract-ocr-${lang}`,
+    language: lang,
+  })),
 ];
 const TESTS = [...SERVICE, { need: 'chromium', pkg: 'chromium', command: 'chromium' }];
 
@@ -67,7 +71,10 @@ function canInstall() {
 
 function run(prefix, args, env) {
   const [command, ...rest] = [...prefix, ...args];
-  const result = spawnSync(command, rest, { stdio: ['ignore', 'inherit', 'inherit'], env: { ...process.env, ...env } });
+  const result = spawnSync(command, rest, {
+    stdio: ['ignore', 'inherit', 'inherit'],
+    env: { ...process.env, ...env },
+  });
   return result.status === 0;
 }
 
