@@ -85,9 +85,14 @@ export type FailureCode =
   | 'memory_limit'
   | 'corrupt_file';
 
-/** Reasons a result needs review; `ocr_unavailable` when an image or scan arrives and tesseract is absent. */
+/**
+ * Reasons a result needs review; `ocr_unavailable` when an image or scan arrives and tesseract is
+ * absent, `reader_unavailable` when a PDF arrives and pdftotext is absent (both are read again
+ * once the program is installed: processing/reread-unavailable.ts).
+ */
 export type ReviewReason =
   | 'ocr_unavailable'
+  | 'reader_unavailable'
   | 'missing_total'
   | 'missing_date'
   | 'missing_merchant'

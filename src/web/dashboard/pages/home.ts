@@ -1,4 +1,5 @@
 import { findOperation } from '../../../operations/catalog.ts';
+import { readerStatus } from '../../../receipts/extraction/readers.ts';
 import { type Html, html, money, when } from '../../html.ts';
 import { table } from '../../layout.ts';
 import { type Row, rows, str } from '../components.ts';
@@ -8,6 +9,12 @@ import type { PageHandler } from '../routes.ts';
 /** What needs attention now; each part shows only what the member's role may see. */
 export const homePage: PageHandler = async (services, signed) => {
   const parts: Html[] = [];
+  const readers = await readerStatus();
+  if (readers.missing.length) {
+    parts.push(
+      html`<section class="card" role="status"><h2>Some receipts cannot be read on this server yet</h2><p>Missing: ${readers.missing.join(', ')}. Receipts that need ${readers.missing.length === 1 ? 'it' : 'them'} wait in the inbox and are read by themselves once installed; nothing has to be uploaded again.</p>${signed.principal.role === 'admin' ? html`<p>An operator installs ${readers.missing.length === 1 ? 'it' : 'them'} with <code>node scripts/system-packages.mjs --service</code> as root (or restarts <code>./bin/accounting serve</code> as root).</p>` : ''}</section>`,
+    );
+  }
   const attention = (await callOperation(services, signed, 'attention.mine', { limit: 10 })) as Row;
   parts.push(
     html`<section class="card"><h2>My card transactions missing receipts (${str(attention.total ?? 0)})</h2>${table(
