@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { cardAccount, cardTransaction, paypalReceipt } from '../operations/matching/helpers.ts';
 import { type Caller, createCaller, startTestApp, type TestApp } from '../support/app.ts';
 import { auditRows } from '../support/audit.ts';
@@ -8,27 +8,7 @@ import { DIALECTS } from '../support/databases.ts';
 import { call } from '../support/http.ts';
 import { ublReceipt } from '../support/receipts.ts';
 import { startSmtpServer, type TestSmtpServer } from '../support/smtp.ts';
-import { assertAccessible, launchChromium } from './browser.ts';
-import { linkIn } from './dashboard-client.ts';
-
-async function signIn(page: Page, app: TestApp, smtp: TestSmtpServer, caller: Caller): Promise<void> {
-  const { email } = await app.services.db.kysely
-    .selectFrom('members')
-    .select('email')
-    .where('id', '=', caller.memberId)
-    .executeTakeFirstOrThrow();
-  const count = smtp.messages.length;
-  await page.goto(`${app.baseUrl}/dashboard/sign-in`);
-  await page.getByLabel('Your e-mail address').fill(email);
-  await page.getByRole('button', { name: 'E-mail me a sign-in link' }).click();
-  await page.getByText('a sign-in link is on its way').waitFor();
-  const message = await smtp.waitFor(
-    (m) => smtp.messages.indexOf(m) >= count && JSON.stringify(m.to).includes(email),
-  );
-  await page.goto(linkIn(message.text ?? ''));
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByRole('heading', { name: 'What needs attention' }).waitFor();
-}
+import { assertAccessible, launchChromium, signIn } from './browser.ts';
 
 let serial = 0;
 
