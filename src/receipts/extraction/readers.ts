@@ -1,6 +1,5 @@
 import { execFile } from 'node:child_process';
-import { accessSync, constants } from 'node:fs';
-import path from 'node:path';
+import { forgetCommandLookups, hasCommand } from './tools.ts';
 
 // Which of the system programs the receipt reader uses are on this machine: poppler's pdftotext
 // (PDF text layers) and pdftoppm (scanned PDFs to images), Tesseract and its language models.
@@ -24,17 +23,6 @@ export interface ReaderStatus {
 const MAX_AGE_MS = 60_000;
 let cached: { at: number; status: Promise<ReaderStatus> } | undefined;
 
-function onPath(command: string): boolean {
-  return (process.env.PATH ?? '').split(path.delimiter).some((dir) => {
-    try {
-      accessSync(path.join(dir, command), constants.X_OK);
-      return true;
-    } catch {
-      return false;
-    }
-  });
-}
-
 function installedLanguages(): Promise<Set<string>> {
   return new Promise((resolve) => {
     execFile('tesseract', ['--list-langs'], { timeout: 10_000 }, (_error, stdout, stderr) => {
@@ -45,9 +33,9 @@ function installedLanguages(): Promise<Set<string>> {
 }
 
 async function probe(): Promise<ReaderStatus> {
-  const pdfText = onPath('pdftotext');
-  const pdfImages = onPath('pdftoppm');
-  const ocr = onPath('tesseract');
+  const pdfText = hasCommand('pdftotext');
+  const pdfImages = hasCommand('pdftoppm');
+  const ocr = hasCommand('tesseract');
   const languages = ocr ? await installedLanguages() : new Set<string>();
   const ocrLanguages = OCR_LANGUAGES.filter((l) => languages.has(l));
   const missing = [
@@ -68,6 +56,7 @@ export function readerStatus(now = Date.now()): Promise<ReaderStatus> {
 /** Looks again at the next call (after an install; tests that change PATH). */
 export function forgetReaderStatus(): void {
   cached = undefined;
+  forgetCommandLookups();
 }
 
 /** One line for the start banner and the log. */

@@ -65,6 +65,11 @@ const found = new Map<string, { present: boolean; at: number }>();
 /** A program installed while the service runs is found within a minute (receipts waiting for it are read again). */
 const LOOKUP_MAX_AGE_MS = 60_000;
 
+/** Looks every program up again at its next use (after an install; tests that change PATH). */
+export function forgetCommandLookups(): void {
+  found.clear();
+}
+
 /** Whether an executable is on PATH (cached briefly: a missing tesseract turns OCR into a review reason). */
 export function hasCommand(name: string): boolean {
   const cached = found.get(name);
