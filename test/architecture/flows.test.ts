@@ -21,6 +21,16 @@ describe('docs/architecture.md flows', () => {
     assert.deepEqual(missing, [], 'files named in the Flows section that do not exist');
   });
 
+  it('every file a domain README names exists', () => {
+    for (const readme of ['src/receipts/README.md', 'src/books/README.md']) {
+      const text = readFileSync(path.join(root, readme), 'utf8');
+      const named = namedSourceFiles(text);
+      assert.ok(named.length >= 3, `${readme} names ${named.length} files`);
+      const missing = named.filter((file) => !existsSync(path.join(root, file)));
+      assert.deepEqual(missing, [], `${readme}: files named that do not exist`);
+    }
+  });
+
   it('the check finds a file that does not exist (a deliberately broken case)', () => {
     const named = namedSourceFiles('see `src/receipts/nowhere.ts` and `src/unit/with-unit.ts`');
     assert.deepEqual(
