@@ -262,6 +262,9 @@ export const RECORD_FACTORIES: Record<string, RecordFactory> = {
   },
   /** A letter: company mail has no `create`; a scan is uploaded. */
   'mail.items': (app, caller) => makeWithExample(app, caller, 'mail.items.upload'),
+  // A second member of the caller's organization (never the caller, never its last admin).
+  'admin.members': (app, caller) =>
+    makeWithExample(app, caller, 'admin.members.add', { email: `${unique('member')}@example.com` }),
   // A receipt's original: the stored file behind a new inbox item.
   'receipts.originals': async (app, caller) => {
     const item = await RECORD_FACTORIES.inbox?.(app, caller);
