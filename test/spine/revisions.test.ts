@@ -32,6 +32,7 @@ import { call } from '../support/http.ts';
 const REVISION_OWNERS: Record<string, string> = {
   'contractorOps.roles.assign': 'contractorId',
   'invoices.payments.record': 'invoiceId',
+  'matching.detach': 'receiptId',
 };
 
 /**
