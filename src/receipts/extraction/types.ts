@@ -85,8 +85,17 @@ export type FailureCode =
   | 'memory_limit'
   | 'corrupt_file';
 
-/** Reasons a result needs review; `ocr_unavailable` when an image or scan arrives and tesseract is absent. */
+/**
+ * Reasons a result needs review; `ocr_unavailable` when an image or scan arrives and tesseract is
+ * absent; `<field>_uncertain` when a key field was read but not surely (its confidence says how
+ * sure: a total no other printed figure confirms, a date among several unlabelled ones, a `$`
+ * with no country, a merchant guessed from a heading).
+ */
 export type ReviewReason =
+  | 'total_uncertain'
+  | 'date_uncertain'
+  | 'currency_uncertain'
+  | 'merchant_uncertain'
   | 'ocr_unavailable'
   | 'missing_total'
   | 'missing_date'

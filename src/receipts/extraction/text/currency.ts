@@ -14,7 +14,7 @@ const words: [RegExp, string][] = [
   [/€/gu, 'EUR'],
   [/£/gu, 'GBP'],
   [/₹/gu, 'INR'],
-  [/(?<![\p{L}])Rs\.?\s?(?=\d)/gu, 'INR'],
+  [/(?<![\p{L}])Rs\.?\s?(?=-?\d)/gu, 'INR'],
   [/(?<![\p{L}])Rp\.?\s?(?=\d)/gu, 'IDR'],
   [/(?<![\p{L}])lei(?![\p{L}])/giu, 'RON'],
   [/(?<![\p{L}])z[łl](?![\p{L}])/giu, 'PLN'],

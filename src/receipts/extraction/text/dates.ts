@@ -12,6 +12,10 @@ import { datesIn, type Found } from './values.ts';
 const orderDate =
   /(?<![\p{L}])(order\s*date|orderdatum|bestelldatum|date\s*de\s*commande|fecha\s*(?:del\s*)?pedido|data\s*(?:dell'?\s*)?ordine|check[\s-]*out|departure|abreise|d[ée]part)/iu;
 
+/** Labels that name the document's own date, stronger than a bare "Date". */
+const specificIssue =
+  /(?<![\p{L}])(invoice|receipt|rechnungs|beleg|factuur|facture|factura|fattura|fatura|issue|emission|émission|emisi[oó]n|emissione|emiss[aã]o|purchase|transaction)\w*\s*(date|datum|fecha|data)?/iu;
+
 interface Candidate {
   line: TextLine;
   found: Found<string>;
@@ -76,7 +80,13 @@ export function dateOf(
         dueDate ??= f.make(line, found, found.value, 0.6);
         continue;
       }
-      candidates.push({ line, found, weight: label === 'issue' ? 3 : label === 'order' ? 2 : 1 });
+      const specific =
+        label === 'issue' && specificIssue.test(line.text.slice(Math.max(0, found.start - 40), found.start));
+      candidates.push({
+        line,
+        found,
+        weight: label === 'issue' ? (specific ? 3.5 : 3) : label === 'order' ? 2 : 1,
+      });
     }
   });
   if (candidates.length === 0) return { dueDate };
@@ -84,8 +94,11 @@ export function dateOf(
   const best = candidates.find((c) => c.weight === top) as Candidate;
   const distinct = new Set(candidates.map((c) => c.found.value));
   const agreeing = candidates.filter((c) => c.found.value === best.found.value).length;
+  // Another date under a label as strong (an OCR-garbled "Order Date" reads as "Date"): a guess.
+  const contested = candidates.some((c) => c.found.value !== best.found.value && c.weight >= top - 0.5);
   let confidence: number;
-  if (top === 3) confidence = distinct.size === 1 || agreeing > 1 ? 0.95 : 0.9;
+  if (contested) confidence = 0.6;
+  else if (top >= 3) confidence = distinct.size === 1 || agreeing > 1 ? 0.95 : 0.9;
   else if (top === 2) confidence = 0.8;
   else confidence = distinct.size === 1 ? 0.85 : 0.55;
   return { date: f.make(best.line, best.found, best.found.value, confidence), dueDate };

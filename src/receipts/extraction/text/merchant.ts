@@ -21,6 +21,9 @@ const address =
   /(?<![\p{L}])(street|st\.|str\.|straße|strasse|stra[ßs]e|weg|laan|gracht|plein|rue|avenue|ave\.?|av\.|blvd|boulevard|road|rd\.|lane|drive|dr\.|calle|c\/|via|viale|piazza|rua|avenida|pra[çc]a|suite|floor|building|postfach|bp|cedex|p\.?o\.?\s*box)(?![\p{L}])|\b\d{4,5}\b|\b[A-Z]{2}\s+\d{5}\b|\b\d{4}\s?[A-Z]{2}\b/iu;
 const phoneOrWeb =
   /((?<![\p{L}])(tel|phone|fax|telefon|t[ée]l[ée]phone|tele|telf)(?![\p{L}])|www\.|https?:|@|\.(com|nl|de|fr|es|it|pt|be|co\.uk)\b)/iu;
+const footer =
+  /(si[èe]ge\s*social|capital\s*(?:social|de)|rcs|registered\s*(?:office|in)|company\s*(?:reg|no)|handelsregister|amtsgericht|registergericht|gesch[äa]ftsf[üu]hrer|kvk|kamer\s*van\s*koophandel|registro\s*mercantil|registro\s*delle\s*imprese|corporate\s*office|cin\b)/iu;
+const currencyWord = /^(EUR|USD|GBP|CHF|EURO|INR|RON|Rs\.?)$/u;
 const domainRe = /(?:www\.|https?:\/\/(?:www\.)?|@)([a-z0-9-]{3,})\.[a-z.]{2,}/giu;
 
 /** A short segment that is a field label ("Betrag", "Datum", "Total TTC"), not a name. */
@@ -43,6 +46,7 @@ function isLabel(text: string): boolean {
 interface Candidate {
   line: TextLine;
   start: number;
+  end: number;
   name: string;
   score: number;
 }
@@ -63,7 +67,11 @@ function clean(raw: string): { text: string; offset: number } {
 /** Segments of a line: runs separated by two or more spaces (layout columns). */
 function segments(line: TextLine): { text: string; start: number }[] {
   const out: { text: string; start: number }[] = [];
-  for (const m of line.text.matchAll(/\S+(?: \S+)*/g)) out.push({ text: m[0], start: m.index ?? 0 });
+  // A sender line ("QualityHosting AG - Uferweg 40-42 - D-63571 Gelnhausen") joins its parts with dashes or bars.
+  for (const m of line.text.matchAll(/\S+(?: (?![-|·•–] )\S+)*/g)) {
+    if (/^[-|·•–]$/.test(m[0])) continue;
+    out.push({ text: m[0], start: m.index ?? 0 });
+  }
   return out;
 }
 
@@ -82,15 +90,17 @@ export function merchantOf(lines: TextLine[], f: FieldMaker): Field<string> | un
   // Columns taken by bill-to blocks: the label's column for the next few lines.
   const excluded = new Set<string>();
   page1.forEach((line, i) => {
-    const m = billTo.exec(line.text);
-    if (!m) return;
-    const column = m.index;
-    for (const seg of segments(line)) if (seg.start >= column) excluded.add(`${i}:${seg.start}`);
-    for (let k = i + 1; k <= i + 4 && k < page1.length; k++) {
-      const below = page1[k];
-      if (!below) continue;
-      for (const seg of segments(below)) {
-        if (f.kind === 'ocr' || Math.abs(seg.start - column) <= 12) excluded.add(`${k}:${seg.start}`);
+    for (const m of line.text.matchAll(new RegExp(billTo.source, 'giu'))) {
+      const column = m.index ?? 0;
+      const end = column + m[0].length;
+      for (const seg of segments(line))
+        if (seg.start >= column && seg.start <= end + 30) excluded.add(`${i}:${seg.start}`);
+      for (let k = i + 1; k <= i + 4 && k < page1.length; k++) {
+        const below = page1[k];
+        if (!below) continue;
+        for (const seg of segments(below)) {
+          if (f.kind === 'ocr' || Math.abs(seg.start - column) <= 12) excluded.add(`${k}:${seg.start}`);
+        }
       }
     }
   });
@@ -99,12 +109,29 @@ export function merchantOf(lines: TextLine[], f: FieldMaker): Field<string> | un
   page1.forEach((line, i) => {
     const top = i < 3 ? 3 : i < 8 ? 2 : i < 15 ? 0.5 : 0;
     const introduced = i > 0 && sellerIntro.test(page1[i - 1]?.text ?? '');
-    for (const seg of segments(line)) {
+    const segs = segments(line);
+    // "Sold By : WS Retail Services Pvt. Ltd.,": the seller named inline.
+    const inline = sellerIntro.exec(line.text);
+    if (inline) {
+      const from = inline.index + inline[0].length;
+      const m = /^\s*([^,;:]{3,60})/u.exec(line.text.slice(from));
+      const name = m?.[1]?.trim();
+      if (m && name && /\p{L}{3}/u.test(name)) {
+        const start = from + m[0].length - (m[1]?.length ?? 0);
+        candidates.push({ line, start, end: start + name.length, name, score: 6 });
+      }
+    }
+    // A table's heading row ("Hotel Details  Check In  Check Out  Rooms"): no names there.
+    if (segs.length >= 3 && !/\d/.test(line.text)) return;
+    for (const seg of segs) {
       if (excluded.has(`${i}:${seg.start}`)) continue;
-      const { text, offset } = clean(seg.text);
+      const { text: raw, offset } = clean(seg.text);
+      // Letter-spaced letterheads ("R E W E Jürgen Maziejewski OHG") read as words.
+      const text = raw.replace(/(?<![\p{L}])\p{L}(?: \p{L}(?![\p{L}])){2,}/gu, (m) => m.replace(/ /g, ''));
       const letters = (text.match(/\p{L}/gu) ?? []).length;
       if (letters < 3 || letters < text.replace(/\s/g, '').length * 0.6) continue;
-      if (/[:]/.test(text) || phoneOrWeb.test(text) || address.test(text) || /^\d/.test(text)) continue;
+      if (/[:<>]/.test(text) || phoneOrWeb.test(text) || address.test(text) || /^\d/.test(text)) continue;
+      if (/\d[.,]\d{2}(?!\d)/.test(text) || currencyWord.test(text)) continue;
       if (isLabel(text)) continue;
       const legal = [...text.matchAll(new RegExp(legalForms.source, 'giu'))].at(-1);
       const name = legal ? text.slice(0, (legal.index ?? 0) + legal[0].length) : text;
@@ -115,16 +142,25 @@ export function merchantOf(lines: TextLine[], f: FieldMaker): Field<string> | un
       )
         continue;
       if (name.split(/\s+/).length > 6) continue;
+      // Sentences and fragments start in lower case; names do not (unless a legal form says so).
+      if (/^\p{Ll}/u.test(name) && !legal) continue;
       let score = top;
+      // The seller's legal footer: a name alone on its line just above "Siège social", "Registered office", "KvK"...
+      if (footer.test(page1[i + 1]?.text ?? '') && segments(line).length === 1) score += 3.5;
       if (legal && name.split(/\s+/).length >= 2) score += 3;
       if (introduced) score += 3;
       const key = norm(name);
-      if (key.length >= 3 && domains.some((d) => key.includes(norm(d)) || norm(d).includes(key))) score += 3;
+      if (
+        key.length >= 3 &&
+        domains.some((d) => key.includes(norm(d)) || (norm(d).startsWith(key) && key.length >= 3))
+      )
+        score += 3;
       if (key.length >= 4 && all.toLowerCase().split(name.toLowerCase()).length > 2) score += 1.5;
       if (score <= 0) continue;
-      candidates.push({ line, start: seg.start + offset, name, score });
+      candidates.push({ line, start: seg.start + offset, end: seg.start + offset + raw.length, name, score });
     }
   });
+  candidates.push(...brands(lines, f, candidates));
   candidates.sort((a, b) => b.score - a.score);
   const best = candidates[0];
   if (best) {
@@ -145,3 +181,41 @@ export function merchantOf(lines: TextLine[], f: FieldMaker): Field<string> | un
   }
   return undefined;
 }
+
+/**
+ * A brand printed in capitals more than once and nowhere as a plain word ("Ihre REWE PAYBACK
+ * Vorteile", "REWE Guthaben"): till slips whose letterhead is a logo image name the shop so.
+ */
+function brands(lines: TextLine[], f: FieldMaker, found: Candidate[]): Candidate[] {
+  if (found.some((c) => c.score >= 3)) return [];
+  const counts = new Map<string, { line: TextLine; start: number; count: number }>();
+  for (const line of lines) {
+    for (const m of line.text.matchAll(/(?<![\p{L}\d])\p{Lu}{3,}(?![\p{L}\d])/gu)) {
+      const word = m[0];
+      if (currencyWord.test(word) || stopCaps.test(word)) continue;
+      const seen = counts.get(word);
+      if (seen) seen.count++;
+      else counts.set(word, { line, start: m.index ?? 0, count: 1 });
+    }
+  }
+  const all = lines.map((l) => l.text).join('\n');
+  const out: Candidate[] = [];
+  for (const [word, at] of counts) {
+    if (at.count < 2) continue;
+    // A word that is also printed in lower case is vocabulary, not a brand.
+    if (new RegExp(`(?<![\\p{L}])${word.charAt(0)}${word.slice(1).toLowerCase()}(?![\\p{L}])`, 'u').test(all))
+      continue;
+    out.push({
+      line: at.line,
+      start: at.start,
+      end: at.start + word.length,
+      name: word,
+      score: 1 + at.count / 2,
+    });
+  }
+  void f;
+  return out;
+}
+
+const stopCaps =
+  /^(TOTAL|SUMME|MWST|UST|TVA|VAT|TAX|IVA|BTW|BAR|EC|CASH|VISA|CARD|KARTE|PAYBACK|DATUM|DATE|UHR|STK|NR|TEL|FAX|EUR|NETTO|BRUTTO|GESAMT|BETRAG|RECHNUNG|INVOICE|RECEIPT|FACTURE|TTC|HT|QTY|ITEM|ITEMS|PRICE|AMOUNT|DESCRIPTION|SUBTOTAL|CHANGE|THANK|YOU|FOR|THE|AND|DER|DIE|DAS|UND|LES|DES|POUR|MERCI|GIROCARD|MASTERCARD|MAESTRO|AMEX|PIN|TSE|KASSE|BON|BELEG|KUNDENBELEG|HÄNDLERBELEG|ZAHLUNG|KARTENZAHLUNG|CONTACTLESS|DEBIT|CREDIT|APPROVED|AUTH)$/u;

@@ -89,7 +89,7 @@ export function totalOf(
   const tax = fields.taxMinor?.value;
   const tip = fields.tipMinor?.value ?? 0n;
   const items = fields.lineItems.map((l) => l.value.amountMinor ?? 0n);
-  const itemSum = items.length >= 2 ? items.reduce((a, b) => a + b, 0n) : undefined;
+  const itemSum = items.length >= 1 ? items.reduce((a, b) => a + b, 0n) : undefined;
   const values = [...new Set(candidates.map((c) => c.value))];
 
   const scored = values.map((value) => {
@@ -120,7 +120,7 @@ export function totalOf(
   const rival = scored[1];
   const contested = rival !== undefined && rival.score >= best.score - 0.5;
   let confidence = best.weight >= 3 ? 0.8 : best.weight >= 2 ? 0.72 : 0.62;
-  if (best.confirmations.length > 0) confidence += 0.15;
+  if (best.confirmations.length > 0) confidence = Math.max(confidence + 0.15, 0.85);
   if (best.confirmations.length > 1 || best.own.length > 1) confidence += 0.05;
   if (contested) confidence = Math.min(confidence, 0.55);
   const total = f.make(at.line, { start: at.start, end: at.end }, best.value, confidence);
