@@ -7,10 +7,17 @@ import type { ExtractionResult } from '../../src/receipts/extraction/index.ts';
 // with alternatives or null when none is printed, currency only where printed, merchant by
 // normalised containment either way against the name or its aliases).
 
-export const corpusDir = path.resolve(import.meta.dirname, '../../../../shared/corpus/receipts');
+/** ../shared/corpus/receipts beside the checkout (as the e-invoice tests), or RECEIPT_CORPUS. */
+export const corpusDir = process.env.RECEIPT_CORPUS ?? path.resolve('..', 'shared', 'corpus', 'receipts');
+
+/** Held-out half: by the file's hash, so the split does not follow names or classes. */
+export function heldOut(r: { sha256: string }): boolean {
+  return Number.parseInt(r.sha256.charAt(0), 16) % 2 === 1;
+}
 
 export interface CorpusReceipt {
   file: string;
+  sha256: string;
   class: 'photo' | 'screenshot' | 'render' | 'pdf_text' | 'pdf_scan';
   country: string;
   language: string;

@@ -8,7 +8,9 @@ import sharp from 'sharp';
 // - the paper cropped out of a darker background (a bright block covering most of a photo);
 // - grayscale and contrast stretch (normalise);
 // - upscaled so the short side reaches MIN_SHORT_SIDE (factor capped at MAX_UPSCALE), or
-//   downscaled so the long side stays under MAX_LONG_SIDE (OCR time grows with pixels).
+//   downscaled so the long side stays under MAX_LONG_SIDE and the page under MAX_PIXELS (OCR
+//   time grows with pixels);
+// - table rules and boxes erased (eraseRules).
 // Local thresholding is left to tesseract (`thresholding_method=2`, Sauvola), which does it on
 // its own copy at the resolution it reads.
 
@@ -16,6 +18,8 @@ const MIN_SHORT_SIDE = 1400;
 const MIN_LONG_SIDE = 2400;
 const MAX_UPSCALE = 3;
 const MAX_LONG_SIDE = 3600;
+/** OCR time grows with pixels: about 4.5 MP is 200 dpi for an A4 page. */
+const MAX_PIXELS = 4_500_000;
 
 export interface PreparedImage {
   png: Buffer;
@@ -43,22 +47,62 @@ export async function prepareForOcr(bytes: Buffer, maxPixels: number): Promise<P
   let image = open(bytes, maxPixels).rotate().flatten({ background: '#ffffff' }).toColourspace('b-w');
   let w = width;
   let h = height;
-  if (crop) {
-    image = image.extract(crop);
+  if (crop?.safe) {
+    image = image.extract({ left: crop.left, top: crop.top, width: crop.width, height: crop.height });
     w = crop.width;
     h = crop.height;
   }
-  const short = Math.min(w, h);
-  const long = Math.max(w, h);
+  // The paper's size decides the scale (a small receipt in a large photo needs more).
+  const short = Math.min(crop?.width ?? w, crop?.height ?? h);
+  const long = Math.max(crop?.width ?? w, crop?.height ?? h);
   let factor = Math.max(1, MIN_SHORT_SIDE / short, MIN_LONG_SIDE / long);
-  factor = Math.min(factor, MAX_UPSCALE, MAX_LONG_SIDE / long);
+  factor = Math.min(factor, MAX_UPSCALE, MAX_LONG_SIDE / Math.max(w, h), Math.sqrt(MAX_PIXELS / (w * h)));
   if (Math.abs(factor - 1) > 0.05) {
     w = Math.round(w * factor);
     h = Math.round(h * factor);
     image = image.resize(w, h, { kernel: factor > 1 ? 'lanczos3' : 'lanczos3' });
   }
-  const png = await image.normalise().png({ compressionLevel: 1 }).toBuffer();
-  return { png, width: w, height: h };
+  const raw = await image.normalise().raw().toBuffer({ resolveWithObject: true });
+  eraseRules(raw.data, raw.info.width, raw.info.height);
+  const png = await sharp(raw.data, { raw: { width: raw.info.width, height: raw.info.height, channels: 1 } })
+    .png({ compressionLevel: 1 })
+    .toBuffer();
+  return { png, width: raw.info.width, height: raw.info.height };
+}
+
+/**
+ * Table rules and boxes: dark runs far longer than any letter stroke, horizontal or vertical,
+ * painted white. Tesseract reads a boxed "110,00" as "1000" or drops the cell; invoices draw
+ * their totals in boxes. Letters are left alone: a run must be 8x the typical letter height.
+ */
+export function eraseRules(gray: Buffer, width: number, height: number): void {
+  const dark = 110;
+  const minH = Math.max(80, Math.round(width / 25));
+  const minV = Math.max(80, Math.round(height / 30));
+  const erase: number[] = [];
+  for (let y = 0; y < height; y++) {
+    let run = 0;
+    for (let x = 0; x <= width; x++) {
+      const isDark = x < width && (gray[y * width + x] ?? 255) < dark;
+      if (isDark) run++;
+      else {
+        if (run >= minH) for (let k = x - run; k < x; k++) erase.push(y * width + k);
+        run = 0;
+      }
+    }
+  }
+  for (let x = 0; x < width; x++) {
+    let run = 0;
+    for (let y = 0; y <= height; y++) {
+      const isDark = y < height && (gray[y * width + x] ?? 255) < dark;
+      if (isDark) run++;
+      else {
+        if (run >= minV) for (let k = y - run; k < y; k++) erase.push(k * width + x);
+        run = 0;
+      }
+    }
+  }
+  for (const i of erase) gray[i] = 255;
 }
 
 /** Rotates a prepared image by a multiple of 90 degrees (OSD said the text is sideways). */
@@ -77,7 +121,7 @@ export function paperBox(
   gray: Buffer,
   width: number,
   height: number,
-): { left: number; top: number; width: number; height: number } | undefined {
+): { left: number; top: number; width: number; height: number; safe: boolean } | undefined {
   const cell = Math.max(4, Math.floor(Math.min(width, height) / 80));
   const cols = Math.floor(width / cell);
   const rows = Math.floor(height / cell);
@@ -174,6 +218,18 @@ export function paperBox(
       : comp;
   }
   if (!best || best.ink < 10) return undefined;
+  // Cropping must not cut print away (a shadow across the paper reads as background): only
+  // when nearly all the high-contrast cells are inside the box. Otherwise the box still tells
+  // how large the paper, hence the print, is (for the upscaling), and nothing is cut.
+  let inside = 0;
+  let outside = 0;
+  for (let r = 0; r < rows; r++)
+    for (let c = 0; c < cols; c++) {
+      if (!inked[r * cols + c]) continue;
+      if (r >= best.minR && r <= best.maxR && c >= best.minC && c <= best.maxC) inside++;
+      else outside++;
+    }
+  const safe = outside <= 0.05 * (inside + outside);
   const boxCells = (best.maxC - best.minC + 1) * (best.maxR - best.minR + 1);
   if (boxCells > 0.9 * cols * rows) return undefined;
   // One cell of margin, so characters at the paper's edge are kept.
@@ -181,7 +237,7 @@ export function paperBox(
   const top = Math.max(0, (best.minR - 1) * cell);
   const right = Math.min(width, (best.maxC + 2) * cell);
   const bottom = Math.min(height, (best.maxR + 2) * cell);
-  return { left, top, width: right - left, height: bottom - top };
+  return { left, top, width: right - left, height: bottom - top, safe };
 }
 
 function otsu(values: Float64Array): number {

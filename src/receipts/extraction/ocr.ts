@@ -1,6 +1,8 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { type PreparedImage, rotatePrepared } from './image-prep.ts';
+import { notGrandTotal, totalLabels } from './text/labels.ts';
+import { amountsIn, datesIn } from './text/values.ts';
 import { runTool } from './tools.ts';
 
 // OCR of one prepared page with the tesseract CLI, in passes:
@@ -8,9 +10,10 @@ import { runTool } from './tools.ts';
 //    Sauvola local thresholding (uneven light on photos, grey table fills on invoices).
 // 2. When the first pass reads little, tesseract's orientation detection (psm 0): a sideways or
 //    upside-down scan is turned and read again.
-// 3. A second reading in the document's language (guessed from the first pass's words) plus
-//    English, with psm 6 (one uniform block: keeps boxed table cells that psm 4 drops, and a
-//    till slip's columns on one line). Both readings are returned; the text heuristics weigh them.
+// 3. Unless the first reading already holds a labelled total and a date, a second reading in
+//    the document's language (guessed from the first pass's words) plus English, with psm 6
+//    (one uniform block: keeps boxed table cells that psm 4 drops, and a till slip's columns on
+//    one line). Both readings are returned; the text heuristics weigh them.
 // The language models are the Debian tesseract-ocr-{eng,deu,fra,nld,spa,ita,por} packages: the
 // languages of our users. All seven at once triple OCR time, hence one guessed language per page.
 
@@ -72,6 +75,18 @@ export function readability(text: string): number {
 
 const READS_LITTLE = 25;
 
+/** A total label with an amount on its line, and a date: what a receipt cannot do without. */
+export function hasEssentials(text: string): boolean {
+  const lines = text.split('\n');
+  const total = lines.some(
+    (line) =>
+      totalLabels.some(([re]) => re.test(line)) &&
+      !notGrandTotal.test(line) &&
+      amountsIn(line, { ocr: true }).length > 0,
+  );
+  return total && lines.some((line) => datesIn(line, false).length > 0);
+}
+
 async function tesseract(file: string, args: string[], budget: OcrBudget): Promise<string> {
   const out = await runTool('tesseract', [file, 'stdout', ...args], {
     timeoutMs: budget.timeLeft(),
@@ -117,6 +132,8 @@ export async function ocrPrepared(
       if (readability(again) > readability(first)) first = again;
     }
   }
+  // A reading with a labelled total and a date is kept alone: a second pass doubles OCR time.
+  if (hasEssentials(first)) return [first];
   const lang = guessLanguage(first);
   const second = await read(file, lang === 'eng' ? 'eng' : `${lang}+eng`, 6, budget);
   return readability(second) > readability(first) * 1.2 ? [second, first] : [first, second];

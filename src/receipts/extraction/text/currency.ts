@@ -24,7 +24,8 @@ const words: [RegExp, string][] = [
 ];
 
 /** A `$` only counts next to an amount: "$4.11", "4.11 $" (never a misread inside a phone number). */
-const dollar = /(?:\$\s?\d[\d.,]*[.,]\d{2}(?!\d)|\$\s?\d{1,3}(?:,\d{3})*(?![\d.,])|\d[.,]\d{2}\s?\$)/gu;
+const dollar =
+  /(?:(?<![\p{L}\d])\$\s?\d[\d.,]*[.,]\d{2}(?!\d)|(?<![\p{L}\d])\$\s?\d{1,3}(?:,\d{3})*(?![\d.,\s]*\d)|\d[.,]\d{2}\s?\$)/gu;
 
 const dollarCountries: [RegExp, string][] = [
   [

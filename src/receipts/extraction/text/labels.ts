@@ -42,7 +42,7 @@ export const labels = {
 export const totalLabels: [RegExp, number][] = [
   [
     new RegExp(
-      `(?<![\\p{L}])(grand\\s*total|total\\s*ttc|montant\\s*ttc|net\\s*${A}\\s*payer|total\\s*${A}\\s*payer|montant\\s*${A}\\s*payer|somme\\s*${A}\\s*payer|montant\\s*total|total\\s*facture|gesamtbetrag|gesamtsumme|rechnungsbetrag|endbetrag|factuur\\s*totaal|totaal\\s*(?:te\\s*betalen|bedrag|incl\\.?(?:\\s*btw)?)|te\\s*betalen|total\\s*a\\s*pagar|importe\\s*total|total\\s*factura|totale\\s*(?:fattura|documento|complessivo|da\\s*pagare|euro)|importo\\s*totale|valor\\s*total|total\\s*(?:amount|charged|paid|payable|to\\s*pay|incl\\.?(?:uding)?\\s*(?:vat|tax))|amount\\s*(?:paid|charged|payable)|invoice\\s*total|total\\s*for\\s*this\\s*invoice)(?![\\p{L}])`,
+      `(?<![\\p{L}])(grand\\s*total|total\\s*ttc|montant\\s*ttc|net\\s*${A}\\s*payer|total\\s*${A}\\s*payer|montant\\s*${A}\\s*payer|somme\\s*${A}\\s*payer|montant\\s*total|total\\s*facture|gesamtbetrag|gesamtsumme|rechnungsbetrag|endbetrag|factuur\\s*totaal|totaal\\s*(?:te\\s*betalen|bedrag|incl\\.?(?:\\s*btw)?)|te\\s*betalen|(?:total|importe|valor)?\\s*a\\s*pagar|importe\\s*total|total\\s*factura|totale\\s*(?:fattura|documento|complessivo|da\\s*pagare|euro)|importo\\s*totale|valor\\s*total|total\\s*(?:amount|charged|paid|payable|to\\s*pay|incl\\.?(?:uding)?\\s*(?:vat|tax))|amount\\s*(?:paid|charged|payable)|invoice\\s*total|total\\s*for\\s*this\\s*invoice)(?![\\p{L}])`,
       'iu',
     ),
     3,

@@ -14,7 +14,7 @@ import { creditNoteWords, invoiceWords, labels, legalForms, totalLabels } from '
 const billTo =
   /(?<![\p{L}])(bill(?:ed)?\s*to|invoice\s*to|invoiced\s*to|sold\s*to|ship(?:ped)?\s*to|deliver(?:y|ed)?\s*to|customer|client|kunde|rechnungsadresse|lieferadresse|rechnungsempf[äa]nger|factuuradres|afleveradres|klant|factur[ée]\s*[àa]|livr[ée]\s*[àa]|adresse\s*de\s*(?:facturation|livraison)|destinatario|cliente|facturar\s*a|guest(?:\s*name)?|attn|t\.a\.v\.|nom\s*de\s*l.abonn[ée]|to)(?![\p{L}])\s*:?/iu;
 const sellerIntro =
-  /(?<![\p{L}])(sold\s*by|service\s*provider|seller|vendor|verk[äa]ufer|vendeur|verkoper|vendedor|venditore|issued\s*by|emitido\s*por)\s*:?/iu;
+  /(?<![\p{L}])(sold\s*by|service\s*provider|seller|vendor|verk[äa]ufer|vendeur|verkoper|vendedor|venditore|issued\s*by|emitido\s*por|from)\s*:?/iu;
 const headings =
   /^(?:(?:tax\s*|payment\s*|sales\s*|cash\s*)?(?:invoice|receipt)|rechnung|quittung|beleg|kassenbon|kundenbeleg|bon|reçu|recu|ticket|facture|factuur|kopie\s*factuur|factura|fattura|fatura|nota|original|copy|duplicate|kopie|summary|invoice\s*summary|welcome|bienvenue|willkommen|thank\s*you.*|merci.*|danke.*|gracias.*|grazie.*|obrigad[oa].*|bedankt.*|table\s*\d*|mesa\s*\d*|tisch\s*\d*)$/iu;
 const address =
@@ -97,7 +97,7 @@ export function merchantOf(lines: TextLine[], f: FieldMaker): Field<string> | un
         if (seg.start >= column && seg.start <= end + 30) excluded.add(`${i}:${seg.start}`);
       for (let k = i + 1; k <= i + 4 && k < page1.length; k++) {
         const below = page1[k];
-        if (!below) continue;
+        if (!below || sellerIntro.test(below.text)) break;
         for (const seg of segments(below)) {
           if (f.kind === 'ocr' || Math.abs(seg.start - column) <= 12) excluded.add(`${k}:${seg.start}`);
         }

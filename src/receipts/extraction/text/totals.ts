@@ -68,6 +68,12 @@ export function totalOf(
     }
     if (label && !notGrandTotal.test(text.slice(0, label.m.index + label.m[0].length + 12))) {
       const hit = valueAfter(lines, i, label.m, (t) => amountsIn(t, totalOptions).at(-1), f.kind);
+      // A value below the label only for a label standing alone ("Totaal" over its box) or a
+      // bare "Total" ending its line, never for a table heading ("Descripción Precio Importe").
+      const alone = text.replace(label.m[0], '').replace(/[\s:.*=|-]/g, '').length === 0;
+      const atEnd = /^[\s:.*=|-]*$/.test(text.slice(label.m.index + label.m[0].length));
+      if (hit && !hit.sameLine && !alone && label.weight === 2) return;
+      if (hit && !hit.sameLine && !alone && label.weight === 1 && !atEnd) return;
       if (hit && hit.found.value !== 0n) {
         candidates.push({
           value: hit.found.value,
