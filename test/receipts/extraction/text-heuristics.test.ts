@@ -205,7 +205,6 @@ describe('receipt text: confidence and review reasons', () => {
     // A bare "Total" nothing confirms, two unlabelled dates, a $ with no country.
     const r = ready('Some Shop\n01/02/2024\n03/02/2024\nTotal $12.00\n');
     assert.equal(r.status, 'needs_review');
-    assert.ok(r.status !== 'failed');
     for (const reason of ['total_uncertain', 'date_uncertain', 'currency_uncertain'] as const)
       assert.ok(r.reasons.includes(reason), reason);
   });
@@ -213,6 +212,6 @@ describe('receipt text: confidence and review reasons', () => {
   it('scales confidence down for OCR text, so a lone OCR total is never ready', () => {
     const r = ready('Shop Ltd\nDate: 01/02/2024\nGrand total   65.40 GBP\n', 'ocr');
     assert.equal(r.status, 'needs_review');
-    assert.ok(r.status !== 'failed' && r.reasons.includes('total_uncertain'));
+    assert.ok(r.reasons.includes('total_uncertain'));
   });
 });
