@@ -6,7 +6,8 @@ import sharp from 'sharp';
 // shows a table around the paper. What is done, in order:
 // - EXIF orientation applied (phones store the picture sideways and say so in a tag);
 // - the paper cropped out of a darker background (a bright block covering most of a photo);
-// - grayscale and contrast stretch (normalise);
+// - grayscale (no contrast stretch: with print under 1 % of the pixels, a percentile stretch
+//   turns paper noise black; tesseract thresholds locally, see ocr.ts);
 // - upscaled so the short side reaches MIN_SHORT_SIDE (factor capped at MAX_UPSCALE), or
 //   downscaled so the long side stays under MAX_LONG_SIDE and the page under MAX_PIXELS (OCR
 //   time grows with pixels);
@@ -62,7 +63,7 @@ export async function prepareForOcr(bytes: Buffer, maxPixels: number): Promise<P
     h = Math.round(h * factor);
     image = image.resize(w, h, { kernel: factor > 1 ? 'lanczos3' : 'lanczos3' });
   }
-  const raw = await image.normalise().raw().toBuffer({ resolveWithObject: true });
+  const raw = await image.raw().toBuffer({ resolveWithObject: true });
   eraseRules(raw.data, raw.info.width, raw.info.height);
   const png = await sharp(raw.data, { raw: { width: raw.info.width, height: raw.info.height, channels: 1 } })
     .png({ compressionLevel: 1 })
@@ -73,17 +74,23 @@ export async function prepareForOcr(bytes: Buffer, maxPixels: number): Promise<P
 /**
  * Table rules and boxes: dark runs far longer than any letter stroke, horizontal or vertical,
  * painted white. Tesseract reads a boxed "110,00" as "1000" or drops the cell; invoices draw
- * their totals in boxes. Letters are left alone: a run must be 8x the typical letter height.
+ * their totals in boxes. Letters are left alone (a run must be far longer than a stroke), and
+ * so are dark areas (a run must have light paper close on one side).
  */
 export function eraseRules(gray: Buffer, width: number, height: number): void {
   const dark = 110;
   const minH = Math.max(80, Math.round(width / 25));
   const minV = Math.max(80, Math.round(height / 30));
   const erase: number[] = [];
+  // A rule is thin: light paper a few pixels across it. A dark area (shadow, a grey photo
+  // background) is not a rule, whatever its length.
+  const light = 160;
+  const thinAt = (i: number, across: number) =>
+    (gray[i - 8 * across] ?? 255) > light || (gray[i + 8 * across] ?? 255) > light;
   for (let y = 0; y < height; y++) {
     let run = 0;
     for (let x = 0; x <= width; x++) {
-      const isDark = x < width && (gray[y * width + x] ?? 255) < dark;
+      const isDark = x < width && (gray[y * width + x] ?? 255) < dark && thinAt(y * width + x, width);
       if (isDark) run++;
       else {
         if (run >= minH) for (let k = x - run; k < x; k++) erase.push(y * width + k);
@@ -94,7 +101,7 @@ export function eraseRules(gray: Buffer, width: number, height: number): void {
   for (let x = 0; x < width; x++) {
     let run = 0;
     for (let y = 0; y <= height; y++) {
-      const isDark = y < height && (gray[y * width + x] ?? 255) < dark;
+      const isDark = y < height && (gray[y * width + x] ?? 255) < dark && thinAt(y * width + x, 1);
       if (isDark) run++;
       else {
         if (run >= minV) for (let k = y - run; k < y; k++) erase.push(k * width + x);

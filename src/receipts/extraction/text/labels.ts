@@ -49,7 +49,7 @@ export const totalLabels: [RegExp, number][] = [
   ],
   [
     new RegExp(
-      `(?<![\\p{L}])(summe|totaal|totale|gesamt|importe|pay${E}|betaald|pagado|pagato|pago|valor|montant|bedrag)(?![\\p{L}])`,
+      `(?<![\\p{L}])(summe|totaal|totale|gesamt|importe|ttc|pay${E}|betaald|pagado|pagato|pago|valor|montant|bedrag)(?![\\p{L}])`,
       'iu',
     ),
     2,
