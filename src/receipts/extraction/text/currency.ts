@@ -59,6 +59,9 @@ export function currencyOf(lines: TextLine[], f: FieldMaker): Field<string> | un
   const votes: Vote[] = [];
   const all = lines.map((l) => l.text).join('\n');
   for (const line of lines) {
+    // OCR noise spells codes and signs too ("PEN", "¥"): in OCR text a vote counts fully only on
+    // a line that also carries an amount.
+    const strength = f.kind === 'ocr' && !/\d[.,]\s?\d{2}(?!\d)|\d{1,3}[.,]\d{3}/.test(line.text) ? 0.3 : 1;
     for (const m of line.text.matchAll(codes)) {
       const code = m[1] === 'RMB' ? 'CNY' : (m[1] ?? '');
       votes.push({
@@ -66,12 +69,12 @@ export function currencyOf(lines: TextLine[], f: FieldMaker): Field<string> | un
         line,
         start: m.index ?? 0,
         end: (m.index ?? 0) + m[0].length,
-        strength: 1,
+        strength,
       });
     }
     for (const [re, currency] of words) {
       for (const m of line.text.matchAll(re)) {
-        votes.push({ currency, line, start: m.index ?? 0, end: (m.index ?? 0) + m[0].length, strength: 1 });
+        votes.push({ currency, line, start: m.index ?? 0, end: (m.index ?? 0) + m[0].length, strength });
       }
     }
   }
