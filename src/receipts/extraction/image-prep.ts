@@ -6,8 +6,9 @@ import sharp from 'sharp';
 // shows a table around the paper. What is done, in order:
 // - EXIF orientation applied (phones store the picture sideways and say so in a tag);
 // - the paper cropped out of a darker background (a bright block covering most of a photo);
-// - grayscale (no contrast stretch: with print under 1 % of the pixels, a percentile stretch
-//   turns paper noise black; tesseract thresholds locally, see ocr.ts);
+// - grayscale; contrast stretched only for photos (paper found on a background): on a clean
+//   scan or render, with print under 1 % of the pixels, a percentile stretch turns paper
+//   noise black (tesseract thresholds locally anyway, see ocr.ts);
 // - upscaled so the short side reaches MIN_SHORT_SIDE (factor capped at MAX_UPSCALE), or
 //   downscaled so the long side stays under MAX_LONG_SIDE and the page under MAX_PIXELS (OCR
 //   time grows with pixels);
@@ -63,7 +64,8 @@ export async function prepareForOcr(bytes: Buffer, maxPixels: number): Promise<P
     h = Math.round(h * factor);
     image = image.resize(w, h, { kernel: factor > 1 ? 'lanczos3' : 'lanczos3' });
   }
-  const raw = await image.raw().toBuffer({ resolveWithObject: true });
+  // A photo (paper on a background) gets its contrast stretched; a scan or render does not.
+  const raw = await (crop ? image.normalise() : image).raw().toBuffer({ resolveWithObject: true });
   eraseRules(raw.data, raw.info.width, raw.info.height);
   const png = await sharp(raw.data, { raw: { width: raw.info.width, height: raw.info.height, channels: 1 } })
     .png({ compressionLevel: 1 })
