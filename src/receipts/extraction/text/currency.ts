@@ -102,8 +102,9 @@ export function currencyOf(lines: TextLine[], f: FieldMaker): Field<string> | un
   const ranked = [...tally.entries()].sort((a, b) => b[1] - a[1]);
   const [winner, score] = ranked[0] ?? ['', 0];
   const runnerUp = ranked[1]?.[1] ?? 0;
-  // One code in OCR noise and nothing else: no currency rather than a wrong one.
-  if (score < 0.5) return undefined;
+  // One code in OCR noise (0.3) and nothing else: no currency rather than a wrong one; a bare
+  // `$` (0.4) stays, for review.
+  if (score < 0.35) return undefined;
   const first = votes.find((v) => v.currency === winner);
   if (!first) return undefined;
   // Clear when it is named at least twice and outweighs every other currency three to one.
