@@ -126,7 +126,7 @@ export function totalOf(
   const rival = scored[1];
   const contested = rival !== undefined && rival.score >= best.score - 0.5;
   let confidence = best.weight >= 3 ? 0.8 : best.weight >= 2 ? 0.72 : 0.62;
-  if (best.confirmations.length > 0) confidence = Math.max(confidence + 0.15, 0.85);
+  if (best.confirmations.length > 0) confidence = Math.max(confidence + 0.15, 0.9);
   if (best.confirmations.length > 1 || best.own.length > 1) confidence += 0.05;
   if (contested) confidence = Math.min(confidence, 0.55);
   const total = f.make(at.line, { start: at.start, end: at.end }, best.value, confidence);
