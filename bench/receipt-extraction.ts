@@ -17,7 +17,6 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { type ExtractionResult, extractReceipt } from '../src/receipts/extraction/index.ts';
-import { corpusFile } from '../test/receipts/extraction/corpus.ts';
 import {
   type CheckedField,
   checkEInvoice,
@@ -25,6 +24,10 @@ import {
   checkFields,
 } from '../test/receipts/extraction/fixtures/check.ts';
 import { einvoiceCases } from '../test/receipts/extraction/fixtures/einvoices.ts';
+
+/** The shared corpus beside the project (`../shared/corpus`), which the benchmark reads whole. */
+const corpusBytes = (file: string): Buffer => readFileSync(path.resolve('..', 'shared', 'corpus', file));
+
 import { receipts } from '../test/receipts/extraction/fixtures/receipts.ts';
 import { renderReceipt } from '../test/receipts/extraction/fixtures/render.ts';
 import {
@@ -53,7 +56,7 @@ if (!realOnly)
   groups.push([
     'e-invoices (XML, Factur-X)',
     einvoiceCases.map((c) => ({
-      bytes: corpusFile(c.file),
+      bytes: corpusBytes(`einvoices/${c.file}`),
       fileName: c.file,
       mediaType: c.file.endsWith('.pdf') ? 'application/pdf' : 'application/xml',
       check: (r) => checkEInvoice(c, r),

@@ -134,6 +134,8 @@ async function main(): Promise<void> {
     await shoot('contractors', `${base}/dashboard/contractors`);
     await shoot('contractor', `${base}/dashboard/contractors/${String(contractor.id)}`);
     await shoot('transactions', `${base}/dashboard/transactions`);
+    await shoot('accounts', `${base}/dashboard/accounts`);
+    await shoot('not-found', `${base}/dashboard/no-such-page`);
     await shoot('admin', `${base}/dashboard/admin`);
     await shoot('sessions', `${base}/dashboard/sessions`);
     await shoot('receipts', `${base}/dashboard/receipts`);
@@ -145,6 +147,7 @@ async function main(): Promise<void> {
     );
     await page.setViewportSize({ width: 390, height: 844 });
     await shoot('home-phone', `${base}/dashboard`);
+    await shoot('accounts-phone', `${base}/dashboard/accounts`);
   } finally {
     await browser.close();
     await server.close();

@@ -7,6 +7,7 @@ import { ensureSearchIndex } from '../db/search-index.ts';
 import { type InboundListener, startInboundListener } from '../inbound/listener.ts';
 import { JOBS } from '../jobs/catalog.ts';
 import { startJobs } from '../jobs/runner.ts';
+import { describeReaders, readerStatus } from '../receipts/extraction/readers.ts';
 import { buildServer } from '../server.ts';
 import { createServices, type Services } from '../services.ts';
 import { memberSignInLinks } from '../sessions/member-sign-in.ts';
@@ -95,6 +96,9 @@ export async function runServe(config: Config): Promise<number> {
   const inbound = await startInbound(services);
   services.logger.info({ address, database: services.db.location }, 'accounting service listening');
   process.stdout.write(`Listening on ${address} (database: ${services.db.dialect})\n`);
+  const readers = await readerStatus();
+  process.stdout.write(`${describeReaders(readers)}\n`);
+  if (readers.missing.length) services.logger.warn({ missing: readers.missing }, 'receipt readers missing');
   onShutdown(async () => {
     await inbound?.close();
     await app.close();

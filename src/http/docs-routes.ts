@@ -74,7 +74,9 @@ function html(reply: FastifyReply, type: string, body: string): FastifyReply {
 }
 
 export function docsRoutes(app: FastifyInstance): void {
-  app.get('/docs', (_request, reply) => html(reply, 'text/html; charset=utf-8', PAGE));
+  // `/docs/` too: most links to an API reference end with a slash (the page's URLs are absolute).
+  for (const url of ['/docs', '/docs/'])
+    app.get(url, (_request, reply) => html(reply, 'text/html; charset=utf-8', PAGE));
   app.get('/docs/init.js', (_request, reply) => html(reply, 'text/javascript; charset=utf-8', INIT));
   app.get('/docs/:file', (request: FastifyRequest<{ Params: { file: string } }>, reply) => {
     const type = ASSETS.get(request.params.file);

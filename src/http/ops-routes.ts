@@ -1,10 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
+import { readerStatus } from '../receipts/extraction/readers.ts';
 import type { Services } from '../services.ts';
 
 /**
  * Operator endpoints, outside the versioned API and without credentials:
- * liveness, readiness (the database answers) and Prometheus metrics.
+ * liveness, readiness (the database answers; which receipt readers are missing) and Prometheus metrics.
  */
 export function registerOpsRoutes(app: FastifyInstance, services: Services): void {
   app.get('/healthz', async () => ({ status: 'ok' }));
@@ -12,7 +13,19 @@ export function registerOpsRoutes(app: FastifyInstance, services: Services): voi
   app.get('/readyz', async (_request, reply) => {
     try {
       await sql`select 1`.execute(services.db.kysely);
-      return { status: 'ready', database: services.db.dialect };
+      // A missing receipt reader does not take the node out of rotation (everything else works,
+      // and such receipts wait to be read), but it is shown here for the operator.
+      const readers = await readerStatus();
+      return {
+        status: 'ready',
+        database: services.db.dialect,
+        receipt_readers: {
+          pdf_text: readers.pdfText,
+          ocr: readers.ocr,
+          ocr_languages: readers.ocrLanguages,
+          missing: readers.missing,
+        },
+      };
     } catch {
       return reply.code(503).send({ status: 'unavailable', database: services.db.dialect });
     }

@@ -1,4 +1,5 @@
 import { EXTRACTION_JOB, runReceiptExtractions } from '../receipts/processing/job.ts';
+import { REREAD_JOB, rereadWhenReadersArrive } from '../receipts/processing/reread-unavailable.ts';
 import { scanNewTransactions, TRANSACTION_SCAN_JOB } from '../receipts/processing/transaction-scan.ts';
 import type { Job } from './runner.ts';
 
@@ -18,5 +19,11 @@ export const receiptsJobs: readonly Job[] = [
     intervalMs: 2_000,
     wakeOn: ['books'],
     run: (services) => scanNewTransactions(services),
+  },
+  {
+    // Receipts that waited for a missing reader (Tesseract, pdftotext) are read once it is there.
+    name: REREAD_JOB,
+    intervalMs: 60_000,
+    run: (services) => rereadWhenReadersArrive(services),
   },
 ];

@@ -22,6 +22,7 @@ const NAV: ReadonlyArray<{ key: string; label: string; href: string; adminOnly?:
   { key: 'home', label: 'Home', href: '/dashboard' },
   { key: 'receipts', label: 'Receipts', href: '/dashboard/receipts' },
   { key: 'transactions', label: 'Transactions', href: '/dashboard/transactions' },
+  { key: 'accounts', label: 'Accounts', href: '/dashboard/accounts' },
   { key: 'invoices', label: 'Invoices', href: '/dashboard/invoices' },
   { key: 'contractors', label: 'Contractors', href: '/dashboard/contractors' },
   { key: 'webhooks', label: 'Webhooks', href: '/dashboard/webhooks', adminOnly: true },
@@ -75,7 +76,8 @@ export function table(
   caption?: string,
 ): Html {
   if (rows.length === 0) return html`<p class="empty">${empty}</p>`;
-  return html`<div class="table-wrap"><table>${caption ? html`<caption class="muted">${caption}</caption>` : ''}
+  // The wrapper scrolls sideways on a narrow screen; focusable, so a keyboard can scroll it too.
+  return html`<div class="table-wrap" tabindex="0" role="region" aria-label="${caption ?? headers.join(', ')}"><table>${caption ? html`<caption class="muted">${caption}</caption>` : ''}
 <thead><tr>${headers.map((h) => html`<th scope="col">${h}</th>`)}</tr></thead>
 <tbody>${rows}</tbody></table></div>`;
 }

@@ -1,6 +1,4 @@
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { type Caller, createCaller, startTestApp, type TestApp } from '../support/app.ts';
 import { DIALECTS } from '../support/databases.ts';
@@ -8,8 +6,7 @@ import { call } from '../support/http.ts';
 import { generatedCamt } from './fixtures.ts';
 import { createAccount, importStatement, ok, transactionsOf } from './support.ts';
 
-const CORPUS = path.resolve('..', 'shared', 'corpus', 'statements');
-const camt = readFileSync(path.join(CORPUS, 'camt053-kedder-lt-simple.xml'));
+const camt = generatedCamt(4);
 
 const BOMB = `<?xml version="1.0"?>
 <!DOCTYPE lolz [<!ENTITY lol "lol"><!ENTITY lol2 "&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;">

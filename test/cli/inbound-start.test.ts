@@ -7,7 +7,7 @@ import path from 'node:path';
 import { after, it } from 'node:test';
 import nodemailer from 'nodemailer';
 import { openDatabase } from '../../src/db/database.ts';
-import { corpusFile } from '../receipts/extraction/corpus.ts';
+import { einvoiceFixture } from '../receipts/extraction/einvoice-fixtures.ts';
 import { call } from '../support/http.ts';
 import { BIN, childEnv, runCli, startServe } from '../support/processes.ts';
 
@@ -48,7 +48,13 @@ async function waitForPort(port: number, timeoutMs = 60_000): Promise<void> {
 }
 
 /** Each send carries another document: the inbox keeps one item per identical file. */
-function sendReceipt(port: number, from: string, to: string, fileName: string, corpusName: string) {
+function sendReceipt(
+  port: number,
+  from: string,
+  to: string,
+  fileName: string,
+  fixture: 'ubl-invoice.xml' | 'cii-invoice.xml',
+) {
   return nodemailer.createTransport({ host: '127.0.0.1', port, secure: false, ignoreTLS: true }).sendMail({
     from,
     to,
@@ -57,7 +63,7 @@ function sendReceipt(port: number, from: string, to: string, fileName: string, c
     attachments: [
       {
         filename: fileName,
-        content: corpusFile(corpusName),
+        content: einvoiceFixture(fixture),
         contentType: 'application/xml',
       },
     ],
@@ -99,7 +105,7 @@ it('serve and worker each receive mail on ACCOUNTING_INBOUND_SMTP_PORT', async (
     assert.equal(got.status, 200, JSON.stringify(got.body));
     address = String(got.data.address);
     assert.match(address, /@in\.example\.test$/);
-    await sendReceipt(port, email, address, 'by-serve.xml', 'ubl-en16931-ubl-tc434-example1.xml');
+    await sendReceipt(port, email, address, 'by-serve.xml', 'ubl-invoice.xml');
     const listed = await call(serve.baseUrl, 'inbox.list', {}, { token: apiKey });
     assert.equal(listed.status, 200, JSON.stringify(listed.body));
     assert.equal((listed.data.items as unknown[]).length, 1);
@@ -115,7 +121,7 @@ it('serve and worker each receive mail on ACCOUNTING_INBOUND_SMTP_PORT', async (
   const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
   try {
     await waitForPort(port);
-    await sendReceipt(port, email, address, 'by-worker.xml', 'cii-en16931-CII_example3.xml');
+    await sendReceipt(port, email, address, 'by-worker.xml', 'cii-invoice.xml');
     assert.deepEqual(await inboxFileNames(organizationId), ['by-serve.xml', 'by-worker.xml'], stderr);
   } finally {
     worker.kill('SIGTERM');

@@ -16,6 +16,10 @@ for (const dialect of DIALECTS) {
     it('serves the page with a policy that keeps every request on this origin', async () => {
       const res = await fetch(`${app.baseUrl}/docs`);
       assert.equal(res.status, 200);
+      // With the trailing slash most links to an API reference carry, the same page.
+      const slash = await fetch(`${app.baseUrl}/docs/`);
+      assert.equal(slash.status, 200);
+      assert.equal(await slash.text(), await res.clone().text());
       assert.match(res.headers.get('content-type') ?? '', /^text\/html/);
       const policy = res.headers.get('content-security-policy') ?? '';
       assert.match(policy, /default-src 'none'/);

@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import nodemailer, { type SendMailOptions } from 'nodemailer';
 import { ensureInboundAddress, formatAddress, inboundCounts } from '../../src/inbound/addresses.ts';
 import { type InboundListener, startInboundListener } from '../../src/inbound/listener.ts';
-import { corpusFile } from '../receipts/extraction/corpus.ts';
+import { einvoiceFixture } from '../receipts/extraction/einvoice-fixtures.ts';
 import { createCaller, startTestApp, type TestApp } from '../support/app.ts';
 import { DIALECTS } from '../support/databases.ts';
 
@@ -63,8 +63,8 @@ for (const dialect of DIALECTS) {
       );
 
     it('turns each attachment of a member’s message into an inbox item', async () => {
-      const ubl = corpusFile('ubl-en16931-ubl-tc434-example1.xml');
-      const cii = corpusFile('cii-en16931-CII_example3.xml');
+      const ubl = einvoiceFixture('ubl-invoice.xml');
+      const cii = einvoiceFixture('cii-invoice.xml');
       await send({
         from: memberEmail,
         to: address,
@@ -101,7 +101,7 @@ for (const dialect of DIALECTS) {
           from: 'stranger@example.org',
           to: address,
           subject: 'hi',
-          attachments: [{ filename: 'a.xml', content: corpusFile('ubl-en16931-ubl-tc434-example2.xml') }],
+          attachments: [{ filename: 'a.xml', content: einvoiceFixture('ubl-invoice.xml') }],
         }),
         /550.*sender_not_member/,
       );

@@ -2,6 +2,9 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Caller, TestApp } from '../support/app.ts';
+import type { TestSmtpServer } from '../support/smtp.ts';
+import { linkIn } from './dashboard-client.ts';
 
 export const CHROMIUM_ARGS = [
   '--headless',
@@ -43,4 +46,32 @@ export async function assertAccessible(page: Page, label: string): Promise<void>
     [],
     `${label}: accessibility`,
   );
+}
+
+/** Signs `caller` in to the dashboard as a person does: the sign-in page, the e-mailed link, Sign in. */
+export async function signIn(page: Page, app: TestApp, smtp: TestSmtpServer, caller: Caller): Promise<void> {
+  const { email } = await app.services.db.kysely
+    .selectFrom('members')
+    .select('email')
+    .where('id', '=', caller.memberId)
+    .executeTakeFirstOrThrow();
+  const count = smtp.messages.length;
+  await page.goto(`${app.baseUrl}/dashboard/sign-in`);
+  await page.getByLabel('Your e-mail address').fill(email);
+  await page.getByRole('button', { name: 'E-mail me a sign-in link' }).click();
+  await page.getByText('a sign-in link is on its way').waitFor();
+  const message = await smtp.waitFor(
+    (m) => smtp.messages.indexOf(m) >= count && JSON.stringify(m.to).includes(email),
+  );
+  await page.goto(linkIn(message.text ?? ''));
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('heading', { name: 'What needs attention' }).waitFor();
+}
+
+/** Fails when the page is wider than the window (it would scroll sideways on a phone). */
+export async function assertNoHorizontalOverflow(page: Page, label: string): Promise<void> {
+  const overflow = await page.evaluate(
+    'document.documentElement.scrollWidth - document.documentElement.clientWidth',
+  );
+  assert.ok(Number(overflow) <= 0, `${label}: ${String(overflow)} px wider than the window`);
 }

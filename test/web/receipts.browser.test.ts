@@ -1,34 +1,15 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { cardAccount, cardTransaction, paypalReceipt } from '../operations/matching/helpers.ts';
+import { uploadAndProcess } from '../operations/receipts/helpers.ts';
 import { type Caller, createCaller, startTestApp, type TestApp } from '../support/app.ts';
 import { auditRows } from '../support/audit.ts';
 import { DIALECTS } from '../support/databases.ts';
 import { call } from '../support/http.ts';
 import { ublReceipt } from '../support/receipts.ts';
 import { startSmtpServer, type TestSmtpServer } from '../support/smtp.ts';
-import { assertAccessible, launchChromium } from './browser.ts';
-import { linkIn } from './dashboard-client.ts';
-
-async function signIn(page: Page, app: TestApp, smtp: TestSmtpServer, caller: Caller): Promise<void> {
-  const { email } = await app.services.db.kysely
-    .selectFrom('members')
-    .select('email')
-    .where('id', '=', caller.memberId)
-    .executeTakeFirstOrThrow();
-  const count = smtp.messages.length;
-  await page.goto(`${app.baseUrl}/dashboard/sign-in`);
-  await page.getByLabel('Your e-mail address').fill(email);
-  await page.getByRole('button', { name: 'E-mail me a sign-in link' }).click();
-  await page.getByText('a sign-in link is on its way').waitFor();
-  const message = await smtp.waitFor(
-    (m) => smtp.messages.indexOf(m) >= count && JSON.stringify(m.to).includes(email),
-  );
-  await page.goto(linkIn(message.text ?? ''));
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByRole('heading', { name: 'What needs attention' }).waitFor();
-}
+import { assertAccessible, launchChromium, signIn } from './browser.ts';
 
 let serial = 0;
 
@@ -80,6 +61,54 @@ for (const dialect of DIALECTS) {
       const frame = page.frameLocator('iframe.original');
       await frame.locator('body').getByText('Blue Bottle Coffee').first().waitFor();
       await assertAccessible(page, 'receipt');
+      await context.close();
+    });
+
+    it('a suggestion shows its charge; confirming says what it matched, Unmatch undoes it; Decline asks first', async () => {
+      serial += 1;
+      const card = await cardAccount(app, finance);
+      const tx = await cardTransaction(app, finance, card, '2026-04-02', '-2380', 'SQ *RUBY TEA HOUSE 0412');
+      const receipt = await uploadAndProcess(
+        app,
+        finance,
+        ublReceipt({
+          id: `TEA-${serial}-${dialect}`,
+          merchant: 'Ruby Tea House',
+          date: '2026-04-01',
+          amountMinor: 2380n,
+        }),
+        'tea.xml',
+        'application/xml',
+      );
+      const context = await browser.newContext({ bypassCSP: true });
+      const page = await context.newPage();
+      page.on('dialog', (dialog) => void dialog.accept());
+      await signIn(page, app, smtp, finance);
+      await page.goto(`${app.baseUrl}/dashboard/receipts/${receipt.id}`);
+      const suggested = page.locator('section', {
+        has: page.getByRole('heading', { name: 'Suggested transactions' }),
+      });
+      const row = await suggested.locator('tbody tr').first().innerText();
+      assert.match(row, /2026-04-02 · -23\.80 EUR/);
+      assert.match(row, /Card · card •••• \d{4}/);
+      assert.match(row, /SQ \*RUBY TEA HOUSE 0412/);
+      assert.match(await page.locator('dl.facts').innerText(), /E-invoice \(UBL\)/);
+      await assertAccessible(page, 'receipt with a suggestion');
+      // Declining asks before it acts (Confirm match does not).
+      const declineForm = suggested.locator('form[data-confirm]');
+      assert.equal(await declineForm.count(), 1);
+      assert.equal(await declineForm.getByRole('button').innerText(), 'Decline');
+
+      await suggested.getByRole('button', { name: 'Confirm match' }).click();
+      const matched = page.locator('section', { has: page.getByRole('heading', { name: 'Matched to' }) });
+      await matched.waitFor();
+      assert.match(await matched.innerText(), /2026-04-02 · -23\.80 EUR[\s\S]*SQ \*RUBY TEA HOUSE 0412/);
+      await matched.getByRole('button', { name: 'Unmatch' }).click();
+      await page.getByText('Done: Detach a receipt from its transaction').waitFor();
+      assert.equal(await page.getByRole('heading', { name: 'Matched to' }).count(), 0);
+      const txNow = await call(app.baseUrl, 'transactions.get', { id: tx.id }, { token: finance.token });
+      assert.equal((txNow.data as { status: string }).status, 'unmatched');
+
       await context.close();
     });
 

@@ -48,6 +48,8 @@ async function run(
   if (type === 'pdf') {
     const attachment = await findInvoiceAttachment(bytes, limits.maxInflatedBytes);
     if (attachment) return finish('facturx', readEInvoice(attachment.bytes).fields);
+    if (!hasCommand('pdftotext'))
+      return finish('pdf_text', { taxLines: [], lineItems: [] }, ['reader_unavailable']);
     const pages = await pdfPageTexts(bytes, budget);
     if (pages.join('').replace(/[^\p{L}\p{N}]/gu, '').length >= MIN_TEXT_CHARS) {
       return finish('pdf_text', readText(pages, 'text'));

@@ -61,12 +61,19 @@ export function runTool(command: string, args: string[], run: ToolRun): Promise<
   });
 }
 
-const found = new Map<string, boolean>();
+const found = new Map<string, { present: boolean; at: number }>();
+/** A program installed while the service runs is found within a minute (receipts waiting for it are read again). */
+const LOOKUP_MAX_AGE_MS = 60_000;
 
-/** Whether an executable is on PATH (cached: a missing tesseract turns OCR into a review reason). */
+/** Looks every program up again at its next use (after an install; tests that change PATH). */
+export function forgetCommandLookups(): void {
+  found.clear();
+}
+
+/** Whether an executable is on PATH (cached briefly: a missing tesseract turns OCR into a review reason). */
 export function hasCommand(name: string): boolean {
   const cached = found.get(name);
-  if (cached !== undefined) return cached;
+  if (cached !== undefined && Date.now() - cached.at < LOOKUP_MAX_AGE_MS) return cached.present;
   const present = (process.env.PATH ?? '').split(path.delimiter).some((dir) => {
     try {
       accessSync(path.join(dir, name), constants.X_OK);
@@ -75,6 +82,6 @@ export function hasCommand(name: string): boolean {
       return false;
     }
   });
-  found.set(name, present);
+  found.set(name, { present, at: Date.now() });
   return present;
 }

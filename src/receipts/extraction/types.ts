@@ -87,9 +87,11 @@ export type FailureCode =
 
 /**
  * Reasons a result needs review; `ocr_unavailable` when an image or scan arrives and tesseract is
- * absent; `<field>_uncertain` when a key field was read but not surely (its confidence says how
- * sure: a total no other printed figure confirms, a date among several unlabelled ones, a `$`
- * with no country, a merchant guessed from a heading).
+ * absent, `reader_unavailable` when a PDF arrives and pdftotext is absent (both are read again
+ * once the program is installed: processing/reread-unavailable.ts); `<field>_uncertain` when a
+ * key field was read but not surely (its confidence says how sure: a total no other printed
+ * figure confirms, a date among several unlabelled ones, a `$` with no country, a merchant
+ * guessed from a heading).
  */
 export type ReviewReason =
   | 'total_uncertain'
@@ -97,6 +99,7 @@ export type ReviewReason =
   | 'currency_uncertain'
   | 'merchant_uncertain'
   | 'ocr_unavailable'
+  | 'reader_unavailable'
   | 'missing_total'
   | 'missing_date'
   | 'missing_merchant'

@@ -35,10 +35,17 @@ export function resultPage(
 
 /** Actions whose natural next page is the record they started (a statement import's progress). */
 export function nextPage(operation: string, data: unknown): string | undefined {
-  const record = data as { job?: { id?: unknown }; item?: { id?: unknown } } | null;
-  const id = operation === 'transactions.imports.create' ? record?.job?.id : record?.item?.id;
+  const record = data as { id?: unknown; job?: { id?: unknown }; item?: { id?: unknown } } | null;
+  const id =
+    operation === 'transactions.imports.create'
+      ? record?.job?.id
+      : operation === 'contractors.create'
+        ? record?.id
+        : record?.item?.id;
   if (typeof id !== 'string' || !/^[0-9a-f-]{36}$/.test(id)) return undefined;
   if (operation === 'transactions.imports.create') return `/dashboard/transactions/imports/${id}`;
   if (operation === 'receipts.upload') return `/dashboard/receipts/${id}`;
+  // A new contractor's page offers the portal invitation next.
+  if (operation === 'contractors.create') return `/dashboard/contractors/${id}`;
   return undefined;
 }

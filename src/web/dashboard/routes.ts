@@ -48,7 +48,29 @@ export const dashboardRoutes: HttpPlugin = (app, services) => {
   for (const [path, handler] of Object.entries(PAGES)) registerPage(app, services, path, handler);
   registerActions(app, services);
   registerFiles(app, services);
+  registerNotFound(app, services);
 };
+
+/**
+ * Any other address under /dashboard is a page for people: an HTML 404 in the dashboard's shell
+ * (with the navigation when signed in), never the API's JSON error. Fastify matches every named
+ * route before this wildcard.
+ */
+function registerNotFound(app: FastifyInstance, services: Services): void {
+  app.get('/dashboard/*', async (request, reply) => {
+    const signed = await signedIn(services, request);
+    return sendHtml(
+      reply,
+      404,
+      layout({
+        title: 'Page not found',
+        ...(signed ? { viewer: signed.viewer } : {}),
+        body: html`<p>There is no page at this address. It may have been mistyped, or the link is out of date.</p>
+<p><a href="/dashboard">${signed ? 'Go to Home' : 'Sign in'}</a></p>`,
+      }),
+    );
+  });
+}
 
 /** Files a page links to (an invoice's PDF), read through the operation's file form. */
 function registerFiles(app: FastifyInstance, services: Services): void {

@@ -6,12 +6,13 @@ import {
   type StatementLine,
   type StatementSource,
 } from '../../../src/books/statements/index.ts';
+import { sampleBytes } from '../../support/samples.ts';
 
-export const CORPUS = path.resolve('..', 'shared', 'corpus', 'statements');
 export const FIXTURES = path.resolve('test', 'books', 'statements', 'fixtures');
 
-export function corpusBytes(file: string): Buffer {
-  return readFileSync(path.join(CORPUS, file));
+/** A real statement from the third-party samples (test/support/samples.ts). */
+export function sampleStatement(file: string): Buffer {
+  return sampleBytes(`statements/${file}`);
 }
 
 export interface Parsed {
@@ -42,11 +43,11 @@ export async function parseBytes(
   return { detection: parse.detection, lines, rejected };
 }
 
-export function parseCorpus(
+export function parseSample(
   file: string,
   options: Partial<Omit<StatementSource, 'bytes' | 'fileName'>> = {},
 ): Promise<Parsed> {
-  return parseBytes(corpusBytes(file), file, options);
+  return parseBytes(sampleStatement(file), file, options);
 }
 
 export function parseFixture(

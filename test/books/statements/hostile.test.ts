@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { parseStatement, StatementFileError } from '../../../src/books/statements/index.ts';
-import { corpusBytes, parseBytes } from './helpers.ts';
+import { generatedCamt } from '../fixtures.ts';
+import { parseBytes, sampleStatement } from './helpers.ts';
 
 function fileError(code: StatementFileError['code'], messagePart?: RegExp): (e: unknown) => boolean {
   return (e: unknown) => {
@@ -22,10 +23,10 @@ describe('bad and hostile files', () => {
 
   it('a CAMT file cut in half: the entries before the cut, then malformed_file', async () => {
     const parse = parseStatement({
-      bytes: half(corpusBytes('camt053-kedder-ch-raiffeisen.xml')),
+      bytes: half(generatedCamt(16)),
       fileName: 'x.xml',
       mediaType: 'application/xml',
-      accountCurrency: 'CHF',
+      accountCurrency: 'EUR',
       accountKind: 'checking',
     });
     let seen = 0;
@@ -40,30 +41,30 @@ describe('bad and hostile files', () => {
 
   it('OFX 1.x SGML and OFX 2.x XML cut in half are malformed_file', async () => {
     await assert.rejects(
-      parseBytes(half(corpusBytes('ofx1-ofxparse-checking.ofx')), 'x.ofx'),
+      parseBytes(half(sampleStatement('ofx1-ofxparse-checking.ofx')), 'x.ofx'),
       fileError('malformed_file', /truncated/),
     );
     await assert.rejects(
-      parseBytes(half(corpusBytes('ofx2-ofxparse-suncorp.ofx')), 'x.ofx'),
+      parseBytes(half(sampleStatement('ofx2-ofxparse-suncorp.ofx')), 'x.ofx'),
       fileError('malformed_file'),
     );
   });
 
   it('a file whose content is not what its name says', async () => {
     await assert.rejects(
-      parseBytes(corpusBytes('camt053-kedder-ch-v08.xml'), 'statement.csv'),
+      parseBytes(sampleStatement('camt053-genkgo-multi-statement.xml'), 'statement.csv'),
       fileError('format_mismatch', /CSV.*CAMT/),
     );
     await assert.rejects(
-      parseBytes(corpusBytes('csv-revolut-pending.csv'), 'statement.xml'),
+      parseBytes(sampleStatement('csv-sparkasse-camt-csv.csv'), 'statement.xml'),
       fileError('format_mismatch'),
     );
     await assert.rejects(
-      parseBytes(corpusBytes('ofx1-actual-utf8.qfx'), 'statement.qif'),
+      parseBytes(sampleStatement('ofx1-actual-utf8.qfx'), 'statement.qif'),
       fileError('format_mismatch', /QIF.*OFX/),
     );
     await assert.rejects(
-      parseBytes(corpusBytes('mt940-oca-ing.940'), 'statement', { mediaType: 'text/csv' }),
+      parseBytes(sampleStatement('mt940-wolph-jejik-abnamro.sta'), 'statement', { mediaType: 'text/csv' }),
       fileError('format_mismatch', /MT940/),
     );
     await assert.rejects(
@@ -194,7 +195,7 @@ describe('bad and hostile files', () => {
   });
 
   it('bad lines in OFX, MT940 and QIF are rejected with reasons, the rest is read', async () => {
-    const ofx = corpusBytes('ofx1-ofxparse-bank-medium.ofx')
+    const ofx = sampleStatement('ofx1-ofxparse-bank-medium.ofx')
       .toString('latin1')
       .replace('<TRNAMT>-316.67', '<TRNAMT>-3a6.67');
     const o = await parseBytes(Buffer.from(ofx, 'latin1'), 'x.ofx');
@@ -203,7 +204,7 @@ describe('bad and hostile files', () => {
       { lineNumber: 16, reason: "TRNAMT '-3a6.67' is not an amount like -1234.56 in CAD" },
     ]);
 
-    const mt = corpusBytes('mt940-actual-fr-utf8.sta')
+    const mt = sampleStatement('mt940-actual-fr-utf8.sta')
       .toString('utf8')
       .replace(':61:2508040804D15,00', ':61:2508040804D15.00');
     const m = await parseBytes(Buffer.from(mt), 'x.sta');

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { corpusFile } from '../../receipts/extraction/corpus.ts';
+import { einvoiceFixture } from '../../receipts/extraction/einvoice-fixtures.ts';
 import {
   attachmentBombPdf,
   billionLaughs,
@@ -38,7 +38,7 @@ for (const dialect of DIALECTS) {
       const item = await uploadAndProcess(
         app,
         caller,
-        corpusFile('ubl-en16931-ubl-tc434-example1.xml'),
+        einvoiceFixture('ubl-invoice.xml'),
         'invoice.xml',
         'application/xml',
       );
@@ -89,7 +89,7 @@ for (const dialect of DIALECTS) {
     });
 
     it('deduplicates identical bytes per organization (SHA-256)', async () => {
-      const bytes = corpusFile('cii-en16931-CII_example3.xml');
+      const bytes = einvoiceFixture('cii-invoice.xml');
       const first = await upload(app, caller, bytes, 'a.xml', 'application/xml');
       const second = await upload(app, caller, bytes, 'b.xml', 'text/xml');
       assert.equal(first.status, 200);
@@ -174,7 +174,7 @@ for (const dialect of DIALECTS) {
       const ok = await uploadAndProcess(
         app,
         caller,
-        corpusFile('ubl-en16931-ubl-tc434-example2.xml'),
+        einvoiceFixture('ubl-invoice.xml'),
         'ok.xml',
         'application/xml',
       );

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { type ExtractionResult, extractReceipt } from '../../../src/receipts/extraction/index.ts';
-import { corpusFile } from './corpus.ts';
+import { einvoiceFixture } from './einvoice-fixtures.ts';
 import { attachmentBombPdf, billionLaughs, contentBombPdf, pixelFloodPng, xxe } from './fixtures/hostile.ts';
 import { receipts } from './fixtures/receipts.ts';
 import { renderReceipt } from './fixtures/render.ts';
@@ -24,7 +24,7 @@ function assertFailed(result: ExtractionResult, code: string): void {
   assert.equal(result.status === 'failed' ? result.code : undefined, code);
 }
 
-const ubl = corpusFile('ubl-en16931-ubl-tc434-example1.xml');
+const ubl = einvoiceFixture('ubl-invoice.xml');
 const minimalPdf = () => {
   const def = receipts[0];
   assert.ok(def);

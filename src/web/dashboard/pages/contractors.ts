@@ -1,6 +1,6 @@
 import { html, money, when } from '../../html.ts';
 import { pager, table } from '../../layout.ts';
-import { actionForm, badge, intParam, rows, str } from '../components.ts';
+import { actionForm, badge, field, intParam, rows, str } from '../components.ts';
 import { callOperation } from '../context.ts';
 import type { PageHandler } from '../routes.ts';
 
@@ -26,8 +26,14 @@ ${table(
 <td>${str((c.job_role as { name?: string } | null)?.name) || '—'}</td><td class="num">${c.hourly_rate_minor ? `${money(c.hourly_rate_minor, c.currency)}/h` : '—'}</td>
 <td>${c.agreement_on_file ? 'on file' : badge('missing', 'warn')}</td><td class="num">${str(c.pending_hours) || '0'}</td><td>${c.active ? 'active' : 'off'}</td></tr>`,
   ),
-  query ? `No contractor matches “${query}”.` : 'No contractors yet.',
-)}${pager('/dashboard/contractors', query ? { query } : {}, offset, LIMIT, directory.length)}</section>`,
+  query ? `No contractor matches “${query}”.` : 'No contractors yet: add the first one below.',
+)}${pager('/dashboard/contractors', query ? { query } : {}, offset, LIMIT, directory.length)}</section>
+<section class="card"><h2>Add a contractor</h2>${actionForm(signed, 'contractors.create', 'Add contractor', {
+      back: '/dashboard/contractors',
+      fields: html`${field('displayName', 'Name', { id: 'contractor-name', required: true, hint: 'As shown in the app.' })}
+${field('legalName', 'Legal name', { id: 'contractor-legal-name', required: true, hint: 'As on agreements and payouts.' })}
+${field('email', 'E-mail', { id: 'contractor-email', type: 'email', required: true, hint: 'Where the portal invitation goes (sent from the next page).' })}`,
+    })}</section>`,
   };
 };
 

@@ -1,4 +1,5 @@
 import { findOperation } from '../../../operations/catalog.ts';
+import { readerStatus } from '../../../receipts/extraction/readers.ts';
 import { type Html, html, money, when } from '../../html.ts';
 import { table } from '../../layout.ts';
 import { type Row, rows, str } from '../components.ts';
@@ -8,6 +9,21 @@ import type { PageHandler } from '../routes.ts';
 /** What needs attention now; each part shows only what the member's role may see. */
 export const homePage: PageHandler = async (services, signed) => {
   const parts: Html[] = [];
+  const readers = await readerStatus();
+  if (readers.missing.length) {
+    parts.push(
+      html`<section class="card" role="status"><h2>Some receipts cannot be read on this server yet</h2><p>Missing: ${readers.missing.join(', ')}. Receipts that need ${readers.missing.length === 1 ? 'it' : 'them'} wait in the inbox and are read by themselves once installed; nothing has to be uploaded again.</p>${signed.principal.role === 'admin' ? html`<p>An operator installs ${readers.missing.length === 1 ? 'it' : 'them'} with <code>node scripts/system-packages.mjs --service</code> as root (or restarts <code>./bin/accounting serve</code> as root).</p>` : ''}</section>`,
+    );
+  }
+  const steps = await gettingStarted(services, signed);
+  if (steps.length > 0) {
+    parts.push(
+      html`<section class="card"><h2>Getting started</h2><p>A few steps set up the books; each leaves this list once it is done.</p><ol>${steps.map(
+        (step) =>
+          html`<li><a href="${step.href}">${step.label}</a> ${html`<span class="hint">${step.why}</span>`}</li>`,
+      )}</ol></section>`,
+    );
+  }
   const attention = (await callOperation(services, signed, 'attention.mine', { limit: 10 })) as Row;
   parts.push(
     html`<section class="card"><h2>My card transactions missing receipts (${str(attention.total ?? 0)})</h2>${table(
@@ -64,3 +80,80 @@ export const homePage: PageHandler = async (services, signed) => {
   );
   return { title: 'What needs attention', current: 'home', body: html`<div class="grid">${parts}</div>` };
 };
+
+interface Step {
+  label: string;
+  href: string;
+  why: string;
+}
+
+/**
+ * The set-up steps a new organization has not done yet, each decided by one short catalog read
+ * (a step whose operation the member's role may not call is left out).
+ */
+async function gettingStarted(services: Parameters<PageHandler>[0], signed: Parameters<PageHandler>[1]) {
+  const any = async (operation: string): Promise<boolean | undefined> => {
+    if (!findOperation(operation)) return undefined;
+    try {
+      return rows(await callOperation(services, signed, operation, { limit: 1 })).length > 0;
+    } catch {
+      return undefined;
+    }
+  };
+  const candidates: Array<[Promise<boolean | undefined>, Step]> = [
+    [
+      any('accounts.list'),
+      {
+        label: 'Add a bank or card account',
+        href: '/dashboard/accounts',
+        why: 'where statements and card charges are booked',
+      },
+    ],
+    [
+      any('transactions.list'),
+      {
+        label: 'Import a bank statement',
+        href: '/dashboard/transactions',
+        why: 'CSV, CAMT.053, MT940, OFX or QIF',
+      },
+    ],
+    [
+      any('cards.list'),
+      {
+        label: 'Add a card and its holder',
+        href: '/dashboard/accounts',
+        why: 'its charges then ask the holder for receipts',
+      },
+    ],
+    [
+      any('inbox.list'),
+      {
+        label: 'Upload a receipt',
+        href: '/dashboard/receipts',
+        why: 'a photo, a PDF or an e-invoice; it is read and matched',
+      },
+    ],
+    [
+      any('contractors.list'),
+      {
+        label: 'Invite a contractor',
+        href: '/dashboard/contractors',
+        why: 'agreements, hours and payouts in one place',
+      },
+    ],
+    ...(signed.principal.role === 'admin'
+      ? ([
+          [
+            any('webhooks.endpoints.list'),
+            {
+              label: 'Add a webhook endpoint',
+              href: '/dashboard/webhooks',
+              why: 'signed events for your own systems',
+            },
+          ],
+        ] as Array<[Promise<boolean | undefined>, Step]>)
+      : []),
+  ];
+  const done = await Promise.all(candidates.map(([check]) => check));
+  return candidates.filter((_, i) => done[i] === false).map(([, step]) => step);
+}

@@ -1,4 +1,5 @@
 import type { PageHandler } from '../routes.ts';
+import { accountsPage } from './accounts.ts';
 import { adminPage } from './admin.ts';
 import { consolidationPage } from './consolidation.ts';
 import { contractorPage, contractorsPage } from './contractors.ts';
@@ -18,6 +19,7 @@ export const PAGES: Record<string, PageHandler> = {
   '/dashboard/invoices/:id': invoicePage,
   '/dashboard/contractors': contractorsPage,
   '/dashboard/contractors/:id': contractorPage,
+  '/dashboard/accounts': accountsPage,
   '/dashboard/transactions': transactionsPage,
   '/dashboard/transactions/imports/:id': importPage,
   '/dashboard/admin': adminPage,

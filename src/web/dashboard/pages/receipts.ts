@@ -82,15 +82,26 @@ export const receiptPage: PageHandler = async (services, signed, request) => {
       )
     : [];
   const failure = r.failure as { code?: string; message?: string } | null;
+  // What each suggestion and the match point at, as a person recognises a charge: date, amount,
+  // account and card, the bank's text (transactions.get; one read per row, at most 20).
+  const accounts = rows(await callOperation(services, signed, 'accounts.list', { limit: 100 }));
+  const cards = rows(await callOperation(services, signed, 'cards.list', { limit: 100 }));
+  const charge = async (transactionId: unknown): Promise<Row | undefined> =>
+    typeof transactionId === 'string' && transactionId
+      ? ((await callOperation(services, signed, 'transactions.get', { id: transactionId })) as Row)
+      : undefined;
+  const charges = await Promise.all(suggestions.map((s) => charge(s.transaction_id)));
+  const matched = await charge(r.transaction_id);
+  const describe = (t: Row | undefined): Html => (t ? chargeSummary(t, accounts, cards) : html`—`);
   return {
     title: str(r.merchant) || str(r.file_name),
     current: 'receipts',
     body: html`<div class="side-by-side"><section class="card"><h2>Original</h2>${original(str(r.file_id), str(r.media_type), `Original of ${str(r.file_name)}`)}
 <p><a href="${ORIGINAL}${str(r.file_id)}">Open the original (${str(r.file_name)})</a></p></section>
-<section class="card"><h2>Read from it</h2><dl class="facts"><dt>State</dt><dd>${stateBadge(str(r.state))}</dd><dt>Kind</dt><dd>${str(r.kind) || '—'}</dd>
+<section class="card"><h2>Read from it</h2><dl class="facts"><dt>State</dt><dd>${stateBadge(str(r.state))}</dd><dt>Kind</dt><dd>${KINDS[str(r.kind)] ?? (str(r.kind) || '—')}</dd>
 <dt>Merchant</dt><dd>${str(r.merchant) || '—'}</dd><dt>Date</dt><dd>${str(r.date) || '—'}</dd><dt>Total</dt><dd>${money(r.total_minor, r.currency)}</dd>
 <dt>Card</dt><dd>${r.card_last_four ? `•••• ${str(r.card_last_four)}` : '—'}</dd><dt>Source</dt><dd>${str(r.source)}</dd></dl>
-${reasons.length ? html`<p><strong>To review:</strong> ${reasons.join(', ')}</p>` : ''}
+${reasons.length ? html`<p><strong>To review:</strong> ${reasons.map((reason) => REASONS[reason] ?? reason.replace(/_/g, ' ')).join('; ')}</p>` : ''}
 ${failure ? html`<div class="error" role="alert"><p>${str(failure.message)}</p><p class="hint">Error code <code>${str(failure.code)}</code></p></div>` : ''}
 ${
   r.state === 'ignored'
@@ -106,22 +117,71 @@ ${
       })
 }
 ${entryId ? consolidationStart(entryId, targets) : ''}</section></div>
+${
+  matched
+    ? html`<section class="card"><h2>Matched to</h2><p>${describe(matched)}</p>${actionForm(
+        signed,
+        'matching.detach',
+        'Unmatch',
+        {
+          back,
+          hidden: { receiptId: id, expectedRevision: Number(r.revision) },
+          style: 'secondary',
+          confirm: 'Unmatch this receipt? The transaction asks for a receipt again.',
+        },
+      )}</section>`
+    : ''
+}
 <section class="card"><h2>Suggested transactions</h2>${table(
-      ['Score', 'Why', ''],
-      suggestions.map((s) => suggestionRow(signed, s, back)),
+      ['Transaction', 'Score', 'Why', ''],
+      suggestions.map((s, i) => suggestionRow(signed, s, describe(charges[i]), back)),
       'No open suggestion for this receipt.',
     )}</section>`,
   };
 };
 
-function suggestionRow(signed: Signed, s: Row, back: string): Html {
+function suggestionRow(signed: Signed, s: Row, transaction: Html, back: string): Html {
   const hidden = { id: str(s.id), expectedRevision: Number(s.revision) };
   const reasons = Array.isArray(s.reasons) ? (s.reasons as unknown[]).map(String).join('; ') : '';
-  return html`<tr><td class="num">${str(s.score)}</td><td>${reasons}${s.exact_amount ? ' · exact amount' : ''}${s.same_card ? ' · same card' : ''}
-<br><span class="muted">transaction ${str(s.transaction_id)}</span></td>
+  return html`<tr><td>${transaction}</td><td class="num">${str(s.score)}</td><td>${reasons}${s.exact_amount ? ' · exact amount' : ''}${s.same_card ? ' · same card' : ''}</td>
 <td>${actionForm(signed, 'matching.suggestions.confirm', 'Confirm match', { back, hidden, inline: true })}
-${actionForm(signed, 'matching.suggestions.decline', 'Decline', { back, hidden, style: 'secondary', inline: true })}</td></tr>`;
+${actionForm(signed, 'matching.suggestions.decline', 'Decline', {
+  back,
+  hidden,
+  style: 'secondary',
+  inline: true,
+  confirm: 'Decline this suggestion? This transaction is not suggested for this receipt again.',
+})}</td></tr>`;
 }
+
+/** A charge as a person recognises it: date, amount, account and card, and the bank's own text. */
+function chargeSummary(t: Row, accounts: readonly Row[], cards: readonly Row[]): Html {
+  const account = str(accounts.find((a) => a.id === t.account_id)?.name) || 'account';
+  const card = cards.find((c) => c.id === t.card_id);
+  return html`<strong>${str(t.booked_date)} · ${money(t.amount_minor, t.currency)}</strong><br>${account}${
+    card ? ` · card •••• ${str(card.last_four)}` : ''
+  }<br><span class="muted">${str(t.description)}${t.counterparty_name ? ` · ${str(t.counterparty_name)}` : ''}</span>`;
+}
+
+/** Labels for what the API names by code (inbox items' kind and review reasons). */
+const KINDS: Record<string, string> = {
+  einvoice_ubl: 'E-invoice (UBL)',
+  einvoice_cii: 'E-invoice (CII)',
+  facturx: 'PDF with an e-invoice (Factur-X, ZUGFeRD)',
+  pdf_text: 'PDF (read from its text)',
+  image_ocr: 'Photo or scan (read by OCR)',
+};
+const REASONS: Record<string, string> = {
+  ocr_unavailable: 'OCR is not installed on this server yet (it is read once it is)',
+  reader_unavailable: 'the PDF reader is not installed on this server yet (it is read once it is)',
+  missing_total: 'no total found',
+  missing_date: 'no date found',
+  missing_merchant: 'no merchant found',
+  missing_currency: 'no currency found',
+  totals_inconsistent: 'net, tax and total do not add up',
+  low_confidence: 'a value was read with low confidence',
+  no_text: 'no text found in the document',
+};
 
 /**
  * Where to consolidate this receipt's entry: the entries the preview would accept, nearest in date

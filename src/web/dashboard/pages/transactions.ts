@@ -40,7 +40,7 @@ ${table(
   ),
   Object.keys(filters).length
     ? 'No transaction matches these filters.'
-    : 'No transactions yet. Import a statement through the API (transactions.imports.create).',
+    : 'No transactions yet. Import a statement below.',
 )}${pager('/dashboard/transactions', filters, offset, LIMIT, transactions.length)}</section>
 ${importSection(signed, accounts)}
 <section class="card"><h2>Entries to review</h2>${table(
@@ -69,7 +69,7 @@ ${importSection(signed, accounts)}
  */
 function importSection(signed: Signed, accounts: Row[]) {
   if (accounts.length === 0)
-    return html`<section class="card"><h2>Import a statement</h2><p class="empty">Add a bank or card account first (accounts.create).</p></section>`;
+    return html`<section class="card"><h2>Import a statement</h2><p class="empty">Add a bank or card account first: <a href="/dashboard/accounts">Accounts and cards</a>.</p></section>`;
   return html`<section class="card"><h2>Import a statement</h2>
 ${actionForm(signed, 'transactions.imports.create', 'Upload and import', {
   back: '/dashboard/transactions',

@@ -1,0 +1,69 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { forgetReaderStatus } from '../../src/receipts/extraction/readers.ts';
+import { createCaller, startTestApp, type TestApp } from '../support/app.ts';
+import { DIALECTS } from '../support/databases.ts';
+import { startSmtpServer, type TestSmtpServer } from '../support/smtp.ts';
+import { PageClient } from './dashboard-client.ts';
+
+/** Dashboard answers that need no browser: what a person gets at a wrong address, what Home warns of. */
+for (const dialect of DIALECTS) {
+  describe(`dashboard pages over HTTP (${dialect})`, () => {
+    let app: TestApp;
+    let smtp: TestSmtpServer;
+    let client: PageClient;
+
+    before(async () => {
+      smtp = await startSmtpServer();
+      app = await startTestApp(dialect, { env: { SMTP_URL: smtp.url } });
+      app.services.config.publicUrl = app.baseUrl;
+      const admin = await createCaller(app, { role: 'admin' });
+      const { email } = await app.services.db.kysely
+        .selectFrom('members')
+        .select('email')
+        .where('id', '=', admin.memberId)
+        .executeTakeFirstOrThrow();
+      client = new PageClient(app);
+      await client.signIn(smtp, email);
+    });
+    after(async () => {
+      await app.close();
+      await smtp.close();
+    });
+
+    it('an unknown address is an HTML 404 page, in the shell for a member, with a way back', async () => {
+      const stranger = await new PageClient(app).get('/dashboard/no/such/page');
+      assert.equal(stranger.status, 404);
+      assert.match(stranger.headers.get('content-type') ?? '', /^text\/html/);
+      assert.ok(stranger.headers.get('x-request-id'));
+      const page = await stranger.text();
+      assert.match(page, /<h1[^>]*>Page not found/);
+      assert.match(page, /href="\/dashboard">Sign in/);
+      assert.doesNotMatch(page, /aria-label="Main"/);
+
+      const member = await client.get('/dashboard/invoicez');
+      assert.equal(member.status, 404);
+      const shell = await member.text();
+      assert.match(shell, /aria-label="Main"/);
+      assert.match(shell, /Go to Home/);
+      // Named pages still win over the wildcard.
+      assert.equal((await client.get('/dashboard/invoices')).status, 200);
+    });
+
+    it('Home names a missing receipt reader, and says nothing when all are there', async () => {
+      const saved = process.env.PATH;
+      process.env.PATH = '';
+      forgetReaderStatus();
+      try {
+        const page = await (await client.get('/dashboard')).text();
+        assert.match(page, /Some receipts cannot be read on this server yet/);
+        assert.match(page, /Missing: pdftotext, pdftoppm, tesseract/);
+        assert.match(page, /system-packages\.mjs/, 'an admin is told how to install them');
+      } finally {
+        process.env.PATH = saved;
+        forgetReaderStatus();
+      }
+      assert.doesNotMatch(await (await client.get('/dashboard')).text(), /cannot be read on this server/);
+    });
+  });
+}
