@@ -6,8 +6,8 @@ import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import PDFDocument from 'pdfkit';
 import sharp from 'sharp';
-import { extractReceipt } from '../../../src/receipts/extraction/index.ts';
 import { eraseRules, paperBox, prepareForOcr } from '../../../src/receipts/extraction/image-prep.ts';
+import { extractReceipt } from '../../../src/receipts/extraction/index.ts';
 import { guessLanguage } from '../../../src/receipts/extraction/ocr.ts';
 import { hasCommand } from '../../../src/receipts/extraction/tools.ts';
 
@@ -30,49 +30,105 @@ interface Slip {
 const slips: Slip[] = [
   {
     lang: 'en',
-    lines: [['Harbour Books Ltd', ''], ['Date: 14/03/2024', ''], ['Novel', '£12.50'], ['Map', '£7.50'], ['Subtotal', '£20.00'], ['VAT 0%', '£0.00'], ['Total', '£20.00']],
+    lines: [
+      ['Harbour Books Ltd', ''],
+      ['Date: 14/03/2024', ''],
+      ['Novel', '£12.50'],
+      ['Map', '£7.50'],
+      ['Subtotal', '£20.00'],
+      ['VAT 0%', '£0.00'],
+      ['Total', '£20.00'],
+    ],
     total: 2000n,
     date: '2024-03-14',
     currency: 'GBP',
   },
   {
     lang: 'de',
-    lines: [['Bäckerei Sonne GmbH', ''], ['Datum: 14.03.2024', ''], ['Brot', '3,20 EUR'], ['Kuchen', '4,80 EUR'], ['Netto', '7,48 EUR'], ['MwSt 7%', '0,52 EUR'], ['Rechnungsbetrag', '8,00 EUR']],
+    lines: [
+      ['Bäckerei Sonne GmbH', ''],
+      ['Datum: 14.03.2024', ''],
+      ['Brot', '3,20 EUR'],
+      ['Kuchen', '4,80 EUR'],
+      ['Netto', '7,48 EUR'],
+      ['MwSt 7%', '0,52 EUR'],
+      ['Rechnungsbetrag', '8,00 EUR'],
+    ],
     total: 800n,
     date: '2024-03-14',
     currency: 'EUR',
   },
   {
     lang: 'fr',
-    lines: [['Café du Port SARL', ''], ['Le 14 mars 2024', ''], ['Café', '2,50 €'], ['Croissant', '1,50 €'], ['Total HT', '3,64 €'], ['TVA 10%', '0,36 €'], ['Total TTC', '4,00 €']],
+    lines: [
+      ['Café du Port SARL', ''],
+      ['Le 14 mars 2024', ''],
+      ['Café', '2,50 €'],
+      ['Croissant', '1,50 €'],
+      ['Total HT', '3,64 €'],
+      ['TVA 10%', '0,36 €'],
+      ['Total TTC', '4,00 €'],
+    ],
     total: 400n,
     date: '2024-03-14',
     currency: 'EUR',
   },
   {
     lang: 'nl',
-    lines: [['Bakkerij Jansen B.V.', ''], ['Datum: 14-03-2024', ''], ['Brood', '€ 2,50'], ['Koffie', '€ 3,00'], ['Subtotaal', '€ 5,05'], ['BTW 9%', '€ 0,45'], ['Totaal', '€ 5,50']],
+    lines: [
+      ['Bakkerij Jansen B.V.', ''],
+      ['Datum: 14-03-2024', ''],
+      ['Brood', '€ 2,50'],
+      ['Koffie', '€ 3,00'],
+      ['Subtotaal', '€ 5,05'],
+      ['BTW 9%', '€ 0,45'],
+      ['Totaal', '€ 5,50'],
+    ],
     total: 550n,
     date: '2024-03-14',
     currency: 'EUR',
   },
   {
     lang: 'es',
-    lines: [['Bar Sol S.L.', ''], ['Fecha: 14 de marzo de 2024', ''], ['Refresco', '3,50 €'], ['Menú', '15,90 €'], ['Base imponible', '17,64 €'], ['IVA 10%', '1,76 €'], ['TOTAL A PAGAR', '19,40 €']],
+    lines: [
+      ['Bar Sol S.L.', ''],
+      ['Fecha: 14 de marzo de 2024', ''],
+      ['Refresco', '3,50 €'],
+      ['Menú', '15,90 €'],
+      ['Base imponible', '17,64 €'],
+      ['IVA 10%', '1,76 €'],
+      ['TOTAL A PAGAR', '19,40 €'],
+    ],
     total: 1940n,
     date: '2024-03-14',
     currency: 'EUR',
   },
   {
     lang: 'it',
-    lines: [['Trattoria Roma S.r.l.', ''], ['Data: 14/03/2024', ''], ['Pizza', '9,00 EUR'], ['Acqua', '2,00 EUR'], ['Imponibile', '10,00 EUR'], ['IVA 10%', '1,00 EUR'], ['Totale', '11,00 EUR']],
+    lines: [
+      ['Trattoria Roma S.r.l.', ''],
+      ['Data: 14/03/2024', ''],
+      ['Pizza', '9,00 EUR'],
+      ['Acqua', '2,00 EUR'],
+      ['Imponibile', '10,00 EUR'],
+      ['IVA 10%', '1,00 EUR'],
+      ['Totale', '11,00 EUR'],
+    ],
     total: 1100n,
     date: '2024-03-14',
     currency: 'EUR',
   },
   {
     lang: 'pt',
-    lines: [['Padaria Lisboa Lda', ''], ['Data: 14-03-2024', ''], ['Pão', '1,20 €'], ['Café', '0,80 €'], ['Subtotal', '1,63 €'], ['IVA 23%', '0,37 €'], ['Total a pagar', '2,00 €']],
+    lines: [
+      ['Padaria Lisboa Lda', ''],
+      ['Data: 14-03-2024', ''],
+      ['Pão', '1,20 €'],
+      ['Café', '0,80 €'],
+      ['Subtotal', '1,63 €'],
+      ['IVA 23%', '0,37 €'],
+      ['Total a pagar', '2,00 €'],
+    ],
     total: 200n,
     date: '2024-03-14',
     currency: 'EUR',
@@ -107,7 +163,9 @@ async function check(image: Buffer, slip: Slip, name: string) {
   assert.equal(result.fields.currency?.value, slip.currency, `currency of ${name}`);
 }
 
-describe('receipts extraction: OCR of generated slips', { skip: !ocr && 'tesseract is not installed' }, () => {
+describe('receipts extraction: OCR of generated slips', {
+  skip: !ocr && 'tesseract is not installed',
+}, () => {
   for (const slip of slips) {
     it(`reads a ${slip.lang} slip`, async () => {
       await check(await slipImage(slip), slip, slip.lang);
@@ -116,12 +174,18 @@ describe('receipts extraction: OCR of generated slips', { skip: !ocr && 'tessera
 
   const de = slips[1] as Slip;
   it('turns a sideways scan upright (orientation detection)', async () => {
-    const turned = await sharp(await slipImage(de)).rotate(90).png().toBuffer();
+    const turned = await sharp(await slipImage(de))
+      .rotate(90)
+      .png()
+      .toBuffer();
     await check(turned, de, 'de-rotated');
   });
 
   it('upscales a small image (a 300 px wide slip)', async () => {
-    const small = await sharp(await slipImage(de)).resize({ width: 300 }).png().toBuffer();
+    const small = await sharp(await slipImage(de))
+      .resize({ width: 300 })
+      .png()
+      .toBuffer();
     await check(small, de, 'de-small');
   });
 
@@ -170,7 +234,9 @@ describe('receipts extraction: image preparation', () => {
   });
 
   it('upscales small images and refuses images over the pixel bound', async () => {
-    const small = await sharp({ create: { width: 300, height: 900, channels: 3, background: '#ffffff' } }).png().toBuffer();
+    const small = await sharp({ create: { width: 300, height: 900, channels: 3, background: '#ffffff' } })
+      .png()
+      .toBuffer();
     const prepared = await prepareForOcr(small, 40_000_000);
     assert.ok(prepared.width >= 800, `${prepared.width}`);
     await assert.rejects(prepareForOcr(small, 100_000));

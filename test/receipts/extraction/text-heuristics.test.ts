@@ -81,6 +81,11 @@ describe('receipt text: amounts', () => {
     );
   });
 
+  it('joins a capital OCR split from its word ("R echnungsbetrag")', () => {
+    const f = read('Sonne GmbH\nDatum: 14.03.2024\nR echnungsbetrag   8,00 EUR\n', 'ocr');
+    assert.equal(f.totalMinor?.value, 800n);
+  });
+
   it('reads OCR damage "9, 50€" as one amount', () => {
     assert.deepEqual(
       amountsIn('Entrée tarif réduit 9, 50€', { ocr: true }).map((a) => a.value),

@@ -115,8 +115,17 @@ const identifier = (text: string): Found<string> | undefined => {
   return { value: m[1], start, end: m[0].length };
 };
 
+/**
+ * OCR splits a capital from the rest of its word ("R echnungsbetrag"): joined again, the space
+ * moved after the word so every offset still points into the OCR text. Letters that are words
+ * on their own (A, I, O, Y) are left alone.
+ */
+function joinSplitCapitals(pages: string[]): string[] {
+  return pages.map((page) => page.replace(/(?<![\p{L}])([B-HJ-NP-XZÄÖÜÉ]) (\p{Ll}{3,})/gu, '$1$2 '));
+}
+
 export function readText(pages: string[], kind: TextKind): ExtractedFields {
-  const lines = linesOf(pages);
+  const lines = linesOf(kind === 'ocr' ? joinSplitCapitals(pages) : pages);
   const f = new FieldMaker(kind);
   const fields: ExtractedFields = { taxLines: [], lineItems: [] };
 
