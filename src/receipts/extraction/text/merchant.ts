@@ -4,12 +4,12 @@ import { creditNoteWords, invoiceWords, labels, legalForms, totalLabels } from '
 
 // The merchant (the seller), scored among the text segments of the document:
 // - where: the top lines of page 1 (the letterhead), "sold by" / "service provider" lines, and
-//   legal names anywhere (footers: "Oravel Stays Private Limited", "Coolblue B.V.");
+//   legal names anywhere (footers: "Example Stays Private Limited", "Shop B.V.");
 // - what: a legal form (GmbH, Ltd, B.V., SAS...), a name matching the web or e-mail domain
 //   printed, a name printed more than once;
 // - never: the bill-to / ship-to / customer block (segments under or beside those labels, in
 //   their column), headings ("PAYMENT RECEIPT", "Factuur"), addresses, phones, labels, dates.
-// Without any candidate, the web domain's name ("www.laptopshop.nl" -> "Laptopshop").
+// Without any candidate, the web domain's name ("www.bikeshop.nl" -> "Bikeshop").
 
 const billTo =
   /(?<![\p{L}])(bill(?:ed)?\s*to|invoice\s*to|invoiced\s*to|sold\s*to|ship(?:ped)?\s*to|deliver(?:y|ed)?\s*to|customer|client|kunde|rechnungsadresse|lieferadresse|rechnungsempf[äa]nger|factuuradres|afleveradres|klant|factur[ée]\s*[àa]|livr[ée]\s*[àa]|adresse\s*de\s*(?:facturation|livraison)|destinatario|cliente|facturar\s*a|guest(?:\s*name)?|attn|t\.a\.v\.|nom\s*de\s*l.abonn[ée]|to)(?![\p{L}])\s*:?/iu;
@@ -183,8 +183,8 @@ export function merchantOf(lines: TextLine[], f: FieldMaker): Field<string> | un
 }
 
 /**
- * A brand printed in capitals more than once and nowhere as a plain word ("Ihre REWE PAYBACK
- * Vorteile", "REWE Guthaben"): till slips whose letterhead is a logo image name the shop so.
+ * A brand printed in capitals more than once and nowhere as a plain word ("Ihre ACME Vorteile",
+ * "ACME Guthaben"): till slips whose letterhead is a logo image name the shop so.
  */
 function brands(lines: TextLine[], f: FieldMaker, found: Candidate[]): Candidate[] {
   if (found.some((c) => c.score >= 3)) return [];
