@@ -1,11 +1,17 @@
 // Receipt extraction benchmark, run by hand (results go to docs/benchmarks.md):
 //
-//   node --import tsx bench/receipt-extraction.ts [--no-ocr]
+//   node --import tsx bench/receipt-extraction.ts [--no-ocr] [--real-only]
 //
 // Runs every fixture through extractReceipt (pooled workers, as the intake will): the 15 corpus
 // e-invoices, the 26 generated PDF receipts through their text layer, the same 26 rasterized to
 // PNG through OCR, and the committed WebP files. Prints, per group, the share of fixtures where
 // each field is exactly right, and receipts processed per second (two at a time, the pool size).
+//
+// Then the real receipts of ../shared/corpus/receipts (RECEIPT_CORPUS to point elsewhere), scored
+// against MANIFEST.json (bench/support/receipt-corpus.ts): per class (text PDF, photo, rendered
+// image, scan) the share right of total, date, currency, merchant and tax, total and date both
+// right, the share `ready` and how many of those have a wrong total, date or currency, and
+// receipts per second; the same for the development and held-out halves (split by file hash).
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -24,6 +30,15 @@ const corpusBytes = (file: string): Buffer => readFileSync(path.resolve('..', 's
 
 import { receipts } from '../test/receipts/extraction/fixtures/receipts.ts';
 import { renderReceipt } from '../test/receipts/extraction/fixtures/render.ts';
+import {
+  type CorpusReceipt,
+  corpusDir,
+  corpusReceipts,
+  heldOut,
+  type Score,
+  scoreResult,
+  wrongReady,
+} from './support/receipt-corpus.ts';
 
 interface Item {
   bytes: Buffer;
@@ -33,21 +48,23 @@ interface Item {
 }
 
 const withOcr = !process.argv.includes('--no-ocr');
+const realOnly = process.argv.includes('--real-only');
 const dir = mkdtempSync(path.join(tmpdir(), 'receipt-bench-'));
 
 const groups: [string, Item[]][] = [];
-groups.push([
-  'e-invoices (XML, Factur-X)',
-  einvoiceCases.map((c) => ({
-    bytes: corpusBytes(`einvoices/${c.file}`),
-    fileName: c.file,
-    mediaType: c.file.endsWith('.pdf') ? 'application/pdf' : 'application/xml',
-    check: (r) => checkEInvoice(c, r),
-  })),
-]);
+if (!realOnly)
+  groups.push([
+    'e-invoices (XML, Factur-X)',
+    einvoiceCases.map((c) => ({
+      bytes: corpusBytes(`einvoices/${c.file}`),
+      fileName: c.file,
+      mediaType: c.file.endsWith('.pdf') ? 'application/pdf' : 'application/xml',
+      check: (r) => checkEInvoice(c, r),
+    })),
+  ]);
 const pdfs: Item[] = [];
 const pngs: Item[] = [];
-for (const def of receipts) {
+for (const def of realOnly ? [] : receipts) {
   const pdf = await renderReceipt(def);
   pdfs.push({
     bytes: pdf,
@@ -68,8 +85,8 @@ for (const def of receipts) {
     });
   }
 }
-groups.push(['PDF text layer', pdfs]);
-if (withOcr) {
+if (!realOnly) groups.push(['PDF text layer', pdfs]);
+if (withOcr && !realOnly) {
   for (const id of ['restaurant-en-bistro', 'fuel-fr-station']) {
     const def = receipts.find((r) => r.id === id);
     if (!def) continue;
@@ -83,7 +100,7 @@ if (withOcr) {
 await Promise.all(
   [0, 1].map(() =>
     extractReceipt({
-      bytes: corpusBytes(`einvoices/${einvoiceCases[0]?.file ?? ''}`),
+      bytes: Buffer.from('<?xml version="1.0"?><a/>'),
       fileName: 'w.xml',
       mediaType: 'application/xml',
     }),
@@ -136,5 +153,80 @@ rows.push(
 rows.push(
   `| receipts per second | ${groups.map(([name]) => (results.get(name)?.perSecond ?? 0).toFixed(1)).join(' | ')} |`,
 );
-console.log(rows.join('\n'));
+if (!realOnly) console.log(rows.join('\n'));
 rmSync(dir, { recursive: true, force: true });
+await benchRealReceipts();
+
+async function benchRealReceipts(): Promise<void> {
+  const corpus = corpusReceipts().filter((r) => withOcr || r.class === 'pdf_text');
+  const classOf = (r: CorpusReceipt) => (r.class === 'screenshot' ? 'render' : r.class);
+  const outcomes: { r: CorpusReceipt; score: Score; ready: boolean; wrong: boolean; seconds: number }[] = [];
+  // One class at a time, two lanes (the pool size), so receipts per second is per class.
+  for (const cls of ['pdf_text', 'photo', 'render', 'pdf_scan']) {
+    const items = corpus.filter((r) => classOf(r) === cls);
+    const started = process.hrtime.bigint();
+    let next = 0;
+    const done: typeof outcomes = [];
+    const lane = async () => {
+      while (next < items.length) {
+        const r = items[next++];
+        if (!r) break;
+        const bytes = readFileSync(path.join(corpusDir, r.file));
+        const mediaType = r.file.endsWith('.pdf')
+          ? 'application/pdf'
+          : r.file.endsWith('.png')
+            ? 'image/png'
+            : 'image/jpeg';
+        const result = await extractReceipt({ bytes, fileName: r.file, mediaType });
+        const score = scoreResult(r, result);
+        done.push({
+          r,
+          score,
+          ready: result.status === 'ready',
+          wrong: wrongReady(r, result, score),
+          seconds: 0,
+        });
+        if (process.argv.includes('--verbose')) console.error(r.file, result.status, JSON.stringify(score));
+      }
+    };
+    await Promise.all([lane(), lane()]);
+    const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+    for (const d of done) outcomes.push({ ...d, seconds: seconds / Math.max(1, done.length) });
+  }
+  const pct = (a: number, b: number) => (b === 0 ? '-' : `${Math.round((100 * a) / b)}% (${a}/${b})`);
+  const field = (set: typeof outcomes, key: keyof Score) => {
+    const scored = set.filter((o) => o.score[key] !== undefined);
+    return pct(scored.filter((o) => o.score[key]).length, scored.length);
+  };
+  const columns: [string, typeof outcomes][] = [
+    ['text PDF', outcomes.filter((o) => classOf(o.r) === 'pdf_text')],
+    ['photo', outcomes.filter((o) => classOf(o.r) === 'photo')],
+    ['rendered image', outcomes.filter((o) => classOf(o.r) === 'render')],
+    ['scan', outcomes.filter((o) => classOf(o.r) === 'pdf_scan')],
+    ['all', outcomes],
+    ['development half', outcomes.filter((o) => !heldOut(o.r))],
+    ['held-out half', outcomes.filter((o) => heldOut(o.r))],
+  ];
+  const lines = [
+    `| real receipts | ${columns.map(([name]) => name).join(' | ')} |`,
+    `|---|${columns.map(() => '---:').join('|')}|`,
+    `| total and date both right | ${columns.map(([, set]) => pct(set.filter((o) => o.score.total && o.score.date).length, set.length)).join(' | ')} |`,
+  ];
+  for (const key of ['total', 'date', 'currency', 'merchant', 'tax'] as const)
+    lines.push(`| ${key} | ${columns.map(([, set]) => field(set, key)).join(' | ')} |`);
+  lines.push(
+    `| ready | ${columns.map(([, set]) => pct(set.filter((o) => o.ready).length, set.length)).join(' | ')} |`,
+  );
+  lines.push(
+    `| ready with a wrong total, date or currency | ${columns.map(([, set]) => `${set.filter((o) => o.wrong).length}`).join(' | ')} |`,
+  );
+  lines.push(
+    `| receipts per second | ${columns
+      .map(([, set]) => {
+        const total = set.reduce((a, o) => a + o.seconds, 0);
+        return total > 0 ? (set.length / total).toFixed(2) : '-';
+      })
+      .join(' | ')} |`,
+  );
+  console.log(`\n${lines.join('\n')}`);
+}

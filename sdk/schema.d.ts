@@ -7531,7 +7531,7 @@ export interface components {
             currency: string | null;
             /** @description Last four digits of the card that paid, when printed. */
             card_last_four: string | null;
-            /** @description Why a person should check it (missing_total, ocr_unavailable, low_confidence...). */
+            /** @description Why a person should check it (missing_total, total_uncertain, date_uncertain, currency_uncertain, ocr_unavailable...). */
             review_reasons: string[];
             /** @description Why extraction failed (state failed), else null. */
             failure: {

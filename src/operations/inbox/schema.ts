@@ -46,7 +46,8 @@ export const InboxItem = Type.Object(
     currency: NullableString('ISO 4217 code.'),
     card_last_four: NullableString('Last four digits of the card that paid, when printed.'),
     review_reasons: Type.Array(Type.String(), {
-      description: 'Why a person should check it (missing_total, ocr_unavailable, low_confidence...).',
+      description:
+        'Why a person should check it (missing_total, total_uncertain, date_uncertain, currency_uncertain, ocr_unavailable...).',
     }),
     failure: Type.Union(
       [

@@ -55,10 +55,9 @@ async function run(
       return finish('pdf_text', readText(pages, 'text'));
     }
     if (!ocr) return finish('pdf_text', { taxLines: [], lineItems: [] }, ['no_text', 'ocr_unavailable']);
-    return finish('image_ocr', readText(await ocrPdf(bytes, budget), 'ocr'));
+    return finish('image_ocr', readText(await ocrPdf(bytes, limits.maxPixels, budget), 'ocr'));
   }
   assertImageWithinLimits(bytes, type, limits.maxPixels);
   if (!ocr) return finish('image_ocr', { taxLines: [], lineItems: [] }, ['ocr_unavailable']);
-  const text = await ocrImage(bytes, type === 'jpeg' ? 'jpg' : type, budget);
-  return finish('image_ocr', readText([text], 'ocr'));
+  return finish('image_ocr', readText(await ocrImage(bytes, limits.maxPixels, budget), 'ocr'));
 }

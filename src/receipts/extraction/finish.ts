@@ -2,8 +2,13 @@ import type { ExtractedFields, ExtractionKind, ExtractionResult, ReviewReason } 
 
 // Decides ready vs needs_review: the fields bookkeeping cannot do without, totals that add up,
 // and confidence. E-invoices pass on their own arithmetic; text and OCR also on confidence.
+// A receipt is ready only when its total, date and currency are each sure (SURE): for text
+// heuristics that means a value other printed figures confirm (see text/totals.ts), not a label
+// alone. Each doubt is a reason naming the field: `total_uncertain`, `date_uncertain`,
+// `currency_uncertain`, `merchant_uncertain`.
 
-const LOW_CONFIDENCE = 0.6;
+const SURE = 0.8;
+const MERCHANT_SURE = 0.5;
 
 function addsUp(fields: ExtractedFields): boolean {
   const total = fields.totalMinor?.value;
@@ -25,9 +30,17 @@ export function finish(
   if (!fields.date) reasons.add('missing_date');
   if (!fields.merchant) reasons.add('missing_merchant');
   if (!fields.currency) reasons.add('missing_currency');
-  if (!addsUp(fields)) reasons.add('totals_inconsistent');
-  const key = [fields.totalMinor, fields.date, fields.merchant, fields.currency];
-  if (key.some((field) => field !== undefined && field.confidence < LOW_CONFIDENCE))
-    reasons.add('low_confidence');
+  // A total confirmed by other figures (confidence above SURE) stands even if the net found is another figure.
+  if (!addsUp(fields) && (fields.totalMinor?.confidence ?? 0) < 0.9) reasons.add('totals_inconsistent');
+  const doubts: [keyof ExtractedFields, ReviewReason, number][] = [
+    ['totalMinor', 'total_uncertain', SURE],
+    ['date', 'date_uncertain', SURE],
+    ['currency', 'currency_uncertain', SURE],
+    ['merchant', 'merchant_uncertain', MERCHANT_SURE],
+  ];
+  for (const [key, reason, sure] of doubts) {
+    const field = fields[key];
+    if (field && !Array.isArray(field) && field.confidence < sure) reasons.add(reason);
+  }
   return { status: reasons.size === 0 ? 'ready' : 'needs_review', kind, fields, reasons: [...reasons] };
 }

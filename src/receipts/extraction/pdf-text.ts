@@ -1,7 +1,10 @@
-import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { prepareForOcr } from './image-prep.ts';
+import { type OcrBudget, ocrPrepared } from './ocr.ts';
 import { runTool } from './tools.ts';
+import { ExtractionFailure } from './types.ts';
 
 // The PDF text layer through poppler's `pdftotext -layout`, in a child process: it keeps each
 // visual line on one text line (columns stay apart, "Total .... 12.00" stays together), which
@@ -44,25 +47,31 @@ export async function pdfPageTexts(pdf: Buffer, budget: ToolBudget): Promise<str
   });
 }
 
-export async function ocrImage(image: Buffer, ext: string, budget: ToolBudget): Promise<string> {
-  return withTempDir(async (dir) => {
-    const file = path.join(dir, `in.${ext}`);
-    await writeFile(file, image);
-    return ocrFile(file, budget);
-  });
+/** OCR of an image: prepared (orientation, crop, scale), then read in passes (ocr.ts). */
+export async function ocrImage(image: Buffer, maxPixels: number, budget: ToolBudget): Promise<string[]> {
+  return withTempDir(async (dir) =>
+    ocrPrepared(await prepare(image, maxPixels), dir, 'in', ocrBudget(budget)),
+  );
 }
 
-async function ocrFile(file: string, budget: ToolBudget): Promise<string> {
-  // psm 4: one column of lines of varying size, the shape of a receipt.
-  const out = await runTool('tesseract', [file, 'stdout', '-l', 'eng', '--psm', '4'], {
-    timeoutMs: remaining(budget),
-    maxOutputBytes: budget.maxOutputBytes,
-  });
-  return out.toString('utf8');
+async function prepare(image: Buffer, maxPixels: number) {
+  try {
+    return await prepareForOcr(image, maxPixels);
+  } catch (err) {
+    if (err instanceof ExtractionFailure) throw err;
+    throw new ExtractionFailure('corrupt_file', `image cannot be decoded: ${(err as Error).message}`);
+  }
 }
 
-/** A scanned PDF: the first pages rendered at 200 dpi, the long side capped so a huge MediaBox cannot flood. */
-export async function ocrPdf(pdf: Buffer, budget: ToolBudget): Promise<string[]> {
+function ocrBudget(budget: ToolBudget): OcrBudget {
+  return { timeLeft: () => remaining(budget), maxOutputBytes: budget.maxOutputBytes };
+}
+
+/**
+ * A scanned PDF: the first pages rendered at 200 dpi (the long side capped so a huge MediaBox
+ * cannot flood), each prepared and read like an image. Returns every reading of every page.
+ */
+export async function ocrPdf(pdf: Buffer, maxPixels: number, budget: ToolBudget): Promise<string[]> {
   return withTempDir(async (dir) => {
     const file = path.join(dir, 'in.pdf');
     await writeFile(file, pdf);
@@ -73,7 +82,10 @@ export async function ocrPdf(pdf: Buffer, budget: ToolBudget): Promise<string[]>
     );
     const images = (await readdir(dir)).filter((f) => f.startsWith('page')).sort();
     const pages: string[] = [];
-    for (const image of images) pages.push(await ocrFile(path.join(dir, image), budget));
+    for (const [index, image] of images.entries()) {
+      const prepared = await prepare(await readFile(path.join(dir, image)), maxPixels);
+      pages.push(...(await ocrPrepared(prepared, dir, `prep${index}`, ocrBudget(budget))));
+    }
     return pages;
   });
 }

@@ -88,9 +88,16 @@ export type FailureCode =
 /**
  * Reasons a result needs review; `ocr_unavailable` when an image or scan arrives and tesseract is
  * absent, `reader_unavailable` when a PDF arrives and pdftotext is absent (both are read again
- * once the program is installed: processing/reread-unavailable.ts).
+ * once the program is installed: processing/reread-unavailable.ts); `<field>_uncertain` when a
+ * key field was read but not surely (its confidence says how sure: a total no other printed
+ * figure confirms, a date among several unlabelled ones, a `$` with no country, a merchant
+ * guessed from a heading).
  */
 export type ReviewReason =
+  | 'total_uncertain'
+  | 'date_uncertain'
+  | 'currency_uncertain'
+  | 'merchant_uncertain'
   | 'ocr_unavailable'
   | 'reader_unavailable'
   | 'missing_total'

@@ -1,19 +1,18 @@
+import { currencyExponent } from '../money.ts';
 import type { ExtractedFields, Field, FieldSource } from '../types.ts';
-import {
-  creditNoteWords,
-  currencyCodes,
-  currencySymbols,
-  invoiceWords,
-  labels,
-  notGrandTotal,
-} from './labels.ts';
+import { currencyOf, printedWhole } from './currency.ts';
+import { dateOf } from './dates.ts';
+import { creditNoteWords, invoiceWords, labels } from './labels.ts';
 import { lineItemsOf } from './line-items.ts';
 import { merchantOf } from './merchant.ts';
 import { readPayment } from './payment.ts';
-import { amountsIn, datesIn, type Found } from './values.ts';
+import { totalOf } from './totals.ts';
+import { type AmountOptions, amountsIn, type Found } from './values.ts';
 
-// Field heuristics over page texts (pdftotext -layout or OCR). Each value keeps the span it was
-// read from; confidence is lower for OCR text and for values found without a label.
+// Field heuristics over page texts (pdftotext -layout, or OCR readings). Each value keeps the
+// span it was read from and a confidence that reflects the evidence behind it: a labelled value
+// that other printed figures confirm (subtotal + tax, payments, line items) is near 1, a lone
+// guess is low; OCR text scales every confidence down.
 
 export interface TextLine {
   page: number;
@@ -37,7 +36,7 @@ export function linesOf(pages: string[]): TextLine[] {
 }
 
 export class FieldMaker {
-  constructor(private readonly kind: TextKind) {}
+  constructor(readonly kind: TextKind) {}
   make<T>(line: TextLine, found: { start: number; end: number }, value: T, confidence: number): Field<T> {
     const source: FieldSource = {
       kind: this.kind,
@@ -45,29 +44,66 @@ export class FieldMaker {
       start: line.start + found.start,
       end: line.start + found.end,
     };
-    return { value, confidence: this.kind === 'ocr' ? confidence * 0.85 : confidence, source };
+    const scaled = this.kind === 'ocr' ? confidence * 0.9 : confidence;
+    return { value, confidence: Math.round(Math.min(0.99, scaled) * 100) / 100, source };
   }
 }
 
-/** The first value `read` finds after a label: same line, else the next line. */
+export interface Labelled<T> {
+  line: TextLine;
+  found: Found<T>;
+  sameLine: boolean;
+}
+
+/**
+ * The value `read` finds after a label: on the same line, else below it. In layout text a label
+ * heading a column ("Factuur datum" over "8-9-2022") has its value in the same columns of the
+ * next line; OCR lines carry no columns, so there the whole next line is read.
+ */
+export function valueAfter<T>(
+  lines: TextLine[],
+  i: number,
+  label: RegExpExecArray,
+  read: (text: string) => Found<T> | undefined,
+  kind: TextKind,
+): Labelled<T> | undefined {
+  const line = lines[i];
+  if (!line) return undefined;
+  const after = label.index + label[0].length;
+  const hit = read(line.text.slice(after));
+  if (hit) return { line, found: { ...hit, start: hit.start + after, end: hit.end + after }, sameLine: true };
+  const next = lines[i + 1];
+  if (!next || next.page !== line.page) return undefined;
+  if (kind === 'text') {
+    const from = Math.max(0, label.index - 12);
+    const to = after + 16;
+    const cell = read(next.text.slice(from, to));
+    if (cell)
+      return {
+        line: next,
+        found: { ...cell, start: cell.start + from, end: cell.end + from },
+        sameLine: false,
+      };
+    return undefined;
+  }
+  const below = read(next.text);
+  return below ? { line: next, found: below, sameLine: false } : undefined;
+}
+
 function labelled<T>(
   lines: TextLine[],
   label: RegExp,
   read: (text: string) => Found<T> | undefined,
+  kind: TextKind,
   skip?: RegExp,
-): { line: TextLine; found: Found<T>; sameLine: boolean } | undefined {
+): Labelled<T> | undefined {
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i];
     if (!line) continue;
     const m = label.exec(line.text);
     if (!m || (skip?.test(line.text) ?? false)) continue;
-    const after = (m.index ?? 0) + m[0].length;
-    const hit = read(line.text.slice(after));
-    if (hit)
-      return { line, found: { ...hit, start: hit.start + after, end: hit.end + after }, sameLine: true };
-    const next = lines[i + 1];
-    const below = next ? read(next.text) : undefined;
-    if (next && below) return { line: next, found: below, sameLine: false };
+    const hit = valueAfter(lines, i, m, read, kind);
+    if (hit) return hit;
   }
   return undefined;
 }
@@ -78,66 +114,51 @@ const identifier = (text: string): Found<string> | undefined => {
   const start = m[0].length - m[1].length;
   return { value: m[1], start, end: m[0].length };
 };
-const lastAmount = (text: string) => amountsIn(text).at(-1);
+
+/**
+ * OCR splits a capital from the rest of its word ("R echnungsbetrag"): joined again, the space
+ * moved after the word so every offset still points into the OCR text. Letters that are words
+ * on their own (A, I, O, Y) are left alone.
+ */
+function joinSplitCapitals(pages: string[]): string[] {
+  return pages.map((page) => page.replace(/(?<![\p{L}])([B-HJ-NP-XZÄÖÜÉ]) (\p{Ll}{3,})/gu, '$1$2 '));
+}
 
 export function readText(pages: string[], kind: TextKind): ExtractedFields {
-  const lines = linesOf(pages);
+  const lines = linesOf(kind === 'ocr' ? joinSplitCapitals(pages) : pages);
   const f = new FieldMaker(kind);
   const fields: ExtractedFields = { taxLines: [], lineItems: [] };
 
-  // Currency first: it decides US date order.
-  for (const line of lines) {
-    const code = currencyCodes.exec(line.text);
-    const symbol = currencySymbols.map(([re, cur]) => ({ m: re.exec(line.text), cur })).find((s) => s.m);
-    if (code)
-      fields.currency = f.make(line, { start: code.index, end: code.index + code[0].length }, code[0], 0.9);
-    else if (symbol?.m) {
-      const at = symbol.m.index;
-      fields.currency = f.make(line, { start: at, end: at + symbol.m[0].length }, symbol.cur, 0.85);
-    }
-    if (fields.currency) break;
-  }
-  const usOrder = fields.currency?.value === 'USD';
-
+  // Currency first: it decides the amounts' minor unit and US date order.
+  fields.currency = currencyOf(lines, f);
+  const currency = fields.currency?.value;
+  const amountOptions: AmountOptions = {
+    exponent: currencyExponent(currency),
+    wholeUnits: currency !== undefined && printedWhole.has(currency),
+    ocr: kind === 'ocr',
+  };
+  const lastAmount = (text: string) => amountsIn(text, amountOptions).at(-1);
   const pick = <T>(label: RegExp, read: (t: string) => Found<T> | undefined, skip?: RegExp) => {
-    const hit = labelled(lines, label, read, skip);
+    const hit = labelled(lines, label, read, kind, skip);
     return hit ? f.make(hit.line, hit.found, hit.found.value, hit.sameLine ? 0.9 : 0.75) : undefined;
   };
-  const firstDate = (t: string) => datesIn(t, usOrder)[0];
 
   fields.documentNumber = pick(labels.documentNumber, identifier);
   fields.orderNumber = pick(labels.orderNumber, identifier);
-  fields.dueDate = pick(labels.dueDate, firstDate);
-  fields.date = pick(labels.date, firstDate, labels.dueDate);
-  if (!fields.date) {
-    const line = lines.find((l) => datesIn(l.text, usOrder).length > 0 && !labels.dueDate.test(l.text));
-    const found = line ? datesIn(line.text, usOrder)[0] : undefined;
-    if (line && found) fields.date = f.make(line, found, found.value, 0.6);
-  }
+  const usOrder = currency === 'USD' || (currency === undefined && lines.some((l) => /\$\s?\d/.test(l.text)));
+  const dates = dateOf(lines, f, usOrder);
+  fields.date = dates.date;
+  fields.dueDate = dates.dueDate;
   fields.merchantTaxId = pick(labels.taxId, identifier);
   fields.merchant = merchantOf(lines, f);
 
-  // Totals: the grand total is the largest amount on a total line that is not a subtotal.
-  let best: Field<bigint> | undefined;
-  for (const line of lines) {
-    const m = labels.total.exec(line.text);
-    if (!m || notGrandTotal.test(line.text) || labels.amountDue.test(line.text)) continue;
-    const amount = lastAmount(line.text.slice(m.index));
-    if (!amount) continue;
-    const shifted = { start: amount.start + m.index, end: amount.end + m.index };
-    if (!best || abs(amount.value) > abs(best.value)) best = f.make(line, shifted, amount.value, 0.85);
-  }
-  fields.amountDueMinor = pick(labels.amountDue, lastAmount);
-  fields.totalMinor = best ?? fields.amountDueMinor;
-  if (!fields.amountDueMinor && fields.totalMinor) fields.amountDueMinor = fields.totalMinor;
   fields.netMinor = pick(labels.net, lastAmount);
   fields.tipMinor = pick(labels.tip, lastAmount);
-
   for (const line of lines) {
     const m = labels.tax.exec(line.text);
-    if (!m || notGrandTotal.test(line.text.slice(0, m.index))) continue;
+    if (!m || labels.net.test(line.text.slice(0, m.index))) continue;
     const after = m.index + m[0].length;
-    const amounts = amountsIn(line.text.slice(after));
+    const amounts = amountsIn(line.text.slice(after), amountOptions);
     const tax = amounts.at(-1);
     if (!tax) continue;
     const base = amounts.length > 1 ? amounts.at(-2) : undefined;
@@ -146,12 +167,7 @@ export function readText(pages: string[], kind: TextKind): ExtractedFields {
       f.make(
         line,
         { start: m.index, end: after + tax.end },
-        {
-          rate,
-          taxableMinor: base?.value ?? null,
-          taxMinor: tax.value,
-          category: null,
-        },
+        { rate, taxableMinor: base?.value ?? null, taxMinor: tax.value, category: null },
         0.8,
       ),
     );
@@ -159,12 +175,24 @@ export function readText(pages: string[], kind: TextKind): ExtractedFields {
   fields.taxMinor = pick(labels.taxTotal, lastAmount);
   const firstTax = fields.taxLines[0];
   if (!fields.taxMinor && firstTax) {
-    const sum = fields.taxLines.reduce((acc, t) => acc + t.value.taxMinor, 0n);
+    const seen = new Set<string>();
+    let sum = 0n;
+    // Two OCR readings of one page repeat the same tax lines: each line counts once.
+    for (const t of fields.taxLines) {
+      const key = `${t.value.rate}:${t.value.taxMinor}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      sum += t.value.taxMinor;
+    }
     fields.taxMinor = { value: sum, confidence: firstTax.confidence * 0.9, source: firstTax.source };
   }
 
   readPayment(lines, f, fields);
-  fields.lineItems = lineItemsOf(lines, f);
+  fields.lineItems = lineItemsOf(lines, f, amountOptions);
+
+  const totals = totalOf(lines, f, fields, amountOptions);
+  fields.totalMinor = totals.total;
+  fields.amountDueMinor = totals.amountDue ?? totals.total;
 
   const titleLines = lines.slice(0, 12);
   const credit = lines.find((l) => creditNoteWords.test(l.text));
@@ -182,8 +210,6 @@ export function readText(pages: string[], kind: TextKind): ExtractedFields {
   if (credit) negateTotals(fields);
   return fields;
 }
-
-const abs = (v: bigint) => (v < 0n ? -v : v);
 
 function negateTotals(fields: ExtractedFields): void {
   for (const key of ['totalMinor', 'amountDueMinor', 'netMinor', 'taxMinor'] as const) {

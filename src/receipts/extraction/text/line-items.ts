@@ -1,13 +1,13 @@
 import type { Field, LineItem } from '../types.ts';
 import type { FieldMaker, TextLine } from './heuristics.ts';
-import { labels, notGrandTotal } from './labels.ts';
-import { amountsIn } from './values.ts';
+import { labels, notGrandTotal, totalLabels } from './labels.ts';
+import { type AmountOptions, amountsIn } from './values.ts';
 
 // Line items: lines between the items header (or the first priced line) and the first total,
 // each "description  [qty [x]]  [unit price]  amount". Quantity is a bare number column or "2 x".
 
 const stop = new RegExp(
-  `${labels.net.source}|${labels.total.source}|${labels.taxTotal.source}|${labels.tip.source}|${labels.amountDue.source}`,
+  `${labels.net.source}|${totalLabels.map(([re]) => re.source).join('|')}|${labels.taxTotal.source}|${labels.tip.source}|${labels.amountDue.source}`,
   'iu',
 );
 const skip = new RegExp(
@@ -15,9 +15,15 @@ const skip = new RegExp(
   'iu',
 );
 
-export function lineItemsOf(lines: TextLine[], f: FieldMaker): Field<LineItem>[] {
+export function lineItemsOf(
+  lines: TextLine[],
+  f: FieldMaker,
+  options: AmountOptions = {},
+): Field<LineItem>[] {
   const items: Field<LineItem>[] = [];
-  const header = lines.findIndex((l) => labels.itemsHeader.test(l.text) && amountsIn(l.text).length === 0);
+  const header = lines.findIndex(
+    (l) => labels.itemsHeader.test(l.text) && amountsIn(l.text, options).length === 0,
+  );
   const from = header === -1 ? 0 : header + 1;
   for (let i = from; i < lines.length; i++) {
     const line = lines[i];
@@ -27,7 +33,7 @@ export function lineItemsOf(lines: TextLine[], f: FieldMaker): Field<LineItem>[]
       continue;
     }
     if (skip.test(line.text)) continue;
-    const amounts = amountsIn(line.text);
+    const amounts = amountsIn(line.text, options);
     const amount = amounts.at(-1);
     if (
       !amount ||
