@@ -42,6 +42,11 @@ const YIELD_EVERY_LINES = 200;
 const yieldToOthers = () => new Promise<void>((resolve) => setImmediate(resolve));
 /** A job whose worker died this many times is failed instead of tried again (a poison file). */
 export const MAX_ATTEMPTS = 3;
+/**
+ * Longest one import may run, from its (last) start: a file that takes longer fails with
+ * `time_limit` and adds nothing (a 20 MiB file, the largest accepted, takes well under a minute).
+ */
+export const IMPORT_TIME_LIMIT_MS = 10 * 60_000;
 /** Uploaded files are kept this long after the job ends, then purged (the job record stays). */
 export const IMPORT_FILE_RETENTION_MS = 7 * 86_400_000;
 
@@ -171,8 +176,15 @@ async function runImport(services: UnitRuntime, job: ClaimedJob): Promise<void> 
       accountKind: account.kind as 'checking',
     });
     detection = parse.detection;
+    const deadline = services.clock.now().getTime() + IMPORT_TIME_LIMIT_MS;
     for await (const item of parse.items) {
       counts.read += 1;
+      if (counts.read % YIELD_EVERY_LINES === 0 && services.clock.now().getTime() > deadline) {
+        throw new StatementFileError(
+          'time_limit',
+          `The import ran longer than its limit of ${IMPORT_TIME_LIMIT_MS / 60_000} minutes; split the file into smaller statements.`,
+        );
+      }
       if (counts.read % YIELD_EVERY_LINES === 0) await yieldToOthers();
       if (item.kind === 'rejected') {
         reject(item.lineNumber, item.reason);

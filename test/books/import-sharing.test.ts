@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { IMPORT_TIME_LIMIT_MS } from '../../src/books/import-job.ts';
 import { booksJobs } from '../../src/jobs/books-jobs.ts';
 import { type Caller, createCaller, startTestApp, type TestApp } from '../support/app.ts';
 import { DIALECTS } from '../support/databases.ts';
 import { call } from '../support/http.ts';
 import { generatedCsv } from './fixtures.ts';
-import { createAccount, type ImportRecord, ok } from './support.ts';
+import { createAccount, type ImportRecord, importStatement, ok, transactionsOf } from './support.ts';
 
 /** Lines of the shared import: enough batches that it is still running when the others ask. */
 const LINES = 6_000;
@@ -80,6 +81,82 @@ for (const dialect of DIALECTS) {
         { read: done.counts.read, added: done.counts.added, duplicates: done.counts.duplicates },
         { read: LINES, added: LINES, duplicates: 0 },
       );
+    });
+
+    it('an import running past its time limit fails with time_limit and adds nothing', async () => {
+      const accountId = String((await createAccount(app, owner)).id);
+      const created = await ok<{ job: { id: string } }>(app, owner, 'transactions.imports.create', {
+        accountId,
+        fileName: 'slow.csv',
+        mediaType: 'text/csv',
+        contentBase64: generatedCsv(LINES).toString('base64'),
+      });
+      const get = () => ok<ImportRecord>(app, owner, 'transactions.imports.get', { id: created.job.id });
+      const running = app.runJobs(booksJobs);
+      let job = await get();
+      while (job.state !== 'running' || job.counts.read === 0) {
+        assert.ok(job.state === 'queued' || job.state === 'running', job.state);
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        job = await get();
+      }
+      app.clock.advance(IMPORT_TIME_LIMIT_MS + 1);
+      await running;
+      job = await get();
+      assert.equal(job.state, 'failed');
+      assert.equal(job.error?.code, 'time_limit');
+      assert.match(job.error?.message ?? '', /10 minutes/);
+      assert.equal(job.counts.added, 0);
+      assert.equal((await transactionsOf(app, accountId)).length, 0);
+    });
+
+    it("transactions.imports.list: the account's imports, newest first, with state and counts", async () => {
+      const accountId = String((await createAccount(app, owner)).id);
+      const first = await importStatement(app, owner, accountId, 'a.csv', generatedCsv(3));
+      const second = await importStatement(app, owner, accountId, 'a-again.csv', generatedCsv(4));
+      const failed = await importStatement(app, owner, accountId, 'empty.csv', Buffer.from(' \n'));
+      // Another account's import is not listed.
+      const elsewhere = String((await createAccount(app, owner)).id);
+      await importStatement(app, owner, elsewhere, 'b.csv', generatedCsv(2));
+
+      const page = await ok<{ items: Array<Record<string, unknown>>; nextOffset: number | null }>(
+        app,
+        owner,
+        'transactions.imports.list',
+        { accountId, limit: 2 },
+      );
+      assert.deepEqual(
+        page.items.map((i) => i.id),
+        [failed.id, second.id],
+      );
+      assert.equal(page.nextOffset, 2);
+      assert.equal(page.items[0]?.state, 'failed');
+      assert.deepEqual((page.items[0]?.error as { code: string }).code, 'empty_file');
+      assert.deepEqual(page.items[1]?.counts, { read: 4, added: 1, duplicates: 3, rejected: 0, pending: 0 });
+      assert.equal(
+        'rejected' in (page.items[1] ?? {}),
+        false,
+        'rejected lines are in transactions.imports.get',
+      );
+      const rest = await ok<{ items: Array<Record<string, unknown>>; nextOffset: number | null }>(
+        app,
+        owner,
+        'transactions.imports.list',
+        { accountId, limit: 2, offset: 2 },
+      );
+      assert.deepEqual(
+        rest.items.map((i) => [i.id, i.state, (i.counts as { added: number }).added]),
+        [[first.id, 'succeeded', 3]],
+      );
+      assert.equal(rest.nextOffset, null);
+
+      // Another organization sees none of them.
+      const foreign = await call(
+        app.baseUrl,
+        'transactions.imports.list',
+        { accountId },
+        { token: other.token },
+      );
+      assert.equal(foreign.status, 404);
     });
   });
 }
