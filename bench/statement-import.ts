@@ -72,7 +72,11 @@ async function run(name: string, fileName: string, bytes: Buffer, accountId: str
   // measured apart from this process, which holds the server and the generated files.
   // WORKER_HEAP (MiB) caps the worker's old space: a job that completes under a small cap holds
   // only a bounded amount of live data, whatever the RSS the garbage collector lets grow.
-  const heap = process.env.WORKER_HEAP ? [`--max-old-space-size=${process.env.WORKER_HEAP}`] : [];
+  const heap = [
+    ...(process.env.WORKER_HEAP ? [`--max-old-space-size=${process.env.WORKER_HEAP}`] : []),
+    // WORKER_PROFILE=dir writes a CPU profile of each job run into dir.
+    ...(process.env.WORKER_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.WORKER_PROFILE}`] : []),
+  ];
   const child = spawnSync(
     process.execPath,
     [...heap, '--import', 'tsx', 'bench/statement-import-worker.ts'],

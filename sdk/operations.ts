@@ -110,6 +110,7 @@ export const OPERATIONS = {
   'transactions.update': { mutation: true, get: false },
   'transactions.imports.create': { mutation: true, get: false },
   'transactions.imports.get': { mutation: false, get: true },
+  'transactions.imports.list': { mutation: false, get: true },
   'categories.list': { mutation: false, get: true },
   'categories.save': { mutation: true, get: false },
   'entries.list': { mutation: false, get: true },

@@ -3224,6 +3224,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/accounting/transactions.imports.list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List an account's statement imports, newest first
+         * @description The import history of one account: each import with its state and counts (read, added, duplicates, rejected, pending; they grow while it runs) and the error of a failed file. Offset pagination, newest upload first, then by id. The rejected lines of one import are in transactions.imports.get.
+         *
+         *     **Access:** scopes `accounting:read`; roles admin, finance.
+         *
+         *     **MCP tool:** `accounting_transactions_imports_list`.
+         */
+        get: operations["transactions.imports.list:get"];
+        put?: never;
+        /**
+         * List an account's statement imports, newest first
+         * @description The import history of one account: each import with its state and counts (read, added, duplicates, rejected, pending; they grow while it runs) and the error of a failed file. Offset pagination, newest upload first, then by id. The rejected lines of one import are in transactions.imports.get.
+         *
+         *     **Access:** scopes `accounting:read`; roles admin, finance.
+         *
+         *     Also available as `GET` with the same parameters in the query string.
+         *
+         *     **MCP tool:** `accounting_transactions_imports_list`.
+         */
+        post: operations["transactions.imports.list"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/accounting/categories.list": {
         parameters: {
             query?: never;
@@ -7212,6 +7246,80 @@ export interface components {
         TransactionsImportsGetRequest: {
             /** @description Import job id (transactions.imports.create). */
             id: string;
+        };
+        /** StatementImportSummary */
+        StatementImportSummary: {
+            /** @description Import job id. */
+            id: string;
+            /** @description queued, running, succeeded or failed. */
+            state: "queued" | "running" | "succeeded" | "failed";
+            /** @description The account imported into. */
+            account_id: string;
+            /** @description The card named for the whole file, or null. */
+            card_id: string | null;
+            /** @description File name as sent. */
+            file_name: string;
+            /** @description Media type as sent. */
+            media_type: string;
+            /** @description Size of the file in bytes. */
+            file_size: number;
+            /** @description What the parser detected and used (format, encoding, separator, date format, decimal separator, CSV mapping), once known. */
+            detection: {
+                [key: string]: unknown;
+            } | null;
+            /** @description Counts; they grow while the job runs. */
+            counts: {
+                /** @description Lines read so far (every line: added, duplicate, rejected or pending); the progress. */
+                read: number;
+                /** @description Transactions added. */
+                added: number;
+                /** @description Lines already in the books (same bank reference, or amount, date and description). */
+                duplicates: number;
+                /** @description Lines that could not be read or do not belong to the account. */
+                rejected: number;
+                /** @description Lines the bank has not booked yet; not imported. */
+                pending: number;
+            };
+            /** @description Why the job failed (nothing was added), or null. */
+            error: {
+                /** @description Why the file failed: empty_file, format_mismatch, malformed_file, unsafe_xml, ... */
+                code: string;
+                /** @description A readable explanation. */
+                message: string;
+            } | null;
+            /**
+             * Format: date-time
+             * @description When the import was requested.
+             */
+            created_at: string;
+            /** @description When a worker last started it, or null. */
+            started_at: string | null;
+            /** @description When it ended, or null. */
+            finished_at: string | null;
+        };
+        TransactionsImportsListResult: {
+            /** @description The page of imports, newest upload first, then by id. */
+            items: components["schemas"]["StatementImportSummary"][];
+            /** @description The page size used. */
+            limit: number;
+            /** @description The offset used. */
+            offset: number;
+            /** @description Offset of the next page, or null when this page is the last. */
+            nextOffset: number | null;
+        };
+        TransactionsImportsListRequest: {
+            /** @description The account whose imports are listed. */
+            accountId: string;
+            /**
+             * @description Page size, 1 to 100 (default 30).
+             * @default 30
+             */
+            limit?: number;
+            /**
+             * @description Number of records to skip (default 0).
+             * @default 0
+             */
+            offset?: number;
         };
         /** Category */
         Category: {
@@ -19866,6 +19974,174 @@ export interface operations {
                      */
                     "application/json": {
                         data: components["schemas"]["StatementImport"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "transactions.imports.list:get": {
+        parameters: {
+            query: {
+                /**
+                 * @description The account whose imports are listed.
+                 * @example 00000000-0000-0000-0000-000000000000
+                 */
+                accountId: string;
+                /**
+                 * @description Page size, 1 to 100 (default 30).
+                 * @example 30
+                 */
+                limit?: number;
+                /** @description Number of records to skip (default 0). */
+                offset?: number;
+            };
+            header?: {
+                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
+                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success: the result is in `data`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "items": [
+                     *           {
+                     *             "id": "01920000-0000-7000-8000-000000000001",
+                     *             "state": "queued",
+                     *             "account_id": "01920000-0000-7000-8000-000000000001",
+                     *             "card_id": "01920000-0000-7000-8000-000000000001",
+                     *             "file_name": "agreement.pdf",
+                     *             "media_type": "application/pdf",
+                     *             "file_size": 1,
+                     *             "detection": {},
+                     *             "counts": {
+                     *               "read": 1,
+                     *               "added": 1,
+                     *               "duplicates": 1,
+                     *               "rejected": 1,
+                     *               "pending": 1
+                     *             },
+                     *             "error": {
+                     *               "code": "text",
+                     *               "message": "text"
+                     *             },
+                     *             "created_at": "2026-09-22T14:30:00.000Z",
+                     *             "started_at": "2026-09-22T14:30:00.000Z",
+                     *             "finished_at": "2026-09-22T14:30:00.000Z"
+                     *           }
+                     *         ],
+                     *         "limit": 1,
+                     *         "offset": 1,
+                     *         "nextOffset": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["TransactionsImportsListResult"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "transactions.imports.list": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
+                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The operation input (an empty object when every parameter is optional). */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "accountId": "00000000-0000-0000-0000-000000000000",
+                 *       "limit": 30
+                 *     }
+                 */
+                "application/json": components["schemas"]["TransactionsImportsListRequest"];
+            };
+        };
+        responses: {
+            /** @description Success: the result is in `data`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "items": [
+                     *           {
+                     *             "id": "01920000-0000-7000-8000-000000000001",
+                     *             "state": "queued",
+                     *             "account_id": "01920000-0000-7000-8000-000000000001",
+                     *             "card_id": "01920000-0000-7000-8000-000000000001",
+                     *             "file_name": "agreement.pdf",
+                     *             "media_type": "application/pdf",
+                     *             "file_size": 1,
+                     *             "detection": {},
+                     *             "counts": {
+                     *               "read": 1,
+                     *               "added": 1,
+                     *               "duplicates": 1,
+                     *               "rejected": 1,
+                     *               "pending": 1
+                     *             },
+                     *             "error": {
+                     *               "code": "text",
+                     *               "message": "text"
+                     *             },
+                     *             "created_at": "2026-09-22T14:30:00.000Z",
+                     *             "started_at": "2026-09-22T14:30:00.000Z",
+                     *             "finished_at": "2026-09-22T14:30:00.000Z"
+                     *           }
+                     *         ],
+                     *         "limit": 1,
+                     *         "offset": 1,
+                     *         "nextOffset": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["TransactionsImportsListResult"];
                     };
                 };
             };

@@ -25,8 +25,28 @@ const MAX_MINOR = 999_999_999_999_999_999n;
 export const IMPORT_JOB = 'transactions.import';
 /** Lines per batch: one dedupe query pair and one insert (under both databases' parameter limits). */
 export const IMPORT_BATCH = 500;
+/**
+ * Lines per batch on SQLite: each batch holds the one writer (and, better-sqlite3 being
+ * synchronous, the serving thread) while it commits, so it is kept to a slice of a few tens of
+ * milliseconds; between batches the job yields so others' requests and writes interleave.
+ */
+export const SQLITE_IMPORT_BATCH = 100;
+/** Parsed lines between two yields to the event loop when no batch is written (rejected, pending lines). */
+const YIELD_EVERY_LINES = 200;
+
+/**
+ * Lets the event loop run the requests waiting on it. The import's awaits alone resolve as
+ * microtasks (better-sqlite3 answers synchronously, the parser yields lines from memory), so
+ * without this a whole import ran before any other request was read (issue 29: 13 s waits).
+ */
+const yieldToOthers = () => new Promise<void>((resolve) => setImmediate(resolve));
 /** A job whose worker died this many times is failed instead of tried again (a poison file). */
 export const MAX_ATTEMPTS = 3;
+/**
+ * Longest one import may run, from its (last) start: a file that takes longer fails with
+ * `time_limit` and adds nothing (a 20 MiB file, the largest accepted, takes well under a minute).
+ */
+export const IMPORT_TIME_LIMIT_MS = 10 * 60_000;
 /** Uploaded files are kept this long after the job ends, then purged (the job record stays). */
 export const IMPORT_FILE_RETENTION_MS = 7 * 86_400_000;
 
@@ -101,6 +121,7 @@ async function runImport(services: UnitRuntime, job: ClaimedJob): Promise<void> 
   const deduper = new Deduper(db, account.id, job.id, params.dedupeWindowDays);
   let detection: unknown;
   let batch: StatementLine[] = [];
+  const batchSize = services.db.dialect === 'sqlite' ? SQLITE_IMPORT_BATCH : IMPORT_BATCH;
 
   const flush = async (): Promise<boolean> => {
     const lines = batch;
@@ -131,6 +152,7 @@ async function runImport(services: UnitRuntime, job: ClaimedJob): Promise<void> 
       return true;
     });
     if (owned) counts.added += fresh.length;
+    await yieldToOthers();
     return owned;
   };
 
@@ -154,8 +176,16 @@ async function runImport(services: UnitRuntime, job: ClaimedJob): Promise<void> 
       accountKind: account.kind as 'checking',
     });
     detection = parse.detection;
+    const deadline = services.clock.now().getTime() + IMPORT_TIME_LIMIT_MS;
     for await (const item of parse.items) {
       counts.read += 1;
+      if (counts.read % YIELD_EVERY_LINES === 0 && services.clock.now().getTime() > deadline) {
+        throw new StatementFileError(
+          'time_limit',
+          `The import ran longer than its limit of ${IMPORT_TIME_LIMIT_MS / 60_000} minutes; split the file into smaller statements.`,
+        );
+      }
+      if (counts.read % YIELD_EVERY_LINES === 0) await yieldToOthers();
       if (item.kind === 'rejected') {
         reject(item.lineNumber, item.reason);
         continue;
@@ -171,7 +201,7 @@ async function runImport(services: UnitRuntime, job: ClaimedJob): Promise<void> 
         continue;
       }
       batch.push(line);
-      if (batch.length >= IMPORT_BATCH && !(await flush())) return; // lease lost: another worker has it
+      if (batch.length >= batchSize && !(await flush())) return; // lease lost: another worker has it
     }
     if (batch.length > 0 && !(await flush())) return;
     detection = parse.detection;

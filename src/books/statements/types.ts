@@ -112,7 +112,8 @@ export class StatementFileError extends Error {
       | 'unsafe_xml'
       | 'unknown_columns'
       | 'bad_encoding'
-      | 'line_too_long',
+      | 'line_too_long'
+      | 'time_limit',
     message: string,
   ) {
     super(message);

@@ -18,6 +18,7 @@ import * as sessions from './0016-sessions.ts';
 import * as webhookClaim from './0017-webhook-claim.ts';
 import * as searchIndex from './0018-search-index.ts';
 import * as requestPipeline from './0019-request-pipeline.ts';
+import * as importHistory from './0027-import-history.ts';
 import type { ColumnTypes } from './column-types.ts';
 
 export interface AppMigration {
@@ -48,4 +49,5 @@ export const MIGRATIONS: Record<string, AppMigration> = {
   '0017-webhook-claim': webhookClaim,
   '0018-search-index': searchIndex,
   '0019-request-pipeline': requestPipeline,
+  '0027-import-history': importHistory,
 };

@@ -3,6 +3,7 @@ import { createTransaction } from './create.ts';
 import { getTransaction } from './get.ts';
 import { createImport } from './imports-create.ts';
 import { getImport } from './imports-get.ts';
+import { listImports } from './imports-list.ts';
 import { listTransactions } from './list.ts';
 import { updateTransaction } from './update.ts';
 
@@ -13,4 +14,5 @@ export const transactionOperations: readonly AnyOperation[] = [
   updateTransaction,
   createImport,
   getImport,
+  listImports,
 ];

@@ -112,6 +112,12 @@ export const StatementImport = Type.Object(
 );
 export type StatementImport = Static<typeof StatementImport>;
 
+/** An import as transactions.imports.list returns it: the record without its rejected lines. */
+export const StatementImportSummary = Type.Omit(StatementImport, ['rejected'], {
+  title: 'StatementImportSummary',
+  additionalProperties: false,
+});
+
 /** What asynchronous operations return at once: the job to poll. */
 export const JobHandle = Type.Object(
   {
