@@ -4,6 +4,7 @@ import { AppError, notFound, revisionConflict } from '../contract/errors.ts';
 import type { Database } from '../db/schema.ts';
 import type { MembersTable } from '../db/tables/core.ts';
 import { newId } from '../lib/ids.ts';
+import { withdrawSignInLinks } from '../sessions/sign-in-links.ts';
 import type { UnitOfWork } from '../unit/unit-of-work.ts';
 import { revokeKeysOfMember } from './api-keys.ts';
 
@@ -125,7 +126,14 @@ export async function changeMember(
     afterRevision: updated.revision,
   });
   // A reinstated member gets no key back: keys ended with the suspension, new ones are made anew.
-  if (leavesActive) await revokeKeysOfMember(unit, row.id);
+  if (leavesActive) {
+    await revokeKeysOfMember(unit, row.id);
+    // Sign-in links mailed before the suspension die with it (not valid again on reinstatement).
+    await withdrawSignInLinks(unit.db, unit.clock.now(), {
+      organizationId: unit.organizationId,
+      principal: { type: 'member', id: row.id },
+    });
+  }
   return updated;
 }
 

@@ -1,6 +1,7 @@
 import { ALL_SCOPES, type Role, type Scope } from '../contract/access.ts';
 import { AppError } from '../contract/errors.ts';
 import { newId } from '../lib/ids.ts';
+import { withdrawSignInLinks } from '../sessions/sign-in-links.ts';
 import type { Actor } from '../unit/actor.ts';
 import type { UnitOfWork, UnitRuntime } from '../unit/unit-of-work.ts';
 import { withUnit } from '../unit/with-unit.ts';
@@ -185,6 +186,8 @@ export async function operatorSetOrganizationSuspended(
       .set({ suspended_at: suspendedAt, revision: current.revision + 1, updated_at: now })
       .where('id', '=', organizationId)
       .execute();
+    // Sign-in links (members' and contractors') mailed before a suspension die with it.
+    if (suspended) await withdrawSignInLinks(unit.db, unit.clock.now(), { organizationId });
     await unit.audit({
       recordType: 'organization',
       recordId: organizationId,

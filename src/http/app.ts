@@ -17,6 +17,7 @@ import { lazyRequestLogger } from './lazy-request-logger.ts';
 import { registerLingeringClose } from './linger.ts';
 import { registerOperationRoutes } from './operation-route.ts';
 import { registerOpsRoutes } from './ops-routes.ts';
+import { loggedPath } from './redact.ts';
 
 /** Extra route groups (OpenAPI, docs, MCP, portal pages) plug in here without touching the pipeline. */
 export type HttpPlugin = (app: FastifyInstance, services: Services) => Promise<void> | void;
@@ -29,6 +30,18 @@ export const GLOBAL_BODY_LIMIT = Math.max(
   16 * 1024 * 1024,
   ...OPERATIONS.map((operation) => operation.maxBodyBytes ?? 0),
 );
+
+export interface RegisteredRoute {
+  method: string;
+  url: string;
+}
+
+const ROUTES = new WeakMap<FastifyInstance, RegisteredRoute[]>();
+
+/** The routes registered on an app built by buildHttpApp (method and pattern). */
+export function registeredRoutes(app: FastifyInstance): readonly RegisteredRoute[] {
+  return ROUTES.get(app) ?? [];
+}
 
 export function sendError(reply: FastifyReply, requestId: string, error: AppError): FastifyReply {
   if (error.retryAfterSeconds !== undefined) reply.header('Retry-After', String(error.retryAfterSeconds));
@@ -94,6 +107,13 @@ export async function buildHttpApp(
 
   registerLingeringClose(app);
 
+  // Every route pattern, for the test that checks each path secret is kept out of the log.
+  const routes: RegisteredRoute[] = [];
+  ROUTES.set(app, routes);
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) routes.push({ method, url: route.url });
+  });
+
   app.addHook('onResponse', (request, reply, done) => {
     const operation = (request.params as { operation?: string } | undefined)?.operation;
     if (operation !== undefined && findOperation(operation)) {
@@ -106,11 +126,8 @@ export async function buildHttpApp(
       {
         requestId: request.id,
         method: request.method,
-        // Link tokens in paths (sign-in links, portal invitations) are bearer secrets: not logged.
-        url: (request.url.split('?')[0] ?? '').replace(
-          /(\/(?:dashboard\/sign-in\/link|portal\/invitations)\/)[^/]+/,
-          '$1<token>',
-        ),
+        // Tokens in paths (sign-in links, the OIDC chooser, invitations) are bearer secrets.
+        url: loggedPath(request),
         status: reply.statusCode,
         durationMs: Math.round(reply.elapsedTime),
         clientRequestId: request.headers['x-request-id'],

@@ -125,12 +125,22 @@ export async function mcpRoutes(app: FastifyInstance, services: Services): Promi
         }
         throw error;
       }
+      // One limit per key whatever the door: every MCP request counts against the key's limit (as
+      // an API call does), and a limited key gets the transport's own 429 with Retry-After.
+      const rate = await services.rateLimiter.take(principal.credentialId);
+      reply.header('RateLimit-Policy', `"default";q=${rate.limit};w=${rate.windowSeconds}`);
+      reply.header('RateLimit', `"default";r=${rate.remaining};t=${rate.resetSeconds}`);
+      if (rate.retryAfterSeconds !== undefined) {
+        throw new AppError('rate_limited', 'Too many requests; retry later.', {
+          retryAfterSeconds: rate.retryAfterSeconds,
+        });
+      }
       const response = await (await mcpHandler()).fetch(toWebRequest(request, base), {
         authInfo: {
           token: 'redacted',
           clientId: principal.credentialId,
           scopes: [...principal.scopes],
-          extra: { principal },
+          extra: { principal: { ...principal, requestCounted: true } },
         },
       });
       return sendWebResponse(reply, response);

@@ -11,6 +11,11 @@ export interface Principal {
   credentialId: string;
   /** `session`: a member signed in to the dashboard (credentialId `session:<id>`). */
   credentialType: 'api_key' | 'oauth' | 'session';
+  /**
+   * The transport already counted this request against the credential's limit (MCP over HTTP
+   * counts every request at its door, tool calls included), so `invoke` does not count it again.
+   */
+  requestCounted?: boolean;
 }
 
 export type { EventInput } from '../events/input.ts';

@@ -43,9 +43,9 @@ export async function invoke(
 ): Promise<{ data: unknown }> {
   const { operation, principal } = call;
   checkAccess(operation, principal);
-  const rate = await services.rateLimiter.take(principal.credentialId);
-  meta.rateLimit = rate;
-  if (rate.retryAfterSeconds !== undefined) {
+  const rate = principal.requestCounted ? undefined : await services.rateLimiter.take(principal.credentialId);
+  if (rate) meta.rateLimit = rate;
+  if (rate?.retryAfterSeconds !== undefined) {
     throw new AppError('rate_limited', 'Too many requests; retry later.', {
       retryAfterSeconds: rate.retryAfterSeconds,
     });

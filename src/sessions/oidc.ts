@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, timingSafeEqual } from 'node:crypto';
 import type { createRemoteJWKSet } from 'jose';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
@@ -65,7 +65,11 @@ export class OidcError extends Error {}
  * Starts an authorization code + PKCE (S256) round trip: state, verifier and nonce are kept in the
  * database (any process may receive the callback), the state only as its hash.
  */
-export async function beginOidcSignIn(db: Kysely<Database>, now: Date, oidc: OidcSettings): Promise<string> {
+export async function beginOidcSignIn(
+  db: Kysely<Database>,
+  now: Date,
+  oidc: OidcSettings,
+): Promise<{ url: string; state: string }> {
   const { discovery } = await discover(oidc.issuer);
   const state = newToken();
   const verifier = newToken();
@@ -92,7 +96,34 @@ export async function beginOidcSignIn(db: Kysely<Database>, now: Date, oidc: Oid
     code_challenge: createHash('sha256').update(verifier).digest('base64url'),
     code_challenge_method: 'S256',
   }).toString();
-  return url.toString();
+  // The transport binds the state to the browser (a short-lived cookie the callback must carry).
+  return { url: url.toString(), state };
+}
+
+/** How long the browser keeps the state cookie: as long as the state itself works. */
+export const OIDC_STATE_TTL_SECONDS = STATE_TTL_MS / 1000;
+/** How long the browser keeps the chooser's binding cookie: as long as the choices work. */
+export const OIDC_CHOICE_TTL_SECONDS = CHOICE_TTL_MS / 1000;
+
+/** Whether the state came back to the browser that started the sign-in (login CSRF). */
+function sameBrowser(state: string, browserState: string | undefined): boolean {
+  if (browserState === undefined) return false;
+  const a = Buffer.from(hashToken(state), 'hex');
+  const b = Buffer.from(hashToken(browserState), 'hex');
+  return timingSafeEqual(a, b);
+}
+
+/**
+ * The chooser's binding: what the browser that saw the choices keeps in a cookie (a prefix of
+ * each choice's hash), so a choice token carried to another browser signs nobody in there.
+ */
+export function choiceBinding(choices: readonly OidcChoice[]): string {
+  return choices.map((choice) => hashToken(choice.token).slice(0, 32)).join('.');
+}
+
+export function choiceIsBound(binding: string | undefined, token: string): boolean {
+  if (binding === undefined || !isTokenShaped(token)) return false;
+  return binding.split('.').includes(hashToken(token).slice(0, 32));
 }
 
 /** Spends the state (once), so a replayed callback does nothing. */
@@ -126,9 +157,19 @@ export async function finishOidcSignIn(
   runtime: UnitRuntime,
   settings: SessionSettings,
   oidc: OidcSettings,
-  callback: { state: string; code: string; userAgent: string | undefined; requestId: string },
+  callback: {
+    state: string;
+    /** The state cookie this browser carries (set when it started the sign-in). */
+    browserState: string | undefined;
+    code: string;
+    userAgent: string | undefined;
+    requestId: string;
+  },
 ): Promise<OidcOutcome> {
   const now = runtime.clock.now();
+  // A callback URL made by someone else (their state, their code) signs this browser in to nothing.
+  if (!sameBrowser(callback.state, callback.browserState))
+    throw new OidcError('the sign-in was started in another browser or has expired; start again');
   const stored = await takeState(runtime.db.kysely, now, callback.state);
   if (!stored) throw new OidcError('the sign-in took too long or was already used; start again');
   const { discovery, jwks } = await discover(oidc.issuer);

@@ -74,3 +74,26 @@ export async function consumeSignInLink(
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1 ? principal : undefined;
 }
+
+/**
+ * Ends the unused links of an organization (or of one principal in it) at a suspension, so a link
+ * mailed before it does not work again after a reinstatement, however long it had left.
+ */
+export async function withdrawSignInLinks(
+  db: Kysely<Database>,
+  now: Date,
+  scope: { organizationId: string; principal?: { type: PrincipalType; id: string } },
+): Promise<void> {
+  let query = db
+    .updateTable('sign_in_links')
+    .set({ expires_at: now.toISOString() })
+    .where('organization_id', '=', scope.organizationId)
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', now.toISOString());
+  if (scope.principal) {
+    query = query
+      .where('principal_type', '=', scope.principal.type)
+      .where('principal_id', '=', scope.principal.id);
+  }
+  await query.execute();
+}

@@ -4,8 +4,14 @@ import type { TestSmtpServer } from '../support/smtp.ts';
 
 /** A cookie-keeping HTTP client for dashboard pages (no browser): what a browser would send. */
 export class PageClient {
-  cookie = '';
+  /** Every cookie the server set and did not clear, in the order it first set them. */
+  readonly jar = new Map<string, string>();
   constructor(readonly app: TestApp) {}
+
+  /** The Cookie header this client sends (a browser's: every live cookie). */
+  get cookie(): string {
+    return [...this.jar].map(([name, value]) => `${name}=${value}`).join('; ');
+  }
 
   async get(path: string): Promise<Response> {
     return this.#send(path, { method: 'GET' });
@@ -18,7 +24,8 @@ export class PageClient {
   ): Promise<Response> {
     return this.#send(path, {
       method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+      // A browser's form POST names the page's origin.
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: this.app.baseUrl, ...headers },
       body: new URLSearchParams(form).toString(),
     });
   }
@@ -32,10 +39,13 @@ export class PageClient {
         ...(this.cookie ? { cookie: this.cookie } : {}),
       },
     });
-    const set = response.headers.get('set-cookie');
-    if (set) {
+    for (const set of response.headers.getSetCookie()) {
       const pair = set.split(';')[0] ?? '';
-      this.cookie = pair.endsWith('=') ? '' : pair;
+      const at = pair.indexOf('=');
+      const name = pair.slice(0, at);
+      const value = pair.slice(at + 1);
+      if (value === '' || /Max-Age=0/i.test(set)) this.jar.delete(name);
+      else this.jar.set(name, value);
     }
     return response;
   }

@@ -2,6 +2,7 @@ import { Type } from 'typebox';
 import { AppError } from '../../contract/errors.ts';
 import { Country, Id, IdempotencyKey, Revision } from '../../contract/formats.ts';
 import { asBool, dbBool } from '../../db/values.ts';
+import { withdrawSignInLinks } from '../../sessions/sign-in-links.ts';
 import { loadForChange } from '../../unit/revision.ts';
 import { defineOperation } from '../define.ts';
 import { Contractor, toContractor } from './schema.ts';
@@ -97,6 +98,13 @@ export const updateContractor = defineOperation({
       ...(changes.country === undefined ? {} : { country: changes.country }),
       ...(changes.active === undefined ? {} : { active: dbBool(changes.active) }),
     });
+    // Portal sign-in links mailed before access was turned off do not work when it is back on.
+    if (changes.active === false) {
+      await withdrawSignInLinks(ctx.db, ctx.clock.now(), {
+        organizationId: ctx.organizationId,
+        principal: { type: 'contractor', id: row.id },
+      });
+    }
     await ctx.emit({
       type: 'contractor.updated',
       subject: { type: 'contractor', id: row.id },

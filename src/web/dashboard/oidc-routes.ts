@@ -1,7 +1,16 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { clientKey } from '../../http/portal-routes.ts';
 import type { Services } from '../../services.ts';
-import { beginOidcSignIn, finishOidcSignIn, type OidcChoice, OidcError } from '../../sessions/oidc.ts';
+import { clearedCookie, readCookie, sessionCookie, sessionCookieName } from '../../sessions/cookies.ts';
+import {
+  beginOidcSignIn,
+  choiceBinding,
+  finishOidcSignIn,
+  OIDC_CHOICE_TTL_SECONDS,
+  OIDC_STATE_TTL_SECONDS,
+  type OidcChoice,
+  OidcError,
+} from '../../sessions/oidc.ts';
 import { html } from '../html.ts';
 import { errorBox, layout } from '../layout.ts';
 import { sendHtml } from './context.ts';
@@ -9,6 +18,16 @@ import { limited, setSessionCookie, signInPage, tooMany } from './sign-in-page.t
 
 /** Where the organization chooser's buttons post (sign-in-routes.ts spends the link). */
 export const OIDC_CHOICE_PATH = '/dashboard/sign-in/oidc/choose/';
+
+/**
+ * The short-lived HttpOnly SameSite=Lax cookies that bind a sign-in to the browser that started it:
+ * the OIDC state (the issuer's redirect back is a top-level GET, which Lax cookies accompany) and
+ * the organization chooser's choices.
+ */
+export function oidcCookieName(services: Services, which: 'state' | 'choice'): string {
+  const secure = services.config.sessions.secureCookies;
+  return `${sessionCookieName('member', secure)}_oidc_${which}`;
+}
 
 /**
  * Single sign-on through the configured issuer (authorization code + PKCE): the start redirects to
@@ -24,7 +43,17 @@ export function registerOidcRoutes(app: FastifyInstance, services: Services): vo
     const retryAfter = await limited(services, [`ip:${clientKey(request.ip)}`]);
     if (retryAfter !== undefined) return tooMany(reply, request, retryAfter);
     try {
-      return reply.redirect(await beginOidcSignIn(services.db.kysely, services.clock.now(), oidc), 303);
+      const begun = await beginOidcSignIn(services.db.kysely, services.clock.now(), oidc);
+      reply.header(
+        'Set-Cookie',
+        sessionCookie(
+          oidcCookieName(services, 'state'),
+          begun.state,
+          config.sessions.secureCookies,
+          OIDC_STATE_TTL_SECONDS,
+        ),
+      );
+      return reply.redirect(begun.url, 303);
     } catch (error) {
       return oidcFailure(reply, request.id, error);
     }
@@ -36,11 +65,18 @@ export function registerOidcRoutes(app: FastifyInstance, services: Services): vo
       const { oidc } = config.sessions;
       if (!oidc) return reply.callNotFound();
       const { state, code, error } = request.query;
+      const browserState = readCookie(request.headers.cookie, oidcCookieName(services, 'state'));
+      // The state is spent or refused either way: the browser forgets it.
+      reply.header(
+        'Set-Cookie',
+        clearedCookie(oidcCookieName(services, 'state'), config.sessions.secureCookies),
+      );
       try {
         if (error !== undefined || !state || !code)
           throw new OidcError(`the issuer did not sign you in (${String(error ?? 'no code').slice(0, 100)})`);
         const started = await finishOidcSignIn(services, config.sessions, oidc, {
           state,
+          browserState,
           code,
           userAgent: request.headers['user-agent'],
           requestId: request.id,
@@ -48,6 +84,15 @@ export function registerOidcRoutes(app: FastifyInstance, services: Services): vo
         if (started.kind === 'choose') {
           // The links are in the page's form actions: keep them out of any Referer header.
           reply.header('Referrer-Policy', 'no-referrer');
+          reply.header(
+            'Set-Cookie',
+            sessionCookie(
+              oidcCookieName(services, 'choice'),
+              choiceBinding(started.choices),
+              config.sessions.secureCookies,
+              OIDC_CHOICE_TTL_SECONDS,
+            ),
+          );
           return sendHtml(reply, 200, chooserPage(started.choices));
         }
         setSessionCookie(services, reply, started.token);

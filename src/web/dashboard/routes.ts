@@ -210,6 +210,8 @@ function failure(
   const { appError, unexpected } = toAppError(error);
   if (unexpected) services.logger.error({ err: error, requestId: request.id }, 'dashboard request failed');
   const field = appError.field ? ` (field ${appError.field})` : '';
+  if (appError.retryAfterSeconds !== undefined)
+    reply.header('Retry-After', String(appError.retryAfterSeconds));
   return sendHtml(
     reply,
     appError.status,

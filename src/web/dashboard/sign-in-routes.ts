@@ -2,16 +2,18 @@ import type { FastifyInstance } from 'fastify';
 import { AppError } from '../../contract/errors.ts';
 import { clientKey } from '../../http/portal-routes.ts';
 import type { Services } from '../../services.ts';
-import { clearedCookie } from '../../sessions/cookies.ts';
+import { clearedCookie, readCookie } from '../../sessions/cookies.ts';
 import { MEMBER_LINK_PATH, memberSignInLinks, signInWithMemberLink } from '../../sessions/member-sign-in.ts';
+import { choiceIsBound } from '../../sessions/oidc.ts';
 import { peekSignInLink } from '../../sessions/sign-in-links.ts';
 import { endSession } from '../../sessions/store.ts';
 import { withUnit } from '../../unit/with-unit.ts';
 import { formBody } from '../forms.ts';
 import { html } from '../html.ts';
 import { errorBox, layout } from '../layout.ts';
+import { fromOwnPage } from '../same-origin.ts';
 import { checkCsrf, memberCookieName, sendHtml, signedIn } from './context.ts';
-import { OIDC_CHOICE_PATH, registerOidcRoutes } from './oidc-routes.ts';
+import { OIDC_CHOICE_PATH, oidcCookieName, registerOidcRoutes } from './oidc-routes.ts';
 import { limited, setSessionCookie, signInPage, tooMany } from './sign-in-page.ts';
 
 const FORM_LIMIT = 16 * 1024;
@@ -87,26 +89,48 @@ export function registerSignInRoutes(app: FastifyInstance, services: Services): 
         const retryAfter = await limited(services, [`ip:${clientKey(request.ip)}`]);
         if (retryAfter !== undefined) return tooMany(reply, request, retryAfter);
         // Login CSRF: another site must not sign this browser in to someone else's session.
-        const origin = request.headers.origin;
-        if (origin !== undefined && origin !== 'null' && safeHost(origin) !== request.headers.host) {
-          return sendHtml(reply, 403, invalidLinkPage(request.id));
+        if (!fromOwnPage(request, config.publicUrl)) return sendHtml(reply, 403, crossSitePage(request.id));
+        const { token } = request.params;
+        // A choice works only in the browser that was shown it (the chooser's cookie).
+        const choiceCookie = oidcCookieName(services, 'choice');
+        if (method === 'oidc' && !choiceIsBound(readCookie(request.headers.cookie, choiceCookie), token)) {
+          return sendHtml(reply, 400, invalidLinkPage(request.id));
         }
-        const started = await signInWithMemberLink(services, config.sessions, request.params.token, {
+        const started = await signInWithMemberLink(services, config.sessions, token, {
           userAgent: request.headers['user-agent'],
           requestId: request.id,
           method,
         });
         if (!started) return sendHtml(reply, 400, invalidLinkPage(request.id));
         setSessionCookie(services, reply, started.token);
+        if (method === 'oidc')
+          reply.header('Set-Cookie', clearedCookie(choiceCookie, config.sessions.secureCookies));
         return reply.redirect('/dashboard', 303);
       },
     );
   }
 
+  // Sign-out changes nothing until the request is shown to come from our page with the session's
+  // CSRF token: a refused request keeps both the session and the cookie.
   app.post('/dashboard/sign-out', { bodyLimit: FORM_LIMIT }, async (request, reply) => {
+    if (!fromOwnPage(request, config.publicUrl)) return sendHtml(reply, 403, crossSitePage(request.id));
     const signed = await signedIn(services, request);
-    // The token first: another site cannot sign a member out (not even their cookie).
-    if (signed) checkCsrf(request, signed.token, formBody(request).get('_csrf'));
+    if (signed) {
+      try {
+        checkCsrf(request, signed.token, formBody(request).get('_csrf'));
+      } catch (error) {
+        const message = error instanceof Error ? error.message : 'Reload the page and try again.';
+        return sendHtml(
+          reply,
+          403,
+          layout({
+            title: 'That did not work',
+            viewer: signed.viewer,
+            body: errorBox(message, 'csrf_failed', request.id),
+          }),
+        );
+      }
+    }
     reply.header('Set-Cookie', clearedCookie(memberCookieName(services), config.sessions.secureCookies));
     if (signed) {
       await withUnit(
@@ -129,12 +153,12 @@ export function registerSignInRoutes(app: FastifyInstance, services: Services): 
   });
 }
 
-function safeHost(origin: string): string | undefined {
-  try {
-    return new URL(origin).host;
-  } catch {
-    return undefined;
-  }
+function crossSitePage(requestId: string): string {
+  return layout({
+    title: 'That did not work',
+    body: html`${errorBox('The form was sent from another site; open the sign-in page here and try again.', 'csrf_failed', requestId)}
+<p><a href="/dashboard/sign-in">Sign in</a></p>`,
+  });
 }
 
 function invalidLinkPage(requestId: string): string {

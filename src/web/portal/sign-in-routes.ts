@@ -14,6 +14,7 @@ import { sendHtml } from '../dashboard/context.ts';
 import { formBody } from '../forms.ts';
 import { html } from '../html.ts';
 import { errorBox } from '../layout.ts';
+import { fromOwnPage } from '../same-origin.ts';
 import { checkPortalCsrf } from './actions.ts';
 import { contractorCookieName, portalLayout, portalSignedIn } from './context.ts';
 import { signInBody } from './pages.ts';
@@ -43,6 +44,18 @@ function invalidLink(reply: FastifyReply, request: FastifyRequest): FastifyReply
     errorBox(
       'The link was already used, has expired, or is not a sign-in link. Ask for a new one below.',
       'sign_in_link_invalid',
+      request.id,
+    ),
+  );
+}
+
+function crossSite(reply: FastifyReply, request: FastifyRequest): FastifyReply {
+  return page(
+    reply,
+    403,
+    errorBox(
+      'The form was sent from another site or without its security token; open this page again and retry.',
+      'csrf_failed',
       request.id,
     ),
   );
@@ -114,10 +127,8 @@ export function registerPortalSignIn(app: FastifyInstance, services: Services): 
     async (request, reply) => {
       const retryAfter = await limited(services, [`ip:${clientKey(request.ip)}`]);
       if (retryAfter !== undefined) return invalidLink(reply, request);
-      const origin = request.headers.origin;
-      if (origin !== undefined && origin !== 'null' && hostOf(origin) !== request.headers.host) {
-        return invalidLink(reply, request);
-      }
+      // Login CSRF: another site must not sign this browser in as someone else.
+      if (!fromOwnPage(request, config.publicUrl)) return crossSite(reply, request);
       const started = await signInWithContractorLink(services, config.sessions, request.params.token, {
         userAgent: request.headers['user-agent'],
         requestId: request.id,
@@ -133,10 +144,19 @@ export function registerPortalSignIn(app: FastifyInstance, services: Services): 
   );
 
   app.post('/portal/sign-out', { bodyLimit: FORM_LIMIT }, async (request, reply) => {
+    // Nothing is cleared or ended until the request is shown to come from our page with the
+    // session's CSRF token: a refused request keeps both the session and the cookie.
+    if (!fromOwnPage(request, config.publicUrl)) return crossSite(reply, request);
     const signed = await portalSignedIn(services, request);
+    if (signed) {
+      try {
+        checkPortalCsrf(request, signed, formBody(request).get('_csrf'));
+      } catch {
+        return crossSite(reply, request);
+      }
+    }
     reply.header('Set-Cookie', clearedCookie(contractorCookieName(services), config.sessions.secureCookies));
     if (signed) {
-      checkPortalCsrf(request, signed, formBody(request).get('_csrf'));
       const { organizationId, contractorId } = signed.contractor;
       await withUnit(
         services,
@@ -151,12 +171,4 @@ export function registerPortalSignIn(app: FastifyInstance, services: Services): 
     }
     return reply.redirect('/portal/sign-in?signed-out', 303);
   });
-}
-
-function hostOf(origin: string): string | undefined {
-  try {
-    return new URL(origin).host;
-  } catch {
-    return undefined;
-  }
 }
