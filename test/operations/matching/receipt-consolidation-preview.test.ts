@@ -160,7 +160,7 @@ for (const dialect of DIALECTS) {
     });
 
     // Issue 27 part 5: with no payment matched to either receipt no confirmation can name its 1-20
-    // transactions, so the pair is refused (receipt-consolidation-flow.test.ts confirms it once paid).
+    // transactions, so the pair is refused (receipt-consolidation-confirm.test.ts confirms it once paid).
     it('refuses same_order between an order confirmation and its receipt while neither is paid', async () => {
       const caller = await createCaller(app);
       const a = await uploadAndProcess(
