@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { asJson, asMinor } from '../db/values.ts';
+import type { Metrics } from '../observability/metrics.ts';
 import type { UnitRuntime } from '../unit/unit-of-work.ts';
 import { withUnit } from '../unit/with-unit.ts';
-import { type ClaimedJob, claimJob, emptyCounts, finishJob } from './jobs-queue.ts';
+import { type ClaimedJob, claimJob, emptyCounts, finishJob, retryOrFail } from './jobs-queue.ts';
 
 export const EXPORT_JOB = 'entries.export';
 export const EXPORT_RETENTION_MS = 7 * 86_400_000;
@@ -53,10 +54,29 @@ export function decimalAmount(minor: bigint, currency: string): string {
   return `${negative ? '-' : ''}${whole}${fraction}`;
 }
 
-export async function runEntriesExports(services: UnitRuntime): Promise<number> {
+export async function runEntriesExports(services: UnitRuntime & { metrics?: Metrics }): Promise<number> {
   const job = await claimJob(services.db, 'entries_export', workerId, services.clock.now());
   if (!job) return 0;
-  await runExport(services, job);
+  try {
+    await runExport(services, job);
+  } catch (error) {
+    // One export that throws is retried after a pause and ends `failed` with its cause after its
+    // last attempt; the other exports (of this and other organizations) go on meanwhile.
+    const cause = error instanceof Error ? error.message : String(error);
+    const outcome = await retryOrFail(services.db.kysely, job, workerId, services.clock.now(), cause);
+    if (outcome) services.metrics?.recordJobFailure(EXPORT_JOB, outcome);
+    services.logger.warn(
+      {
+        err: error,
+        job: EXPORT_JOB,
+        exportId: job.id,
+        organizationId: job.organizationId,
+        attempt: job.attempts,
+        outcome,
+      },
+      outcome === 'failed' ? 'export failed for good' : 'export failed, tried again later',
+    );
+  }
   return 1;
 }
 

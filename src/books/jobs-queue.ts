@@ -34,6 +34,21 @@ export interface RejectedLine {
 export const MAX_REJECTED_KEPT = 1000;
 export const LEASE_MS = 60_000;
 
+/**
+ * Attempts per kind before a job ends `failed` for good (decision 330). Extraction counts its own
+ * (src/receipts/processing/job.ts fails the receipt itself after its worker died 3 times), so the
+ * queue leaves it alone; imports and exports that threw or whose worker died stop here.
+ */
+export const MAX_ATTEMPTS: Readonly<Record<BooksJobKind, number | null>> = {
+  statement_import: 5,
+  entries_export: 5,
+  receipt_extraction: null,
+};
+/** A job that threw is tried again after this pause times its attempts so far (1, 2, 3... minutes). */
+export const RETRY_PAUSE_MS = 60_000;
+/** The stable code of a job that used its attempts; the message carries the last cause. */
+export const ATTEMPTS_EXHAUSTED = 'attempts_exhausted';
+
 export function emptyCounts(): ImportCounts {
   return { read: 0, added: 0, duplicates: 0, rejected: 0, pending: 0 };
 }
@@ -132,7 +147,30 @@ export async function claimJob(
       .orderBy('j.id')
       .limit(20);
     if (postgres) candidates = candidates.forUpdate().skipLocked();
+    const limit = MAX_ATTEMPTS[kind];
     for (const job of await candidates.execute()) {
+      if (limit !== null && job.attempts >= limit) {
+        // Its worker died or it threw on every attempt: a terminal state with the last cause, not
+        // a lease that lapses forever (a poisoned job must not come back on every run).
+        await trx
+          .updateTable('books_jobs')
+          .set((eb) => ({
+            state: 'failed',
+            finished_at: nowIso,
+            purge_after: new Date(now.getTime() + FAILED_RETENTION_MS).toISOString(),
+            locked_until: null,
+            locked_by: null,
+            error_code: ATTEMPTS_EXHAUSTED,
+            error_message: eb.fn.coalesce(
+              'error_message',
+              eb.val(`the job stopped ${job.attempts} times without finishing`),
+            ),
+          }))
+          .where('id', '=', job.id)
+          .where('attempts', '=', job.attempts)
+          .execute();
+        continue;
+      }
       if (kind === 'statement_import' && job.account_id !== null) {
         if (postgres) {
           // Waits for a concurrent claim of the same account to commit, then sees its lease.
@@ -201,6 +239,53 @@ export async function reportProgress(
     .where('attempts', '=', job.attempts)
     .executeTakeFirst();
   return result.numUpdatedRows > 0n;
+}
+
+/** Failed jobs keep their record (and upload) this long, like finished ones. */
+const FAILED_RETENTION_MS = 7 * 86_400_000;
+
+/**
+ * A job that threw: records the cause and hands the job back for another attempt after a pause,
+ * or, on its last attempt, ends it `failed` with code `attempts_exhausted` and the cause (decision
+ * 330). Returns which of the two happened, or undefined when the lease was lost meanwhile.
+ */
+export async function retryOrFail(
+  db: Kysely<Database>,
+  job: ClaimedJob,
+  workerId: string,
+  now: Date,
+  cause: string,
+): Promise<'retry' | 'failed' | undefined> {
+  const limit = MAX_ATTEMPTS[job.kind];
+  const last = limit !== null && job.attempts >= limit;
+  const message = `attempt ${job.attempts}${limit === null ? '' : ` of ${limit}`}: ${cause}`.slice(0, 500);
+  const result = await db
+    .updateTable('books_jobs')
+    .set(
+      last
+        ? {
+            state: 'failed',
+            finished_at: now.toISOString(),
+            purge_after: new Date(now.getTime() + FAILED_RETENTION_MS).toISOString(),
+            locked_until: null,
+            locked_by: null,
+            error_code: ATTEMPTS_EXHAUSTED,
+            error_message: message,
+          }
+        : {
+            // Stays `running` with a lease that lapses after the pause: the claim takes it again then.
+            locked_until: new Date(now.getTime() + RETRY_PAUSE_MS * job.attempts).toISOString(),
+            locked_by: null,
+            error_message: message,
+          },
+    )
+    .where('id', '=', job.id)
+    .where('state', '=', 'running')
+    .where('locked_by', '=', workerId)
+    .where('attempts', '=', job.attempts)
+    .executeTakeFirst();
+  if (result.numUpdatedRows === 0n) return undefined;
+  return last ? 'failed' : 'retry';
 }
 
 /** Ends a job; the caller's transaction also holds what the job produced and its event. */

@@ -42,7 +42,7 @@ export const ERROR_CODES = {
   not_consolidatable: {
     status: 400,
     description:
-      'The receipt entry and the target entry do not document one purchase (no shared order, no provider receipt settled by a card charge), so no consolidation is offered.',
+      'The receipt entry and the target entry do not document one purchase (no shared order, no provider receipt settled by a card charge), or no bank or card transaction is matched to either side yet (a confirmation names 1-20), so no consolidation is offered.',
   },
   missing_credential: { status: 401, description: 'No `Authorization: Bearer` credential was sent.' },
   invalid_credential: {

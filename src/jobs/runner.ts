@@ -27,11 +27,18 @@ export function startJobs(services: Services, jobs: readonly Job[]): RunningJobs
   const loops: Promise<void>[] = [];
   const wakers = new Set<() => void>();
 
+  // Runs in a row that threw, per job: an operator sees a job that keeps failing (decision 330).
+  const failuresInARow = new Map<string, number>();
   async function runOnce(job: Job): Promise<number> {
     try {
-      return await job.run(services);
+      const done = await job.run(services);
+      failuresInARow.delete(job.name);
+      return done;
     } catch (error) {
-      services.logger.error({ err: error, job: job.name }, 'job failed');
+      const inARow = (failuresInARow.get(job.name) ?? 0) + 1;
+      failuresInARow.set(job.name, inARow);
+      services.metrics.recordJobFailure(job.name, 'run');
+      services.logger.warn({ err: error, job: job.name, failuresInARow: inARow }, 'job run failed');
       return 0;
     }
   }

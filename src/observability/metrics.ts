@@ -5,7 +5,15 @@ export interface Metrics {
   registry: Registry;
   /** One API request answered: counted and timed through label children kept per label set. */
   recordRequest(operation: string, status: number, seconds: number): void;
+  /**
+   * One background failure: `run` a job run that threw, `retry` a queued job that failed and will
+   * be tried again, `failed` a queued job that used its attempts, `skipped` one row or
+   * organization a job set aside so the others go on.
+   */
+  recordJobFailure(job: string, outcome: JobFailureOutcome): void;
 }
+
+export type JobFailureOutcome = 'run' | 'retry' | 'failed' | 'skipped';
 
 interface RequestSeries {
   count: { inc(): void };
@@ -28,6 +36,12 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Metri
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
     registers: [registry],
   });
+  const jobFailures = new Counter({
+    name: 'accounting_job_failures_total',
+    help: 'Background job failures by job and outcome (run, retry, failed, skipped).',
+    labelNames: ['job', 'outcome'],
+    registers: [registry],
+  });
   // prom-client validates and hashes a label object on every inc and observe; each request's
   // series are found once per (operation, status) instead. Bounded: operations come from the
   // catalog and statuses are a handful.
@@ -46,6 +60,9 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Metri
       }
       found.count.inc();
       found.duration.observe(seconds);
+    },
+    recordJobFailure(job, outcome) {
+      jobFailures.labels({ job, outcome }).inc();
     },
   };
 }

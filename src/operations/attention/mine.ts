@@ -57,7 +57,18 @@ export const attentionMine = defineOperation({
         .where('c.organization_id', '=', ctx.organizationId)
         .where('c.holder_member_id', '=', ctx.principal.memberId)
         .where('t.receipt_id', 'is', null)
-        .where('t.status', '!=', 'excluded');
+        .where('t.status', '!=', 'excluded')
+        // A charge a receipt was consolidated into has its receipt (decision 332).
+        .where(({ not, exists, selectFrom }) =>
+          not(
+            exists(
+              selectFrom('receipt_consolidations as k')
+                .select('k.id')
+                .where('k.organization_id', '=', ctx.organizationId)
+                .whereRef('k.target_entry_id', '=', 't.entry_id'),
+            ),
+          ),
+        );
     let page = base().select([
       't.id',
       't.merchant',

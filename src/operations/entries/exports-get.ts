@@ -24,6 +24,19 @@ export const EntriesExport = Type.Object(
     finished_at: Type.Union([Timestamp('When it ended.'), Type.Null()], {
       description: 'When it ended, or null.',
     }),
+    error: Type.Union(
+      [
+        Type.Object(
+          {
+            code: Type.String({ description: 'attempts_exhausted: the export failed on every attempt.' }),
+            message: Type.String({ description: 'The last cause, with the attempt it happened on.' }),
+          },
+          { additionalProperties: false },
+        ),
+        Type.Null(),
+      ],
+      { description: 'Why the export failed (state failed), or null.' },
+    ),
   },
   { title: 'EntriesExport', additionalProperties: false },
 );
@@ -39,7 +52,18 @@ export const getExport = defineOperation({
   async run({ ctx, input }) {
     const row = await ctx.db
       .selectFrom('books_jobs')
-      .select(['id', 'state', 'params', 'progress', 'file_name', 'file_size', 'created_at', 'finished_at'])
+      .select([
+        'id',
+        'state',
+        'params',
+        'progress',
+        'file_name',
+        'file_size',
+        'created_at',
+        'finished_at',
+        'error_code',
+        'error_message',
+      ])
       .select((eb) =>
         eb
           .exists(
@@ -69,6 +93,10 @@ export const getExport = defineOperation({
       downloadable: row.state === 'succeeded' && asBool(row.has_file),
       created_at: asIso(row.created_at),
       finished_at: asIsoOrNull(row.finished_at),
+      error:
+        row.state === 'failed'
+          ? { code: row.error_code ?? 'failed', message: row.error_message ?? '' }
+          : null,
     };
   },
 });

@@ -54,6 +54,26 @@ export const Entry = Type.Object(
       description:
         'Receipts linked to the entry: its own receipt (a receipt entry), the receipt matched to its transaction, and receipts consolidated into it.',
     }),
+    consolidations: Type.Array(
+      Type.Object(
+        {
+          id: Id('Consolidation id (the audit log names it, record type receipt_consolidation).'),
+          receipt_entry_id: Id('The receipt entry consolidated.'),
+          target_entry_id: Id('The entry it was consolidated into.'),
+          mode: Type.Union([Type.Literal('same_order'), Type.Literal('provider_card_settlement')], {
+            description: 'Why the two belong together.',
+          }),
+          reason: Type.String({ description: 'The reason the reviewer gave.' }),
+          confirmed_by: Type.String({ description: 'Member id of the reviewer who confirmed it.' }),
+          confirmed_at: Timestamp('When it was confirmed (ISO 8601, UTC).'),
+        },
+        { additionalProperties: false },
+      ),
+      {
+        description:
+          'Confirmed receipt consolidations this entry is part of (either side), oldest first: the record history of matching.receiptConsolidation.confirm.',
+      },
+    ),
     revision: RevisionField,
     created_at: Timestamp('When the entry was posted (ISO 8601, UTC).'),
     updated_at: Timestamp('Last change (ISO 8601, UTC).'),

@@ -34,6 +34,13 @@ export async function toEntries(db: Kysely<Database>, rows: readonly EntryRow[])
     .where('e.source_type', '=', 'receipt')
     .orderBy('k.created_at')
     .execute();
+  const history = await db
+    .selectFrom('receipt_consolidations')
+    .select(['id', 'receipt_entry_id', 'target_entry_id', 'mode', 'reason', 'confirmed_by', 'created_at'])
+    .where((eb) => eb.or([eb('receipt_entry_id', 'in', ids), eb('target_entry_id', 'in', ids)]))
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
   const receiptIds = (row: EntryRow): string[] => [
     ...(row.source_type === 'receipt' ? [row.source_id] : []),
     ...transactions.flatMap((t) => (t.entry_id === row.id && t.receipt_id ? [t.receipt_id] : [])),
@@ -60,6 +67,17 @@ export async function toEntries(db: Kysely<Database>, rows: readonly EntryRow[])
     source_id: row.source_id,
     transaction_ids: transactions.filter((t) => t.entry_id === row.id).map((t) => t.id),
     receipt_ids: [...new Set(receiptIds(row))],
+    consolidations: history
+      .filter((k) => k.receipt_entry_id === row.id || k.target_entry_id === row.id)
+      .map((k) => ({
+        id: k.id,
+        receipt_entry_id: k.receipt_entry_id,
+        target_entry_id: k.target_entry_id,
+        mode: k.mode as 'same_order' | 'provider_card_settlement',
+        reason: k.reason,
+        confirmed_by: k.confirmed_by,
+        confirmed_at: asIso(k.created_at),
+      })),
     revision: row.revision,
     created_at: asIso(row.created_at),
     updated_at: asIso(row.updated_at),

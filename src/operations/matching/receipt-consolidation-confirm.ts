@@ -19,7 +19,8 @@ export const confirmReceiptConsolidation = defineOperation({
   access: {
     scopes: ['accounting:read', 'accounting:write'],
     roles: 'dashboard',
-    dashboardRoles: ['finance'],
+    // "A finance member reviews": a member with finance rights, and an admin has them (decision 332).
+    dashboardRoles: ['admin', 'finance'],
   },
   mutation: { idempotencyKeyMax: 200, revision: 'required' },
   mcpTool: false,

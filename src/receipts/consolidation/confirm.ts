@@ -138,6 +138,14 @@ export async function confirmConsolidation(
       created_at: now,
     })
     .execute();
+  // The consolidation record in the audit log (actor: who confirmed); its row holds the reason,
+  // which entries.get returns under `consolidations`.
+  await unit.audit({
+    recordType: 'receipt_consolidation',
+    recordId: consolidationId,
+    beforeRevision: null,
+    afterRevision: 1,
+  });
   if (preview.targetDescriptor && preview.merchant) {
     await rememberAlias(unit, preview.targetDescriptor, preview.merchant, 'consolidation');
   }

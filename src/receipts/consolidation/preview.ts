@@ -94,6 +94,9 @@ export function notAReceiptEntry(): AppError {
   );
 }
 
+/** The contract's limit on a confirmation's `transactions`. */
+const MAX_TRANSACTIONS = 20;
+
 export async function currentPreview(
   db: Kysely<Database>,
   organizationId: string,
@@ -116,7 +119,11 @@ export async function currentPreview(
     .select(['t.id', 't.revision', 't.receipt_id', 't.description', 'c.last_four'])
     .where('t.organization_id', '=', organizationId)
     .where((eb) =>
-      eb.or([eb('t.entry_id', 'in', [receiptEntry.id, target.id]), eb('t.receipt_id', '=', own.id)]),
+      eb.or([
+        eb('t.entry_id', 'in', [receiptEntry.id, target.id]),
+        // The payment matched to either receipt (same_order: the receipt of the order paid).
+        eb('t.receipt_id', 'in', target.source_type === 'receipt' ? [own.id, target.source_id] : [own.id]),
+      ]),
     )
     .orderBy('t.id')
     .execute();
@@ -136,6 +143,17 @@ export async function currentPreview(
     throw new AppError(
       'not_consolidatable',
       'These entries do not document one purchase: no shared order number, no order confirmation of the same merchant and total, and no provider receipt settled by a card charge of the same total.',
+      { field: 'targetEntryId' },
+    );
+  }
+  // A confirmation names 1-20 transactions (the contract): a pair with no payment behind it yet
+  // (two receipts of one order, neither matched) cannot be confirmed, so it is not offered.
+  if (transactions.length === 0 || transactions.length > MAX_TRANSACTIONS) {
+    throw new AppError(
+      'not_consolidatable',
+      transactions.length === 0
+        ? 'No bank or card transaction is matched to either side yet: match the payment to one of the receipts first, then consolidate.'
+        : `More than ${MAX_TRANSACTIONS} transactions are involved; a consolidation covers at most ${MAX_TRANSACTIONS}.`,
       { field: 'targetEntryId' },
     );
   }

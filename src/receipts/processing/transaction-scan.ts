@@ -1,3 +1,4 @@
+import type { Metrics } from '../../observability/metrics.ts';
 import type { UnitRuntime } from '../../unit/unit-of-work.ts';
 import { withUnit } from '../../unit/with-unit.ts';
 import { transactionById } from './candidates.ts';
@@ -10,9 +11,12 @@ const BATCH = 500;
  * The other direction of matching: transactions that arrived (imports, transactions.create) are
  * looked at once each for waiting receipts. The books do not call receipts (that would be an
  * import cycle), so this job finds them by `match_scanned_at is null`; each transaction is scanned
- * in its own unit of work that also sets the mark, so a crash repeats at most that one.
+ * in its own unit of work that also sets the mark, so a crash repeats at most that one. A row whose
+ * scan throws is set aside (marked scanned outside the failed unit, logged at warn, counted in
+ * `accounting_job_failures_total{outcome="skipped"}`): it never comes first again on the next run
+ * and never stops the rows of its own or any other organization (decision 331).
  */
-export async function scanNewTransactions(runtime: UnitRuntime): Promise<number> {
+export async function scanNewTransactions(runtime: UnitRuntime & { metrics?: Metrics }): Promise<number> {
   const rows = await runtime.db.kysely
     .selectFrom('bank_transactions')
     .select(['id', 'organization_id', 'status', 'receipt_id'])
@@ -46,26 +50,50 @@ export async function scanNewTransactions(runtime: UnitRuntime): Promise<number>
       .execute();
   }
   for (const row of rows.filter((r) => busy.has(r.organization_id))) {
-    await withUnit(
-      runtime,
-      {
-        organizationId: row.organization_id,
-        actor: { type: 'job', job: TRANSACTION_SCAN_JOB },
-        operation: TRANSACTION_SCAN_JOB,
-      },
-      async (unit) => {
-        const marked = await unit.db
-          .updateTable('bank_transactions')
-          .set({ match_scanned_at: unit.clock.now().toISOString() })
-          .where('id', '=', row.id)
-          .where('match_scanned_at', 'is', null)
-          .executeTakeFirst();
-        // Another worker scanned it first.
-        if (marked.numUpdatedRows === 0n || row.status !== 'unmatched' || row.receipt_id !== null) return;
-        const candidate = await transactionById(unit.db, row.organization_id, row.id);
-        if (candidate) await matchNewTransaction(unit, candidate);
-      },
-    );
+    try {
+      await withUnit(
+        runtime,
+        {
+          organizationId: row.organization_id,
+          actor: { type: 'job', job: TRANSACTION_SCAN_JOB },
+          operation: TRANSACTION_SCAN_JOB,
+        },
+        async (unit) => {
+          const marked = await unit.db
+            .updateTable('bank_transactions')
+            .set({ match_scanned_at: unit.clock.now().toISOString() })
+            .where('id', '=', row.id)
+            .where('match_scanned_at', 'is', null)
+            .executeTakeFirst();
+          // Another worker scanned it first.
+          if (marked.numUpdatedRows === 0n || row.status !== 'unmatched' || row.receipt_id !== null) return;
+          const candidate = await transactionById(unit.db, row.organization_id, row.id);
+          if (candidate) await matchNewTransaction(unit, candidate);
+        },
+      );
+    } catch (error) {
+      await skipPoisoned(runtime, row, error);
+    }
   }
   return rows.length;
+}
+
+/** Marks a transaction whose scan threw as scanned, so the batch (and the next run) goes on without it. */
+async function skipPoisoned(
+  runtime: UnitRuntime & { metrics?: Metrics },
+  row: { id: string; organization_id: string },
+  error: unknown,
+): Promise<void> {
+  runtime.metrics?.recordJobFailure(TRANSACTION_SCAN_JOB, 'skipped');
+  runtime.logger.warn(
+    { err: error, job: TRANSACTION_SCAN_JOB, transactionId: row.id, organizationId: row.organization_id },
+    'matching skipped a transaction it could not scan',
+  );
+  await runtime.db.kysely
+    .updateTable('bank_transactions')
+    .set({ match_scanned_at: runtime.clock.now().toISOString() })
+    .where('id', '=', row.id)
+    .where('organization_id', '=', row.organization_id)
+    .where('match_scanned_at', 'is', null)
+    .execute();
 }
