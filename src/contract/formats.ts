@@ -145,3 +145,13 @@ function upTo(max: string): string {
 export const SIGNED_MINOR_PATTERN = `^(0|-?(?:${upTo(MAX_MINOR.toString())}))$`;
 /** Non-negative minor units within the money range. */
 export const MINOR_PATTERN = `^(0|${upTo(MAX_MINOR.toString())})$`;
+
+/** At least one character that is not white space: a value that is required cannot be blank. */
+export const NOT_BLANK_PATTERN = '\\S';
+
+/**
+ * Text a field requires: `min`-`max` characters (Ajv counts code points, so an emoji is one) with
+ * at least one that is not white space (issue 27: a blank description was stored as "").
+ */
+export const RequiredText = (min: number, max: number, description: string) =>
+  Type.String({ minLength: min, maxLength: max, pattern: NOT_BLANK_PATTERN, description });

@@ -2,6 +2,7 @@ import type { ErrorObject } from 'ajv';
 import {
   DATE_MESSAGE,
   MINOR_PATTERN,
+  NOT_BLANK_PATTERN,
   SIGNED_MINOR_PATTERN,
   TIMESTAMP_MESSAGE,
   UUID_PATTERN,
@@ -25,6 +26,7 @@ const KNOWN_PATTERNS: Record<string, string> = {
   '^[0-9]{4}-[0-9]{2}-[0-9]{2}$': 'a date as YYYY-MM-DD',
   [SIGNED_MINOR_PATTERN]: 'a decimal string of minor units from -9007199254740991 to 9007199254740991',
   [MINOR_PATTERN]: 'a decimal string of minor units from 0 to 9007199254740991',
+  [NOT_BLANK_PATTERN]: 'text that is not blank (white space only is not a value)',
 };
 
 /** Formats named with what they accept, the date range included (docs/decisions.md 321). */

@@ -40,7 +40,8 @@ export function finish(
     reasons.add('implausible_date');
   }
   if (!fields.totalMinor) reasons.add('missing_total');
-  if (!fields.date) reasons.add('missing_date');
+  // A date read but implausible is said as such, not as a missing one.
+  if (!fields.date && !reasons.has('implausible_date')) reasons.add('missing_date');
   if (!fields.merchant) reasons.add('missing_merchant');
   if (!fields.currency) reasons.add('missing_currency');
   if (!addsUp(fields)) reasons.add('totals_inconsistent');

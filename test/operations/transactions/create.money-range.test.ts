@@ -136,4 +136,3 @@ for (const dialect of DIALECTS) {
     });
   });
 }
-
