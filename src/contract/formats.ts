@@ -144,7 +144,7 @@ function upTo(max: string): string {
 /** Signed minor units within the money range, `0`, `-1`, `9007199254740991`. */
 export const SIGNED_MINOR_PATTERN = `^(0|-?(?:${upTo(MAX_MINOR.toString())}))$`;
 /** Non-negative minor units within the money range. */
-export const MINOR_PATTERN = `^(0|${upTo(MAX_MINOR.toString())})$`;
+export const MINOR_PATTERN = `^(0|(?:${upTo(MAX_MINOR.toString())}))$`;
 
 /** At least one character that is not white space: a value that is required cannot be blank. */
 export const NOT_BLANK_PATTERN = '\\S';
