@@ -1,5 +1,5 @@
 import { AppError } from '../contract/errors.ts';
-import { isId } from '../contract/formats.ts';
+import { isDateInRange, isId } from '../contract/formats.ts';
 
 /** Keyset position in attention.mine: (booked date, id) of the last item returned. */
 export interface AttentionPosition {
@@ -11,8 +11,6 @@ export function encodeAttentionCursor(position: AttentionPosition): string {
   return Buffer.from(JSON.stringify(['a', position.date, position.id])).toString('base64url');
 }
 
-const DATE = /^\d{4}-\d{2}-\d{2}$/;
-
 /** Only cursors this service issued pass (a forged one never reaches a date or uuid cast). */
 export function decodeAttentionCursor(cursor: string): AttentionPosition {
   try {
@@ -22,8 +20,8 @@ export function decodeAttentionCursor(cursor: string): AttentionPosition {
       parsed.length === 3 &&
       parsed[0] === 'a' &&
       typeof parsed[1] === 'string' &&
-      DATE.test(parsed[1]) &&
-      new Date(`${parsed[1]}T00:00:00Z`).toISOString().slice(0, 10) === parsed[1] &&
+      // Within the service's date range: a date PostgreSQL cannot cast (year 0000) must not reach it.
+      isDateInRange(parsed[1]) &&
       isId(parsed[2]) &&
       parsed[2] === parsed[2].toLowerCase()
     ) {

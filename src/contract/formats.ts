@@ -54,8 +54,10 @@ export const IdempotencyKey = (max: 150 | 200) =>
 export const IDEMPOTENCY_HEADER_MIN = 8;
 export const IDEMPOTENCY_HEADER_MAX = 200;
 
+/** A calendar date within the service's date range (DATE_MIN..DATE_MAX; the `date` format checks it). */
 export const DateString = (description: string) => Type.String({ format: 'date', description });
 
+/** An RFC 3339 timestamp whose date lies within the service's date range (the `date-time` format). */
 export const Timestamp = (description: string) => Type.String({ format: 'date-time', description });
 
 /** An ISO 4217 currency code on the wire (which codes are supported is each area's rule). */
@@ -65,6 +67,91 @@ export const CurrencyCode = (description: string) =>
 /** A signed amount on the wire: a decimal string of minor units, negative = money out. */
 export const SignedMinor = (description: string) =>
   Type.String({
-    pattern: '^(0|-?[1-9][0-9]{0,17})$',
-    description: `${description} Signed decimal string of minor units.`,
+    pattern: SIGNED_MINOR_PATTERN,
+    description: `${description} Signed decimal string of minor units, at most 9007199254740991 either way.`,
   });
+
+/**
+ * The one date range of the service (docs/decisions.md 321): every date and timestamp it accepts
+ * (schemas, query parameters, cursors, statement lines, extracted receipt dates) lies within it.
+ * Wide enough for any real booking, narrow enough that both databases and every date computation
+ * (year 0000 does not exist in PostgreSQL; 9999-12-31 plus a day overflows) handle it.
+ */
+export const DATE_MIN = '1900-01-01';
+export const DATE_MAX = '2999-12-31';
+export const DATE_RANGE_TEXT = `between ${DATE_MIN} and ${DATE_MAX}`;
+
+const DATE_SHAPE = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+/** A real calendar date `YYYY-MM-DD` within DATE_MIN..DATE_MAX. */
+export function isDateInRange(value: unknown): value is string {
+  if (typeof value !== 'string') return false;
+  const m = DATE_SHAPE.exec(value);
+  if (!m) return false;
+  const [year, month, day] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  if (month < 1 || month > 12 || day < 1) return false;
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  const days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1] as number;
+  return day <= days && value >= DATE_MIN && value <= DATE_MAX;
+}
+
+const TIMESTAMP_SHAPE = /^(\d{4}-\d{2}-\d{2})[Tt](\d{2}):(\d{2}):(\d{2}|60)(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
+
+/** An RFC 3339 timestamp whose date lies within DATE_MIN..DATE_MAX. */
+export function isTimestampInRange(value: unknown): value is string {
+  if (typeof value !== 'string') return false;
+  const m = TIMESTAMP_SHAPE.exec(value);
+  if (!m || !isDateInRange(m[1])) return false;
+  const [hour, minute, second] = [Number(m[2]), Number(m[3]), Number(m[4])];
+  const zone = m[6] as string;
+  const zoneOk = /^[Zz]$/.test(zone) || (Number(zone.slice(1, 3)) <= 23 && Number(zone.slice(4, 6)) <= 59);
+  return hour <= 23 && minute <= 59 && second <= 60 && zoneOk;
+}
+
+export const DATE_MESSAGE = `a date as YYYY-MM-DD ${DATE_RANGE_TEXT}`;
+export const TIMESTAMP_MESSAGE = `a timestamp as YYYY-MM-DDTHH:MM:SSZ (RFC 3339, with Z or an offset) ${DATE_RANGE_TEXT}`;
+
+/**
+ * The money range (docs/decisions.md 320): every amount the service accepts or stores is at most
+ * 9007199254740991 minor units either way, the integers both drivers (better-sqlite3 reads them as
+ * JS numbers) and every sum of up to a thousand of them (int64) keep exact.
+ */
+export const MAX_MINOR = 9007199254740991n;
+
+export function isMinorInRange(value: bigint): boolean {
+  return value <= MAX_MINOR && value >= -MAX_MINOR;
+}
+
+/** Decimal strings 1..`max` as a regular expression body (no anchors, no sign). */
+function upTo(max: string): string {
+  const options: string[] = [];
+  // Fewer digits than max: any.
+  if (max.length > 1) options.push(`[1-9][0-9]{0,${max.length - 2}}`);
+  // As many digits: digit by digit, lower at position i, equal before it.
+  for (let i = 0; i < max.length; i += 1) {
+    const digit = Number(max[i]);
+    const low = i === 0 ? 1 : 0;
+    const rest = max.length - i - 1;
+    if (i === max.length - 1) {
+      options.push(`${max.slice(0, i)}[${low}-${digit}]`);
+    } else if (digit > low) {
+      options.push(`${max.slice(0, i)}[${low}-${digit - 1}][0-9]{${rest}}`);
+    }
+  }
+  return options.join('|');
+}
+
+/** Signed minor units within the money range, `0`, `-1`, `9007199254740991`. */
+export const SIGNED_MINOR_PATTERN = `^(0|-?(?:${upTo(MAX_MINOR.toString())}))$`;
+/** Non-negative minor units within the money range. */
+export const MINOR_PATTERN = `^(0|(?:${upTo(MAX_MINOR.toString())}))$`;
+
+/** At least one character that is not white space: a value that is required cannot be blank. */
+export const NOT_BLANK_PATTERN = '\\S';
+
+/**
+ * Text a field requires: `min`-`max` characters (Ajv counts code points, so an emoji is one) with
+ * at least one that is not white space (issue 27: a blank description was stored as "").
+ */
+export const RequiredText = (min: number, max: number, description: string) =>
+  Type.String({ minLength: min, maxLength: max, pattern: NOT_BLANK_PATTERN, description });

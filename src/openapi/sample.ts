@@ -20,6 +20,9 @@ const PATTERN_SAMPLES: ReadonlyArray<[RegExp, string]> = [
   [/^\^\(0\|\[1-9\]\[0-9\]\{0,8\}\)\(\\\.\[0-9\]\{1,4\}\)\?\$$/, '2'],
   [/^\^\(0\|\[1-9\]\[0-9\]/, '125000'],
   [/^\^\(0\|-\?\[1-9\]/, '-4990'],
+  // The money range's patterns (src/contract/formats.ts, decision 320).
+  [/^\^\(0\|-\?\(\?:\[1-9\]/, '-4990'],
+  [/^\^\(0\|\(\?:\[1-9\]/, '125000'],
 ];
 
 /** Readable text for common field names; anything else gets a neutral word. */

@@ -92,9 +92,24 @@ export async function invoke(
   // while this request still holds the key (src/operations/run-once.ts).
   const outcome = await runOnce(services, unitOptions, scope, settings, sealer, (unit) =>
     operation.run({ ctx: { ...unit, principal, services }, input }),
-  );
+  ).catch((error: unknown) => {
+    throw call.idempotencyHeader === undefined ? error : namingTheHeader(error);
+  });
   if (outcome.replayed) meta.replayed = true;
   return outcome.body as { data: unknown };
+}
+
+/**
+ * An error about the idempotency key names where the key came from (issue 27): the
+ * `Idempotency-Key` header when the caller sent it there, not the body field it did not send.
+ */
+function namingTheHeader(error: unknown): unknown {
+  if (!(error instanceof AppError) || error.field !== 'idempotencyKey') return error;
+  return new AppError(error.code, error.message.replace('This idempotency key', 'This Idempotency-Key'), {
+    field: 'Idempotency-Key',
+    ...(error.details === undefined ? {} : { details: error.details }),
+    ...(error.retryAfterSeconds === undefined ? {} : { retryAfterSeconds: error.retryAfterSeconds }),
+  });
 }
 
 function memberActor(principal: Principal): Actor {

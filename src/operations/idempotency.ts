@@ -138,6 +138,8 @@ function inProgress(message = 'A request with this idempotency key is still bein
 }
 
 function storedResult(stored: unknown, sealer: ReplaySealer | undefined): unknown {
+  const replay = (stored as { replay?: unknown } | null)?.replay;
+  if (typeof replay === 'string' && Object.keys(stored as object).length === 1) return JSON.parse(replay);
   const sealed = (stored as { sealed?: unknown } | null)?.sealed;
   if (!sealer || typeof sealed !== 'string') return stored;
   let text: string;
@@ -182,7 +184,10 @@ export function idempotencyCompletion(
   body: unknown,
   sealer?: ReplaySealer,
 ): FinalStatement {
-  const stored = sealer ? { sealed: sealer.seal(JSON.stringify(body)) } : body;
+  // The answer is kept as its JSON text: PostgreSQL's jsonb reorders keys, and a replay must be
+  // byte-identical to the first answer on both databases (issue 27).
+  const text = JSON.stringify(body);
+  const stored = sealer ? { sealed: sealer.seal(text) } : { replay: text };
   return {
     statement: sql`update idempotency_keys set state = 'completed', response_status = 200,
       response_body = ${dbJson(stored)} where organization_id = ${scope.organizationId}

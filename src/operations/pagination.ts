@@ -1,6 +1,6 @@
 import { type Static, type TSchema, Type } from 'typebox';
 import { AppError } from '../contract/errors.ts';
-import { isId, MAX_SAFE } from '../contract/formats.ts';
+import { isId, isTimestampInRange, MAX_SAFE } from '../contract/formats.ts';
 
 /**
  * Both list styles of the contract. Records inside are snake_case; the page envelope uses the
@@ -55,13 +55,13 @@ export function encodeCursor(position: CursorPosition): string {
   return Buffer.from(JSON.stringify([position.createdAt, position.id])).toString('base64url');
 }
 
-/** How timestamps are stored and issued: `Date#toISOString` of a year from 1970 to 9999. */
+/** How timestamps are stored and issued: `Date#toISOString`, from 1970 to the service's last date. */
 const ISSUED_TIMESTAMP = /^(\d{4})-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 function isIssuedTimestamp(value: unknown): value is string {
   if (typeof value !== 'string') return false;
   const year = ISSUED_TIMESTAMP.exec(value)?.[1];
-  if (year === undefined || Number(year) < 1970) return false;
+  if (year === undefined || Number(year) < 1970 || !isTimestampInRange(value)) return false;
   const time = Date.parse(value);
   // The round trip refuses dates that do not exist (2026-02-30) and anything not in canonical form.
   return !Number.isNaN(time) && new Date(time).toISOString() === value;

@@ -1,5 +1,12 @@
 import type { ErrorObject } from 'ajv';
-import { UUID_PATTERN } from '../contract/formats.ts';
+import {
+  DATE_MESSAGE,
+  MINOR_PATTERN,
+  NOT_BLANK_PATTERN,
+  SIGNED_MINOR_PATTERN,
+  TIMESTAMP_MESSAGE,
+  UUID_PATTERN,
+} from '../contract/formats.ts';
 
 /** One invalid field, as listed in the error's `errors` detail. */
 export interface Problem {
@@ -17,6 +24,15 @@ const KNOWN_PATTERNS: Record<string, string> = {
   [UUID_PATTERN]: 'a UUID',
   '^[A-Z]{2}$': 'two uppercase letters (ISO 3166-1 alpha-2 country)',
   '^[0-9]{4}-[0-9]{2}-[0-9]{2}$': 'a date as YYYY-MM-DD',
+  [SIGNED_MINOR_PATTERN]: 'a decimal string of minor units from -9007199254740991 to 9007199254740991',
+  [MINOR_PATTERN]: 'a decimal string of minor units from 0 to 9007199254740991',
+  [NOT_BLANK_PATTERN]: 'text that is not blank (white space only is not a value)',
+};
+
+/** Formats named with what they accept, the date range included (docs/decisions.md 321). */
+const KNOWN_FORMATS: Record<string, string> = {
+  date: DATE_MESSAGE,
+  'date-time': TIMESTAMP_MESSAGE,
 };
 
 function fieldOf(error: ErrorObject): string {
@@ -59,8 +75,11 @@ function describe(error: ErrorObject, field: string, branches: readonly ErrorObj
       const known = KNOWN_PATTERNS[pattern];
       return known ? `${name} must be ${known}.` : `${name} must match the pattern ${pattern}.`;
     }
-    case 'format':
-      return `${name} must be a valid ${String(error.params.format)}.`;
+    case 'format': {
+      const format = String(error.params.format);
+      const known = KNOWN_FORMATS[format];
+      return known ? `${name} must be ${known}.` : `${name} must be a valid ${format}.`;
+    }
     case 'enum':
       return `${name} must be one of: ${list((error.params.allowedValues as unknown[]) ?? [])}.`;
     case 'const':

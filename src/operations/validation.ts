@@ -2,7 +2,7 @@ import { Ajv, type ValidateFunction } from 'ajv';
 import { default as addFormatsModule } from 'ajv-formats';
 import type { TSchema } from 'typebox';
 import { AppError } from '../contract/errors.ts';
-import { UUID_PATTERN } from '../contract/formats.ts';
+import { isDateInRange, isTimestampInRange, UUID_PATTERN } from '../contract/formats.ts';
 import { MAX_REPORTED, problems } from './validation-report.ts';
 
 // ajv-formats ships CommonJS; under NodeNext its default import is the module object.
@@ -21,7 +21,17 @@ const ajv = new Ajv({
   // parentSchema on errors: an anyOf of constants is reported with its allowed values.
   verbose: true,
 });
-addFormats(ajv);
+/**
+ * `date` and `date-time` are the service's: a real calendar date (and time) within its one date
+ * range (docs/decisions.md 321), so no accepted date can fail a query or a job on either database.
+ */
+function withServiceFormats(instance: Ajv): Ajv {
+  addFormats(instance);
+  instance.addFormat('date', { type: 'string', validate: isDateInRange });
+  instance.addFormat('date-time', { type: 'string', validate: isTimestampInRange });
+  return instance;
+}
+withServiceFormats(ajv);
 /** Run only once an input has failed, to report every invalid field at once (validation-report.ts). */
 const ajvAll = new Ajv({
   allErrors: true,
@@ -31,7 +41,7 @@ const ajvAll = new Ajv({
   strict: false,
   verbose: true,
 });
-addFormats(ajvAll);
+withServiceFormats(ajvAll);
 
 const cache = new WeakMap<TSchema, ValidateFunction>();
 const cacheAll = new WeakMap<TSchema, ValidateFunction>();

@@ -1,3 +1,5 @@
+import { isMinorInRange, MAX_MINOR } from '../../contract/formats.ts';
+
 /**
  * Exact decimal text -> bigint minor units. Never goes through a float: the digits are read as text
  * and scaled by the currency's ISO 4217 exponent.
@@ -34,6 +36,12 @@ const EXPONENTS: ReadonlyMap<string, number> = new Map([
   ['UYW', 4],
 ]);
 
+/** The largest amount the books hold (docs/decisions.md 320), as a decimal of the currency. */
+export function maxAmountText(exponent: number): string {
+  const digits = MAX_MINOR.toString();
+  return exponent === 0 ? digits : `${digits.slice(0, -exponent)}.${digits.slice(-exponent)}`;
+}
+
 export function currencyExponent(currency: string): number {
   return EXPONENTS.get(currency.toUpperCase()) ?? 2;
 }
@@ -47,6 +55,13 @@ export function isCurrencyCode(text: string): boolean {
  * carries more decimals than the currency has (unless the extra digits are zeros: `12.500` EUR is fine).
  */
 export function decimalToMinor(text: string, exponent: number): bigint | null {
+  const minor = decimalToExactMinor(text, exponent);
+  // Beyond the money range (docs/decisions.md 320) is not an amount the books can hold.
+  return minor === null || !isMinorInRange(minor) ? null : minor;
+}
+
+/** decimalToMinor without the money range: for callers that say why an amount is refused. */
+function decimalToExactMinor(text: string, exponent: number): bigint | null {
   const m = /^([+-]?)(\d*)(?:\.(\d*))?$/.exec(text);
   if (m === null) return null;
   const [, sign = '', whole = '', frac = ''] = m;
@@ -95,12 +110,15 @@ export function parseAmount(raw: string, decimal: DecimalSeparator, currency: st
     return { ok: false, reason: `amount '${raw}' is not a number like ${example}` };
   }
   const whole = (m[1] ?? '0').replace(/[.,]/g, '');
-  const minor = decimalToMinor(`${whole}.${m[2] ?? ''}`, exponent);
+  const minor = decimalToExactMinor(`${whole}.${m[2] ?? ''}`, exponent);
   if (minor === null) {
     return {
       ok: false,
       reason: `amount '${raw}' has more decimals than ${currency} allows (${exponent})`,
     };
+  }
+  if (!isMinorInRange(minor)) {
+    return { ok: false, reason: `amount '${raw}' is beyond ${maxAmountText(exponent)} either way` };
   }
   return { ok: true, minor: negative ? -minor : minor };
 }

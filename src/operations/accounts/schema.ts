@@ -1,6 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { NullableDate, NullableString, RevisionField } from '../../books/wire.ts';
-import { Id, Timestamp } from '../../contract/formats.ts';
+import { Id, RequiredText, Timestamp } from '../../contract/formats.ts';
 
 /** A money account as returned on the wire (snake_case like every record). */
 export const Account = Type.Object(
@@ -32,11 +32,7 @@ export const Account = Type.Object(
 );
 export type Account = Static<typeof Account>;
 
-export const AccountName = Type.String({
-  minLength: 1,
-  maxLength: 200,
-  description: 'Name, 1-200 characters.',
-});
+export const AccountName = RequiredText(1, 200, 'Name, 1-200 characters, not blank.');
 export const AccountKind = Type.Union(
   [
     Type.Literal('checking'),

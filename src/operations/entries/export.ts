@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import { enqueueJob } from '../../books/jobs-queue.ts';
-import { AppError } from '../../contract/errors.ts';
 import { DateString, IdempotencyKey } from '../../contract/formats.ts';
+import { refuseReversedDates } from '../date-range.ts';
 import { defineOperation } from '../define.ts';
 import { JobHandle } from '../transactions/schema.ts';
 
@@ -23,7 +23,7 @@ export const exportEntries = defineOperation({
   output: JobHandle,
   example: { from: '2026-01-01', to: '2026-03-31' },
   async run({ ctx, input }) {
-    if (input.to < input.from) throw new AppError('invalid_input', 'to is before from.', { field: 'to' });
+    refuseReversedDates(input.from, input.to);
     const job = await enqueueJob(ctx.db, {
       organizationId: ctx.organizationId,
       kind: 'entries_export',

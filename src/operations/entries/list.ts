@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import { Type } from 'typebox';
 import { likePattern } from '../../books/wire.ts';
 import { DateString, Limit, Offset } from '../../contract/formats.ts';
+import { refuseReversedDates } from '../date-range.ts';
 import { defineOperation } from '../define.ts';
 import { OffsetPage, offsetPage } from '../pagination.ts';
 import { Entry } from './schema.ts';
@@ -33,6 +34,7 @@ export const listEntries = defineOperation({
   output: OffsetPage(Entry, 'The page of entries, newest date first, then by id.'),
   example: { limit: 30, from: '2026-01-01', to: '2026-01-31' },
   async run({ ctx, input }) {
+    refuseReversedDates(input.from, input.to);
     const limit = input.limit ?? 30;
     const offset = input.offset ?? 0;
     let query = ctx.db

@@ -1,7 +1,14 @@
 import { Type } from 'typebox';
 import { insertTransactions } from '../../books/transactions.ts';
 import { AppError, notFound } from '../../contract/errors.ts';
-import { CurrencyCode, DateString, Id, IdempotencyKey, SignedMinor } from '../../contract/formats.ts';
+import {
+  CurrencyCode,
+  DateString,
+  Id,
+  IdempotencyKey,
+  RequiredText,
+  SignedMinor,
+} from '../../contract/formats.ts';
 import { isSupportedCurrency } from '../../invoicing/money.ts';
 import { requireAccount } from '../accounts/store.ts';
 import { defineOperation } from '../define.ts';
@@ -27,11 +34,7 @@ export const createTransaction = defineOperation({
         SignedMinor('Amount before conversion, when paid in another currency.'),
       ),
       originalCurrency: Type.Optional(CurrencyCode('Currency before conversion.')),
-      description: Type.String({
-        minLength: 1,
-        maxLength: 500,
-        description: 'What it was, 1-500 characters.',
-      }),
+      description: RequiredText(1, 500, 'What it was, 1-500 characters, not blank.'),
       counterpartyName: Type.Optional(
         Type.String({ minLength: 1, maxLength: 200, description: 'Who was paid or paid, 1-200 characters.' }),
       ),

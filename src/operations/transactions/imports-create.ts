@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import type { ImportParams } from '../../books/import-job.ts';
 import { enqueueJob } from '../../books/jobs-queue.ts';
+import { DATE_FORMATS } from '../../books/statements/dates.ts';
 import { AppError, notFound } from '../../contract/errors.ts';
 import { Id, IdempotencyKey } from '../../contract/formats.ts';
 import { decodeBase64 } from '../../contractors/template-file.ts';
@@ -44,11 +45,12 @@ const ColumnMapping = Type.Object(
     currency: Column('Currency of the line.'),
     status: Column('A column whose value marks a row as pending (not booked yet).'),
     dateFormat: Type.Optional(
-      Type.String({
-        minLength: 4,
-        maxLength: 20,
-        description: 'Date format such as dd.MM.yyyy, MM/dd/yyyy or yyyy-MM-dd; detected when omitted.',
-      }),
+      Type.Union(
+        DATE_FORMATS.map((format) => Type.Literal(format)),
+        {
+          description: `Date format of the date columns, one of ${DATE_FORMATS.join(', ')}; detected when omitted.`,
+        },
+      ),
     ),
     decimalSeparator: Type.Optional(
       Type.Union([Type.Literal(','), Type.Literal('.')], {
@@ -66,6 +68,32 @@ const ColumnMapping = Type.Object(
     description: 'CSV/TSV only: which column holds what; recognised from the header when omitted.',
   },
 );
+
+/**
+ * What the schema cannot say about a mapping, checked when the import is created rather than line
+ * by line in the job: one signed amount column, or debit and credit, never both kinds.
+ */
+function checkMapping(mapping: { amount?: unknown; debit?: unknown; credit?: unknown } | undefined): void {
+  if (mapping === undefined) return;
+  const split = mapping.debit !== undefined ? 'debit' : mapping.credit !== undefined ? 'credit' : null;
+  if (mapping.amount !== undefined && split !== null) {
+    throw new AppError(
+      'invalid_input',
+      `mapping.${split} cannot be given with mapping.amount: map one signed amount column, or debit and credit.`,
+      { field: `mapping.${split}` },
+    );
+  }
+  if (mapping.amount === undefined && (mapping.debit === undefined || mapping.credit === undefined)) {
+    throw new AppError('invalid_input', 'mapping needs an amount column, or both debit and credit columns.', {
+      field:
+        mapping.debit === undefined
+          ? mapping.credit === undefined
+            ? 'mapping.amount'
+            : 'mapping.debit'
+          : 'mapping.credit',
+    });
+  }
+}
 
 export const createImport = defineOperation({
   name: 'transactions.imports.create',
@@ -133,6 +161,7 @@ export const createImport = defineOperation({
         .executeTakeFirst();
       if (!card) throw notFound('Card', 'cardId');
     }
+    checkMapping(input.mapping);
     const bytes = decodeBase64(input.contentBase64);
     if (bytes.length > MAX_STATEMENT_BYTES) {
       throw new AppError('payload_too_large', `The file exceeds ${MAX_STATEMENT_BYTES} bytes.`, {

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import { Type } from 'typebox';
 import { likePattern } from '../../books/wire.ts';
 import { DateString, Id, Limit, Offset } from '../../contract/formats.ts';
+import { refuseReversedDates } from '../date-range.ts';
 import { defineOperation } from '../define.ts';
 import { OffsetPage, offsetPage } from '../pagination.ts';
 import { Transaction } from './schema.ts';
@@ -35,6 +36,7 @@ export const listTransactions = defineOperation({
   output: OffsetPage(Transaction, 'The page of transactions, newest booked date first, then by id.'),
   example: { limit: 30, from: '2026-01-01', to: '2026-01-31' },
   async run({ ctx, input }) {
+    refuseReversedDates(input.from, input.to);
     const limit = input.limit ?? 30;
     const offset = input.offset ?? 0;
     let query = ctx.db

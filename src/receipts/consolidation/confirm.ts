@@ -59,10 +59,7 @@ export async function confirmConsolidation(
       },
     );
   }
-  const reason = input.reason.trim();
-  if (reason.length < 10 || reason.length > 1000) {
-    throw new AppError('invalid_input', 'reason must be 10-1000 characters.', { field: 'reason' });
-  }
+  const reason = consolidationReason(input.reason);
   const preview = await currentPreview(
     unit.db,
     unit.organizationId,
@@ -165,4 +162,17 @@ export async function confirmConsolidation(
     mode: preview.mode,
     consolidationId,
   };
+}
+
+/**
+ * The reviewer's reason, trimmed, 10-1000 characters counted as code points (as the schema's
+ * limits count them): 600 "🧾" is 600 characters, not 1200 UTF-16 units (issue 27).
+ */
+export function consolidationReason(raw: string): string {
+  const reason = raw.trim();
+  const characters = [...reason].length;
+  if (characters < 10 || characters > 1000) {
+    throw new AppError('invalid_input', 'reason must be 10-1000 characters.', { field: 'reason' });
+  }
+  return reason;
 }

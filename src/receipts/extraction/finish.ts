@@ -1,3 +1,4 @@
+import { DATE_MIN, isDateInRange } from '../../contract/formats.ts';
 import type { ExtractedFields, ExtractionKind, ExtractionResult, ReviewReason } from './types.ts';
 
 // Decides ready vs needs_review: the fields bookkeeping cannot do without, totals that add up,
@@ -20,14 +21,32 @@ function addsUp(fields: ExtractedFields): boolean {
   return [net + tax, net + tax + tip, net, net + tip].includes(total);
 }
 
+/**
+ * Whether a date read from a receipt can be its date (docs/decisions.md 322): a real date within
+ * the service's range, not before 1900 and at most a year after `today` (YYYY-MM-DD). An OCR misread
+ * (the year 2822, 0001) fails it and becomes the review reason `implausible_date`, not a date.
+ */
+export function isPlausibleReceiptDate(date: string, today: string): boolean {
+  if (!isDateInRange(date) || date < DATE_MIN) return false;
+  const latest = `${String(Number(today.slice(0, 4)) + 1).padStart(4, '0')}${today.slice(4)}`;
+  return date <= latest;
+}
+
 export function finish(
   kind: ExtractionKind,
   fields: ExtractedFields,
   extra: ReviewReason[] = [],
+  today: string = new Date().toISOString().slice(0, 10),
 ): ExtractionResult {
   const reasons = new Set<ReviewReason>(extra);
+  if (fields.date && !isPlausibleReceiptDate(fields.date.value, today)) {
+    const { date: _implausible, ...rest } = fields;
+    fields = rest;
+    reasons.add('implausible_date');
+  }
   if (!fields.totalMinor) reasons.add('missing_total');
-  if (!fields.date) reasons.add('missing_date');
+  // A date read but implausible is said as such, not as a missing one.
+  if (!fields.date && !reasons.has('implausible_date')) reasons.add('missing_date');
   if (!fields.merchant) reasons.add('missing_merchant');
   if (!fields.currency) reasons.add('missing_currency');
   // A total confirmed by other figures (confidence above SURE) stands even if the net found is another figure.

@@ -1,3 +1,5 @@
+import { isMinorInRange } from '../../contract/formats.ts';
+
 // Decimal strings to exact minor units. The exponent comes from ISO 4217; currencies not in
 // the short table have two decimals, which holds for every currency receipts here arrive in.
 
@@ -43,6 +45,8 @@ export function decimalToMinor(decimal: string, currency: string | undefined): b
   const kept = fraction.slice(0, exponent).padEnd(exponent, '0');
   if (/[1-9]/.test(fraction.slice(exponent))) return null;
   const minor = BigInt(`${m[2] ?? '0'}${kept}`);
+  // Beyond the money range (docs/decisions.md 320) no amount is read: the books could not hold it.
+  if (!isMinorInRange(minor)) return null;
   return m[1] === '-' ? -minor : minor;
 }
 

@@ -102,6 +102,8 @@ export type ReviewReason =
   | 'reader_unavailable'
   | 'missing_total'
   | 'missing_date'
+  /** A date was read but lies outside the plausible window (finish.ts); it is not kept. */
+  | 'implausible_date'
   | 'missing_merchant'
   | 'missing_currency'
   | 'totals_inconsistent'

@@ -18,6 +18,23 @@ import { findHeader } from './sniff.ts';
 const SAMPLE_ROWS = 200;
 const CHUNK_CHARS = 64 * 1024;
 
+/**
+ * A column index beyond every row read fails the file with its reason, rather than rejecting each
+ * line for a missing cell (issue 27): the mapping is what is wrong, and one message says so.
+ */
+function assertColumnsInFile(columns: Columns, sample: string[][], headers: string[]): void {
+  const width = Math.max(headers.length, ...sample.map((row) => row.length));
+  if (sample.length === 0 && headers.length === 0) return;
+  for (const [field, index] of Object.entries(columns)) {
+    if (index !== null && index >= width) {
+      throw new StatementFileError(
+        'unknown_columns',
+        `the mapping's ${field} column ${index} is beyond the file: its rows have ${width} columns (indexes 0 to ${width - 1})`,
+      );
+    }
+  }
+}
+
 export function parseCsv(source: StatementSource, text: string, encoding: TextEncoding): StatementParse {
   const header = findHeader(text, source.mapping, source.fileName);
   const columns = resolveColumns(header.mapping, header.headers);
@@ -25,6 +42,7 @@ export function parseCsv(source: StatementSource, text: string, encoding: TextEn
   const sample = sampleRows(body, header.separator, header.headerLine === 0 ? 0 : 1);
   const cell = (row: string[], i: number | null): string => (i === null ? '' : (row[i] ?? '').trim());
 
+  assertColumnsInFile(columns, sample, header.headers);
   const given = header.mapping;
   const dateSamples = sample.map((r) => cell(r, columns.date)).filter((v) => v !== '');
   // A header without rows has nothing to detect from: any format reads its zero rows.

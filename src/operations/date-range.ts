@@ -1,0 +1,14 @@
+import { AppError } from '../contract/errors.ts';
+
+/**
+ * Inclusive date ranges (`from`..`to`, both YYYY-MM-DD) are refused the same way by every
+ * operation that takes one: `to` before `from` is a 400 naming `to`, never an empty answer here
+ * and a refusal there (issue 27).
+ */
+export function refuseReversedDates(from: string | undefined, to: string | undefined): void {
+  if (from !== undefined && to !== undefined && to < from) {
+    throw new AppError('invalid_input', `to (${to}) is before from (${from}); give to on or after from.`, {
+      field: 'to',
+    });
+  }
+}
