@@ -112,7 +112,9 @@ export class StatementFileError extends Error {
       | 'unsafe_xml'
       | 'unknown_columns'
       | 'bad_encoding'
-      | 'line_too_long',
+      | 'line_too_long'
+      /** A size, depth or count limit of the reader (`message` names which); see docs/security.md. */
+      | 'limit_exceeded',
     message: string,
   ) {
     super(message);
