@@ -1,4 +1,6 @@
 import { PDFDocument, type PDFFont, type PDFPage, StandardFonts } from 'pdf-lib';
+import { AppError } from '../contract/errors.ts';
+import { assertPdfInflatesWithin, PdfInflateLimitError } from '../files/pdf-inflate-guard.ts';
 import { toWinAnsi } from '../invoicing/pdf-text.ts';
 
 export interface SignatureFacts {
@@ -115,6 +117,14 @@ async function baseDocument(
   mediaType: string,
 ): Promise<{ doc: PDFDocument; kept: boolean }> {
   if (mediaType === 'application/pdf' && document.length <= MAX_PDF_BYTES) {
+    try {
+      assertPdfInflatesWithin(document);
+    } catch (error) {
+      if (!(error instanceof PdfInflateLimitError)) throw error;
+      throw new AppError('invalid_file', `The agreement's PDF cannot be read safely: ${error.message}.`, {
+        details: { reason: 'decompression_limit' },
+      });
+    }
     try {
       return { doc: await PDFDocument.load(document, { updateMetadata: false }), kept: true };
     } catch {

@@ -1,3 +1,5 @@
+import { deflateSync } from 'node:zlib';
+
 /**
  * Hostile files, generated at the size asked for (nothing multi-megabyte is committed). Used by the
  * tests that prove each parser stays linear and bounded, and by `bench/hostile-files.ts`.
@@ -46,4 +48,35 @@ export function camtDeepEntry(depth: number): Buffer {
 /** Agreement draft in Markdown: one word as long as asked (no space to wrap at). */
 export function longWordDraft(chars: number): string {
   return `# Agreement\n\n${'W'.repeat(chars)}\n`;
+}
+
+/**
+ * A PDF whose object stream inflates to `inflatedBytes` (zeros deflate about 1000:1): what pdf-lib
+ * inflated with no cap when it loaded the file.
+ */
+export function pdfObjectStreamBomb(inflatedBytes: number): Buffer {
+  const body = deflateSync(Buffer.alloc(inflatedBytes, 0x20), { level: 9 });
+  const parts: Buffer[] = [];
+  const offsets: number[] = [];
+  let length = 0;
+  const add = (b: Buffer | string): void => {
+    const buf = typeof b === 'string' ? Buffer.from(b, 'latin1') : b;
+    parts.push(buf);
+    length += buf.length;
+  };
+  add('%PDF-1.7\n');
+  offsets.push(length);
+  add('1 0 obj\n<< /Type /Catalog /Pages 2 0 R >>\nendobj\n');
+  offsets.push(length);
+  add('2 0 obj\n<< /Type /Pages /Kids [] /Count 0 >>\nendobj\n');
+  offsets.push(length);
+  add(`3 0 obj\n<< /Type /ObjStm /N 1 /First 4 /Filter /FlateDecode /Length ${body.length} >>\nstream\n`);
+  add(body);
+  add('\nendstream\nendobj\n');
+  const xref = length;
+  add(
+    `xref\n0 4\n0000000000 65535 f \n${offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('')}`,
+  );
+  add(`trailer\n<< /Size 4 /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`);
+  return Buffer.concat(parts);
 }
