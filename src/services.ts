@@ -1,5 +1,6 @@
 import { type Logger, pino } from 'pino';
 import { companyMailInboundHandler } from './company-mail/inbound.ts';
+import { MAX_SCAN_BYTES } from './company-mail/scan-files.ts';
 import type { Config } from './config.ts';
 import { CredentialCache } from './credentials/key-cache.ts';
 import { type Db, openDatabase } from './db/database.ts';
@@ -15,7 +16,7 @@ import { type Clock, systemClock } from './lib/clock.ts';
 import { RateLimiter } from './lib/rate-limit.ts';
 import { createMailQueue, type MailQueue, type MailTransport } from './mail/outbox-queue.ts';
 import { createMetrics, type Metrics } from './observability/metrics.ts';
-import { receiptsInboundHandler } from './receipts/inbox/inbound.ts';
+import { RECEIPTS_INBOUND_MAX_FILE_BYTES, receiptsInboundHandler } from './receipts/inbox/inbound.ts';
 import { publishWakeupsOver } from './unit/cross-process-wakeups.ts';
 import { Wakeups } from './unit/wakeups.ts';
 import { webhookFanOut } from './webhooks/fan-out.ts';
@@ -102,7 +103,7 @@ async function smtpTransportFromConfig(config: Config): Promise<MailTransport | 
 /** Each inbound mail purpose and its handler; an area adds its line here. */
 function inboundRouter(): InboundRouter {
   const router = new InboundRouter();
-  router.register('receipts', receiptsInboundHandler);
-  router.register('company_mail', companyMailInboundHandler);
+  router.register('receipts', receiptsInboundHandler, { maxFileBytes: RECEIPTS_INBOUND_MAX_FILE_BYTES });
+  router.register('company_mail', companyMailInboundHandler, { maxFileBytes: MAX_SCAN_BYTES });
   return router;
 }

@@ -34,11 +34,19 @@ class Refused extends Error {
 const smtpError = (code: number, message: string) =>
   Object.assign(new Error(message), { responseCode: code });
 
-async function readBounded(stream: SMTPServerDataStream): Promise<Buffer | undefined> {
+/**
+ * The message, or undefined when it exceeds `limit`: past the limit chunks are drained, not kept,
+ * so an oversized message costs no memory (smtp-server also flags `sizeExceeded` at its `size`).
+ */
+async function readBounded(stream: SMTPServerDataStream, limit: number): Promise<Buffer | undefined> {
   const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(chunk as Buffer);
-  // smtp-server stops counting at `size` and flags the stream; the message is refused whole.
-  return stream.sizeExceeded ? undefined : Buffer.concat(chunks);
+  let bytes = 0;
+  for await (const chunk of stream) {
+    bytes += (chunk as Buffer).length;
+    if (bytes <= limit) chunks.push(chunk as Buffer);
+    else chunks.length = 0;
+  }
+  return stream.sizeExceeded || bytes > limit ? undefined : Buffer.concat(chunks);
 }
 
 /**
@@ -108,13 +116,18 @@ export async function startInboundListener(
   settings: InboundSettings & { port: number },
 ): Promise<InboundListener> {
   const domain = settings.domain.toLowerCase();
+  // Announced with SIZE: never more than the largest message a purpose's store could keep.
+  const ceiling = Math.min(
+    settings.maxMessageBytes,
+    router.largestMessageBytes() ?? Number.POSITIVE_INFINITY,
+  );
   // Loaded only when a port is configured (most processes never listen for mail).
   const { SMTPServer } = await import('smtp-server');
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['AUTH', 'STARTTLS'],
     logger: false,
-    size: settings.maxMessageBytes,
+    size: ceiling,
     maxClients: 50,
     socketTimeout: 60_000,
     closeTimeout: 2_000,
@@ -131,16 +144,24 @@ export async function startInboundListener(
     },
     onData(stream, session, callback) {
       void (async () => {
-        const raw = await readBounded(stream);
-        if (!raw) throw smtpError(552, `message exceeds ${settings.maxMessageBytes} bytes`);
-        const envelopeFrom = session.envelope.mailFrom ? session.envelope.mailFrom.address : null;
-        const message = await parseInbound(raw, envelopeFrom || null);
-        const outcomes: InboundOutcome[] = [];
+        const addresses: InboundAddressRow[] = [];
         for (const rcpt of session.envelope.rcptTo) {
           const local = rcpt.address.toLowerCase().split('@')[0] ?? '';
           const address = await resolveLocalPart(runtime.db.kysely, local);
-          if (address) outcomes.push(await deliverInbound(runtime, router, address, message));
+          if (address) addresses.push(address);
         }
+        // The smallest limit among the recipients' purposes: each delivery must fit its store.
+        const limit = Math.min(
+          ceiling,
+          ...addresses.map((a) => router.maxMessageBytes(a.purpose) ?? ceiling),
+        );
+        const raw = await readBounded(stream, limit);
+        if (!raw) throw smtpError(552, `message exceeds ${limit} bytes, more than its mailbox keeps`);
+        const envelopeFrom = session.envelope.mailFrom ? session.envelope.mailFrom.address : null;
+        const message = await parseInbound(raw, envelopeFrom || null);
+        const outcomes: InboundOutcome[] = [];
+        for (const address of addresses)
+          outcomes.push(await deliverInbound(runtime, router, address, message));
         const accepted = outcomes.some((o) => o.outcome === 'accepted');
         if (!accepted) {
           const reasons = outcomes.map((o) => (o.outcome === 'refused' ? o.reason : '')).join(', ');
@@ -149,6 +170,7 @@ export async function startInboundListener(
       })().then(
         () => callback(),
         (error: Error & { responseCode?: number }) => {
+          stream.resume(); // a failure before the message was read: drain it so the session goes on
           if (error.responseCode === undefined) {
             runtime.logger.error({ err: error }, 'inbound message could not be read');
             callback(smtpError(451, 'message could not be processed; try again later'));

@@ -60,13 +60,42 @@ export type InboundOutcome = { outcome: 'accepted'; items: number } | { outcome:
 
 export type InboundHandler = (delivery: InboundDelivery) => Promise<InboundOutcome>;
 
+/**
+ * The largest message that can carry `fileBytes` of attachments: base64 (4/3) in 76-character lines
+ * (78 with CRLF), plus 64 KiB for headers and a text part. A bigger message can only hold a file
+ * the store would refuse, so the listener refuses it at SIZE/DATA instead of reading it.
+ */
+export function messageBytesFor(fileBytes: number): number {
+  return Math.ceil(((fileBytes * 4) / 3) * (78 / 76)) + 64 * 1024;
+}
+
 export class InboundRouter {
   readonly #handlers = new Map<string, InboundHandler>();
+  readonly #maxMessageBytes = new Map<string, number>();
 
-  register(purpose: string, handler: InboundHandler): void {
+  /** `maxFileBytes`: what the purpose's store keeps at most (all attachments of one message). */
+  register(purpose: string, handler: InboundHandler, options: { maxFileBytes?: number } = {}): void {
     if (!/^[a-z][a-z0-9_]{1,39}$/.test(purpose)) throw new Error(`inbound purpose ${purpose} is not a name`);
     if (this.#handlers.has(purpose)) throw new Error(`inbound purpose ${purpose} is registered twice`);
     this.#handlers.set(purpose, handler);
+    if (options.maxFileBytes !== undefined)
+      this.#maxMessageBytes.set(purpose, messageBytesFor(options.maxFileBytes));
+  }
+
+  /** The largest message worth reading for this purpose; undefined when the purpose sets none. */
+  maxMessageBytes(purpose: string): number | undefined {
+    return this.#maxMessageBytes.get(purpose);
+  }
+
+  /** The largest message any purpose can use (announced with SIZE), or undefined when one sets none. */
+  largestMessageBytes(): number | undefined {
+    let largest = 0;
+    for (const purpose of this.#handlers.keys()) {
+      const bytes = this.#maxMessageBytes.get(purpose);
+      if (bytes === undefined) return undefined;
+      largest = Math.max(largest, bytes);
+    }
+    return largest === 0 ? undefined : largest;
   }
 
   handler(purpose: string): InboundHandler | undefined {

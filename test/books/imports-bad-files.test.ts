@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { type Caller, createCaller, startTestApp, type TestApp } from '../support/app.ts';
 import { DIALECTS } from '../support/databases.ts';
+import { camtWideEntry, ofxUnclosedCdata } from '../support/hostile-files.ts';
 import { call } from '../support/http.ts';
 import { generatedCamt } from './fixtures.ts';
 import { createAccount, importStatement, ok, transactionsOf } from './support.ts';
@@ -35,6 +36,19 @@ const CASES: Array<{ name: string; file: string; bytes: () => Buffer; code?: str
     name: 'binary content (not text in any encoding)',
     file: 'statement.csv',
     bytes: () => Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0, 0, 0x0d, 0xff, 0xfe, 0, 0x01, 0x02]),
+  },
+  {
+    // It used to build a tree of every element (1.2 GB at 20 MiB) and end "succeeded".
+    name: 'one CAMT entry of a million empty elements',
+    file: 'wide.xml',
+    bytes: () => camtWideEntry(4 * 1024 * 1024),
+    code: 'limit_exceeded',
+  },
+  {
+    name: 'OFX of unclosed CDATA (quadratic before)',
+    file: 'cdata.ofx',
+    bytes: () => ofxUnclosedCdata(1024 * 1024),
+    code: 'malformed_file',
   },
   { name: 'XML entity bomb', file: 'bomb.xml', bytes: () => Buffer.from(BOMB), code: 'unsafe_xml' },
   { name: 'external entity (XXE)', file: 'xxe.xml', bytes: () => Buffer.from(XXE), code: 'unsafe_xml' },

@@ -1,8 +1,11 @@
 import assert from 'node:assert/strict';
+import { connect } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import nodemailer, { type SendMailOptions } from 'nodemailer';
 import { ensureInboundAddress, formatAddress, inboundCounts } from '../../src/inbound/addresses.ts';
 import { type InboundListener, startInboundListener } from '../../src/inbound/listener.ts';
+import { messageBytesFor } from '../../src/inbound/router.ts';
+import { MAX_RECEIPT_BYTES } from '../../src/receipts/inbox/intake.ts';
 import { einvoiceFixture } from '../receipts/extraction/einvoice-fixtures.ts';
 import { createCaller, startTestApp, type TestApp } from '../support/app.ts';
 import { DIALECTS } from '../support/databases.ts';
@@ -138,6 +141,51 @@ for (const dialect of DIALECTS) {
         }),
         /552/,
       );
+    });
+
+    it('announces SIZE no larger than a store keeps, and refuses at DATA what the mailbox would refuse', async () => {
+      // Configured far above the stores: the listener still announces and enforces their limits.
+      const wide = await startInboundListener(app.services, app.services.inbound, {
+        port: 0,
+        host: '127.0.0.1',
+        domain: DOMAIN,
+        maxMessageBytes: 100 * 1024 * 1024,
+      });
+      try {
+        const ehlo = await new Promise<string>((resolve, reject) => {
+          const socket = connect(wide.port, '127.0.0.1');
+          let text = '';
+          socket.on('data', (d) => {
+            text += d.toString();
+            if (text.startsWith('220') && !text.includes('EHLO-SENT')) {
+              text += 'EHLO-SENT';
+              socket.write('EHLO test.example\r\n');
+            }
+            if (/\r\n250 [^\r]*\r\n$/.test(text)) {
+              socket.end('QUIT\r\n');
+              resolve(text);
+            }
+          });
+          socket.on('error', reject);
+        });
+        const size = Number(/250[- ]SIZE (\d+)/.exec(ehlo)?.[1]);
+        assert.ok(size > 0 && size < 30 * 1024 * 1024, ehlo);
+        const before = await inboundCounts(app.services.db.kysely, organizationId, 'receipts');
+        await assert.rejects(
+          nodemailer
+            .createTransport({ host: '127.0.0.1', port: wide.port, secure: false, ignoreTLS: true })
+            .sendMail({
+              from: memberEmail,
+              to: address,
+              attachments: [{ filename: 'big.pdf', content: Buffer.alloc(MAX_RECEIPT_BYTES + 1024 * 1024, 65) }],
+            }),
+          new RegExp(`552.*${messageBytesFor(MAX_RECEIPT_BYTES)}`),
+        );
+        // Refused before anything was read into a delivery: no log row, nothing stored.
+        assert.deepEqual(await inboundCounts(app.services.db.kysely, organizationId, 'receipts'), before);
+      } finally {
+        await wide.close();
+      }
     });
   });
 }

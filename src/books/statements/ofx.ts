@@ -21,6 +21,9 @@ export function decodeEntities(value: string): string {
   return once(once(value));
 }
 
+/** Open aggregates at once: real files nest fewer than 10; the cap keeps end-tag lookups cheap. */
+const MAX_DEPTH = 64;
+
 /** Transaction fields by path inside STMTTRN: `TRNAMT`, `CURRENCY.CURSYM`, ... */
 type Fields = Map<string, string>;
 
@@ -39,7 +42,10 @@ export async function* parseOfx(text: string): AsyncGenerator<StatementItem> {
   const bodyStart = text.search(/<OFX>/i);
   if (bodyStart < 0) throw new StatementFileError('malformed_file', 'the OFX file has no <OFX> element');
   if (/^\s*<\?xml/i.test(text)) assertSafeXml(text);
-  const tokens = /<(\/?)([A-Za-z0-9._]+)\s*>|<!\[CDATA\[([\s\S]*?)\]\]>/g;
+  // The CDATA alternative matches only the opener: its end is found with one forward-moving search
+  // (`cdataEnd`), so an unclosed CDATA is not rescanned to the end of the file for every opener
+  // (a lazy `[\s\S]*?` there made 1 MB of `<![CDATA[` take 38 s).
+  const tokens = /<(\/?)([A-Za-z0-9._]+)\s*>|<!\[CDATA\[/g;
   tokens.lastIndex = bodyStart;
   const stack: string[] = [];
   const context: StatementContext = { currency: null, account: null, card: false };
@@ -48,6 +54,12 @@ export async function* parseOfx(text: string): AsyncGenerator<StatementItem> {
   let closedOfx = false;
   let lineNumber = 1;
   let counted = 0;
+  /** The next `]]>` at or after the last search start; -1 once none is left in the file. */
+  let cdataEnd = 0;
+  const nextCdataEnd = (from: number): number => {
+    if (cdataEnd >= 0 && cdataEnd < from) cdataEnd = text.indexOf(']]>', from);
+    return cdataEnd;
+  };
   const lineAt = (offset: number): number => {
     for (let i = text.indexOf('\n', counted); i >= 0 && i < offset; i = text.indexOf('\n', i + 1))
       lineNumber++;
@@ -56,7 +68,13 @@ export async function* parseOfx(text: string): AsyncGenerator<StatementItem> {
   };
   lineAt(bodyStart);
   for (let m = tokens.exec(text); m !== null; m = tokens.exec(text)) {
-    if (m[3] !== undefined) continue;
+    if (m[2] === undefined) {
+      // A CDATA section outside a value: skip past its end (or stop: nothing after it is markup).
+      const end = nextCdataEnd(tokens.lastIndex);
+      if (end < 0) break;
+      tokens.lastIndex = end + 3;
+      continue;
+    }
     const closing = m[1] === '/';
     const name = (m[2] ?? '').toUpperCase();
     if (closing) {
@@ -76,11 +94,17 @@ export async function* parseOfx(text: string): AsyncGenerator<StatementItem> {
     let raw = text.slice(tokens.lastIndex, valueEnd < 0 ? text.length : valueEnd);
     // OFX 2.x may wrap a value in CDATA: `<NAME><![CDATA[ALDI STORE]]></NAME>`.
     if (raw.trim() === '' && text.startsWith('<![CDATA[', valueEnd)) {
-      const end = text.indexOf(']]>', valueEnd);
+      const end = nextCdataEnd(valueEnd);
       if (end > 0) raw = text.slice(valueEnd + 9, end);
     }
     const value = raw.trim();
     if (value === '') {
+      if (stack.length >= MAX_DEPTH) {
+        throw new StatementFileError(
+          'limit_exceeded',
+          `the OFX file nests more than ${MAX_DEPTH} aggregates (statements nest fewer than 10)`,
+        );
+      }
       stack.push(name);
       if (name === 'STMTTRN') {
         txn = new Map();

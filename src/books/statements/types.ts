@@ -114,6 +114,8 @@ export class StatementFileError extends Error {
       | 'bad_encoding'
       | 'line_too_long'
       | 'time_limit',
+      /** A size, depth or count limit of the reader (`message` names which); see docs/security.md. */
+      | 'limit_exceeded',
     message: string,
   ) {
     super(message);

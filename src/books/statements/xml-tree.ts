@@ -36,6 +36,19 @@ export function assertSafeXml(text: string): void {
   }
 }
 
+/**
+ * Limits per captured element (one CAMT entry or account): a real entry has fewer than 200 elements,
+ * a few KB of text and a depth under 12. Without them one `Ntry` of 5 million empty elements (20 MiB)
+ * became a 1.2 GB tree. Outside captured elements only the depth and the text of one element count.
+ */
+export const XML_LIMITS = { nodes: 10_000, bytes: 1024 * 1024, depth: 64 } as const;
+
+const tooBig = (what: string): StatementFileError =>
+  new StatementFileError(
+    'limit_exceeded',
+    `one XML element holds ${what}; a bank statement entry never does, so the file is refused`,
+  );
+
 export interface XmlStreamHandlers {
   /** Called with the path of element names (root first) when an element opens. Return true to build its tree. */
   capture(path: readonly string[]): boolean;
@@ -58,6 +71,13 @@ export function* streamXml(chunks: Iterable<string>, handlers: XmlStreamHandlers
   const texts: string[] = [];
   let stack: XmlNode[] = [];
   let failure: Error | null = null;
+  // Size of the element being captured (reset when a capture starts) and of uncaptured text.
+  let nodes = 0;
+  let bytes = 0;
+  const fail = (error: StatementFileError): undefined => {
+    failure ??= error;
+    stack = [];
+  };
   parser.on('error', (e) => {
     failure ??= e;
   });
@@ -65,24 +85,44 @@ export function* streamXml(chunks: Iterable<string>, handlers: XmlStreamHandlers
     failure ??= new StatementFileError('unsafe_xml', 'the XML declares a DOCTYPE; such files are refused');
   });
   parser.on('opentag', (tag: SaxesTagPlain) => {
+    if (failure !== null) return;
     const name = localName(tag.name);
+    if (path.length >= XML_LIMITS.depth)
+      return fail(tooBig(`elements nested deeper than ${XML_LIMITS.depth}`));
     path.push(name);
     attrsStack.push(tag.attributes);
     texts.push('');
     if (stack.length > 0 || handlers.capture(path)) {
+      if (stack.length === 0) {
+        nodes = 0;
+        bytes = 0;
+      }
+      nodes++;
+      for (const [k, v] of Object.entries(tag.attributes)) bytes += k.length + v.length;
+      if (nodes > XML_LIMITS.nodes) return fail(tooBig(`more than ${XML_LIMITS.nodes} elements`));
+      if (bytes > XML_LIMITS.bytes) return fail(tooBig(`more than ${XML_LIMITS.bytes} characters`));
       const node: XmlNode = { name, attrs: tag.attributes, text: '', children: [] };
       stack.at(-1)?.children.push(node);
       stack.push(node);
     }
   });
-  const onText = (t: string): void => {
+  const onText = (t: string): undefined => {
+    if (failure !== null) return;
     const top = stack.at(-1);
-    if (top !== undefined) top.text += t;
-    else if (texts.length > 0) texts[texts.length - 1] += t;
+    if (top !== undefined) {
+      bytes += t.length;
+      if (bytes > XML_LIMITS.bytes) return fail(tooBig(`more than ${XML_LIMITS.bytes} characters`));
+      top.text += t;
+    } else if (texts.length > 0) {
+      const own = (texts[texts.length - 1] ?? '') + t;
+      if (own.length > XML_LIMITS.bytes) return fail(tooBig(`more than ${XML_LIMITS.bytes} characters`));
+      texts[texts.length - 1] = own;
+    }
   };
   parser.on('text', onText);
   parser.on('cdata', onText);
   parser.on('closetag', () => {
+    if (failure !== null) return;
     const node = stack.pop();
     const own = texts.pop() ?? '';
     const attrs = attrsStack.pop() ?? {};

@@ -9,6 +9,7 @@ import {
   PDFRef,
   PDFString,
 } from 'pdf-lib';
+import { assertPdfInflatesWithin, PdfInflateLimitError } from '../../files/pdf-inflate-guard.ts';
 import { ExtractionFailure } from './types.ts';
 
 // Finds the structured invoice a Factur-X/ZUGFeRD/XRechnung PDF carries as an attachment, via
@@ -76,6 +77,12 @@ export async function findInvoiceAttachment(
   maxBytes: number,
 ): Promise<PdfAttachment | undefined> {
   let doc: PDFDocument;
+  try {
+    assertPdfInflatesWithin(pdf);
+  } catch (error) {
+    if (error instanceof PdfInflateLimitError) throw new ExtractionFailure('too_large', error.message);
+    throw error;
+  }
   try {
     doc = await PDFDocument.load(pdf, {
       updateMetadata: false,

@@ -1,6 +1,9 @@
 import { AppError } from '../../contract/errors.ts';
 import type { InboundHandler } from '../../inbound/router.ts';
-import { createInboxItem } from './intake.ts';
+import { createInboxItem, MAX_RECEIPT_BYTES } from './intake.ts';
+
+/** Each attachment is one inbox file; the inbound router refuses bigger messages before reading them. */
+export const RECEIPTS_INBOUND_MAX_FILE_BYTES = MAX_RECEIPT_BYTES;
 
 /**
  * Receipts by e-mail: each attachment of a message from an active member's address becomes an

@@ -1,6 +1,14 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { parseStatement, StatementFileError } from '../../../src/books/statements/index.ts';
+import {
+  camtDeepEntry,
+  camtLongTextEntry,
+  camtWideEntry,
+  ofxDeepAggregates,
+  ofxFlatUnclosedCdata,
+  ofxUnclosedCdata,
+} from '../../support/hostile-files.ts';
 import { generatedCamt } from '../fixtures.ts';
 import { parseBytes, sampleStatement } from './helpers.ts';
 
@@ -236,6 +244,55 @@ describe('bad and hostile files', () => {
     await assert.rejects(
       parseBytes(csv, 'x.csv', { mapping: { date: 'Datum', amount: 'Betrag', description: 'Text' } }),
       fileError('unknown_columns', /Datum, Betrag, Text/),
+    );
+  });
+
+  // Stall guards, not speed assertions: before the fixes these took minutes to hours (quadratic),
+  // after they take well under a second; the test timeout only stops a regression from hanging CI.
+  it('OFX: 2 MB of unclosed CDATA ends in a stable code, read in one pass', { timeout: 20_000 }, async () => {
+    await assert.rejects(
+      parseBytes(ofxUnclosedCdata(2 * 1024 * 1024), 'x.ofx'),
+      fileError('malformed_file', /truncated/),
+    );
+    await assert.rejects(
+      parseBytes(ofxFlatUnclosedCdata(2 * 1024 * 1024), 'x.ofx'),
+      fileError('malformed_file', /truncated/),
+    );
+    await assert.rejects(
+      parseBytes(ofxDeepAggregates(2 * 1024 * 1024), 'x.ofx'),
+      fileError('limit_exceeded'),
+    );
+  });
+
+  it('OFX 2.x CDATA values are still read, also after an unclosed one would have been', async () => {
+    const ofx = `<?xml version="1.0"?>\n<OFX><BANKMSGSRSV1><STMTTRNRS><STMTRS><CURDEF>EUR</CURDEF><BANKTRANLIST>
+<STMTTRN><TRNTYPE>DEBIT</TRNTYPE><DTPOSTED>20240105</DTPOSTED><TRNAMT>-1.50</TRNAMT><FITID>1</FITID><NAME><![CDATA[ALDI <STORE>]]></NAME></STMTTRN>
+<STMTTRN><TRNTYPE>DEBIT</TRNTYPE><DTPOSTED>20240106</DTPOSTED><TRNAMT>-2.50</TRNAMT><FITID>2</FITID><NAME><![CDATA[LIDL]]></NAME></STMTTRN>
+</BANKTRANLIST></STMTRS></STMTTRNRS></BANKMSGSRSV1></OFX>`;
+    const { lines } = await parseBytes(Buffer.from(ofx), 'x.ofx');
+    assert.deepEqual(
+      lines.map((l) => [l.description, l.amountMinor]),
+      [
+        ['ALDI <STORE>', -150n],
+        ['LIDL', -250n],
+      ],
+    );
+  });
+
+  it('CAMT: one entry of a million empty elements fails with limit_exceeded instead of building them', async () => {
+    const heapBefore = process.memoryUsage().heapUsed;
+    await assert.rejects(
+      parseBytes(camtWideEntry(4 * 1024 * 1024), 'x.xml'),
+      fileError('limit_exceeded', /more than 10000 elements/),
+    );
+    assert.ok(process.memoryUsage().heapUsed - heapBefore < 100 * 1024 * 1024);
+    await assert.rejects(
+      parseBytes(camtLongTextEntry(3 * 1024 * 1024), 'x.xml'),
+      fileError('limit_exceeded', /characters/),
+    );
+    await assert.rejects(
+      parseBytes(camtDeepEntry(500), 'x.xml'),
+      fileError('limit_exceeded', /deeper than 64/),
     );
   });
 });
