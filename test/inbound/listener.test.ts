@@ -177,7 +177,9 @@ for (const dialect of DIALECTS) {
             .sendMail({
               from: memberEmail,
               to: address,
-              attachments: [{ filename: 'big.pdf', content: Buffer.alloc(MAX_RECEIPT_BYTES + 1024 * 1024, 65) }],
+              attachments: [
+                { filename: 'big.pdf', content: Buffer.alloc(MAX_RECEIPT_BYTES + 1024 * 1024, 65) },
+              ],
             }),
           new RegExp(`552.*${messageBytesFor(MAX_RECEIPT_BYTES)}`),
         );

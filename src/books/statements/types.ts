@@ -113,7 +113,7 @@ export class StatementFileError extends Error {
       | 'unknown_columns'
       | 'bad_encoding'
       | 'line_too_long'
-      | 'time_limit',
+      | 'time_limit'
       /** A size, depth or count limit of the reader (`message` names which); see docs/security.md. */
       | 'limit_exceeded',
     message: string,
