@@ -1,11 +1,32 @@
 // The auto-match rule. Auto-matching attaches a receipt without a person looking, so it accepts
 // only what is close to proof: the same amount to the cent in the same currency, charged to the
 // card printed on the receipt, inside the booking window, and clearly ahead of any alternative.
+import { daysBetween } from './components.ts';
 import { suggestForReceipt } from './suggest.ts';
 import type { MatchSettings, MerchantAlias, ReceiptCandidate, TransactionCandidate } from './types.ts';
 
 /** Extraction confidence below this on the total or card makes a field unfit for auto-matching. */
 const MIN_FIELD_CONFIDENCE = 0.9;
+
+/** Charges of one amount to one account this close together are a series (monthly, daily). */
+const SERIES_DAYS = 45;
+
+/**
+ * Another open charge of exactly the same amount to the same account within SERIES_DAYS: a
+ * subscription or a habit. Which month an invoice belongs to hangs on how its date was read (an
+ * invoice that prints only its service period is dated by the period's end, a month late), so a
+ * person decides; the suggestion still stands.
+ */
+function inSeries(top: TransactionCandidate, open: readonly TransactionCandidate[]): boolean {
+  return open.some(
+    (tx) =>
+      tx.id !== top.id &&
+      tx.accountId === top.accountId &&
+      tx.currency === top.currency &&
+      tx.amountMinor === top.amountMinor &&
+      Math.abs(daysBetween(top.bookedDate, tx.bookedDate)) <= SERIES_DAYS,
+  );
+}
 
 /** The transaction to attach automatically, or null when a person should decide. */
 export function autoMatchDecision(
@@ -38,5 +59,6 @@ export function autoMatchDecision(
   if (top.candidate.status !== 'booked') return null;
   if (score.score < minScore) return null;
   if (second !== undefined && score.score - second.score.score < minMargin) return null;
+  if (inSeries(top.candidate, openTransactions)) return null;
   return top.candidate;
 }
