@@ -56,6 +56,11 @@ for (const [name, seed] of splits) {
   console.log(row(name, metrics));
   console.log(row(`${name}, no card digits on receipts`, evaluate(withoutCards(set), evalSettings)));
   console.log(row(`${name}, no learned aliases`, evaluate(withoutAliases(set), evalSettings)));
+  // What the service runs with today: no configured rates, the bundled reference table only.
+  const bundled = { ...evalSettings, approximateRates: {} };
+  console.log(row(`${name}, no configured rates (bundled table)`, evaluate(set, bundled)));
+  const none = { ...bundled, referenceRates: null };
+  console.log(row(`${name}, no rates at all`, evaluate(set, none)));
   const crowded = generateEvalSet(seed, pairs, { unfiledRatio: 2, hard });
   console.log(row(`${name}, 5× more transactions without receipt`, evaluate(crowded, evalSettings)));
   const kinds = Object.entries(metrics.recallAt3ByKind)
