@@ -67,6 +67,9 @@ for (const [name, seed] of splits) {
     .map(([kind, k]) => `${kind} ${pct(k.recallAt1)}/${pct(k.recall)} (n=${k.n})`)
     .join(', ');
   details.push(`${name} recall@1/@3 by case: ${kinds}`);
+  details.push(
+    `${name} with set suggestions: recall@1 ${pct(metrics.recallAt1WithSets)}, @3 ${pct(metrics.recallAt3WithSets)}; read right ${pct(metrics.recallAt1ReadRightWithSets)} / ${pct(metrics.recallAt3ReadRightWithSets)}`,
+  );
   if (values.errors) details.push(...metrics.autoMatchErrors.map((e) => `  auto-match error: ${e}`));
 }
 console.log(`\n${details.join('\n')}`);

@@ -1,6 +1,7 @@
 // Accuracy of the matching engine on a labelled set: recall@k, precision of what is suggested, and
 // precision and coverage of auto-matching. Shared by bench/matching-eval.ts and the eval test.
 import { autoMatchDecision } from '../../src/receipts/matching/auto-match.ts';
+import { suggestChargeSets, suggestReceiptSets } from '../../src/receipts/matching/groups.ts';
 import { suggestForReceipt, suggestForTransaction } from '../../src/receipts/matching/suggest.ts';
 import { defaultMatchSettings, type MatchSettings } from '../../src/receipts/matching/types.ts';
 import type { CaseKind, Organization } from './generate.ts';
@@ -12,6 +13,14 @@ export interface Metrics {
   transactions: number;
   recallAt1: number;
   recallAt3: number;
+  /**
+   * With set suggestions (src/receipts/matching/groups.ts) ranked among the single ones by score:
+   * a set of charges for the receipt, or a set of receipts (this one among them) for one charge.
+   */
+  recallAt1WithSets: number;
+  recallAt3WithSets: number;
+  recallAt1ReadRightWithSets: number;
+  recallAt3ReadRightWithSets: number;
   /** The same over receipts whose fields the generator let the reader read right. */
   readRight: number;
   recallAt1ReadRight: number;
@@ -54,6 +63,7 @@ export function evaluate(organizations: readonly Organization[], settings: Match
   let distractorsSuggested = 0;
   let distractorsConfident = 0;
   let readRight = 0;
+  const withSets = { hit1: 0, hit3: 0, read1: 0, read3: 0 };
   let hit1Read = 0;
   let hit3Read = 0;
   let reverseTotal = 0;
@@ -67,6 +77,15 @@ export function evaluate(organizations: readonly Organization[], settings: Match
     transactions += org.transactions.length;
     // Combined billing: one charge, several receipts, any of which counts from the charge's side.
     const receiptOf = new Map<string, Set<string>>();
+    // The best set of receipts per charge, and for each receipt the sets it is in.
+    const waitingAll = org.receipts.map((r) => r.receipt);
+    const groupsOf = new Map<string, Array<{ score: number; ids: string[] }>>();
+    for (const tx of org.transactions) {
+      const top = suggestReceiptSets(tx, waitingAll, org.aliases, settings)[0];
+      if (top === undefined || top.score < settings.suggestThreshold) continue;
+      for (const r of top.receipts)
+        groupsOf.set(r.id, [...(groupsOf.get(r.id) ?? []), { score: top.score, ids: [tx.id] }]);
+    }
     for (const { receipt, truth, kind, parts, readRight: read } of org.receipts) {
       const suggestions = suggestForReceipt(receipt, org.transactions, org.aliases, settings);
       const ids = suggestions.map((s) => s.candidate.id);
@@ -94,6 +113,22 @@ export function evaluate(organizations: readonly Organization[], settings: Match
           if (found) hit3Read++;
         }
         rightListed += ids.filter((id) => right.has(id)).length;
+        const merged = [
+          ...suggestions.map((x) => ({ score: x.score.score, ids: [x.candidate.id] })),
+          ...suggestChargeSets(receipt, org.transactions, org.aliases, settings)
+            .filter((g) => g.score >= settings.suggestThreshold)
+            .slice(0, 1)
+            .map((g) => ({ score: g.score, ids: g.transactions.map((t) => t.id) })),
+          ...(groupsOf.get(receipt.id) ?? []),
+        ].sort((a, b) => b.score - a.score);
+        const setHit1 = merged[0]?.ids.some((id) => right.has(id)) === true;
+        const setHit3 = merged.slice(0, 3).some((e) => e.ids.some((id) => right.has(id)));
+        withSets.hit1 += setHit1 ? 1 : 0;
+        withSets.hit3 += setHit3 ? 1 : 0;
+        if (read !== false) {
+          withSets.read1 += setHit1 ? 1 : 0;
+          withSets.read3 += setHit3 ? 1 : 0;
+        }
         const k = byKind.get(kind) ?? { n: 0, hit: 0, hit1: 0 };
         byKind.set(kind, { n: k.n + 1, hit: k.hit + (found ? 1 : 0), hit1: k.hit1 + (first ? 1 : 0) });
       }
@@ -123,6 +158,10 @@ export function evaluate(organizations: readonly Organization[], settings: Match
     transactions,
     recallAt1: share(hit1, labelled),
     recallAt3: share(hit3, labelled),
+    recallAt1WithSets: share(withSets.hit1, labelled),
+    recallAt3WithSets: share(withSets.hit3, labelled),
+    recallAt1ReadRightWithSets: share(withSets.read1, readRight),
+    recallAt3ReadRightWithSets: share(withSets.read3, readRight),
     readRight,
     recallAt1ReadRight: share(hit1Read, readRight),
     recallAt3ReadRight: share(hit3Read, readRight),
