@@ -29,6 +29,7 @@ export function generateEvalSet(seed: number, pairs: number, options: GenerateOp
   let labelled = 0;
   for (let o = 0; labelled < pairs; o++) {
     const org = new OrgBuilder(rnd, `s${seed}o${o}`);
+    org.readerConfidences = options.hard === true;
     const target = Math.min(110, pairs - labelled);
     while (org.labelled() < target) {
       if (options.hard === true && rnd.chance(0.5)) addHardScenario(org);

@@ -96,6 +96,8 @@ export class OrgBuilder {
   readonly transactions: TransactionCandidate[] = [];
   readonly cards: Card[] = [];
   private seq = 0;
+  /** Receipts carry the confidences the reader gives PDFs and photos (the harder set only). */
+  readerConfidences = false;
   /** Whether the last receiptFor read every field right (the generator's own noise aside). */
   lastReadRight = true;
 
@@ -160,6 +162,18 @@ export class OrgBuilder {
   receiptFor(p: Purchase, order: string | null): ReceiptCandidate {
     const { rnd } = this;
     const confidence = { merchant: 0.95, date: 0.97, total: 0.98, currency: 0.97, cardLastFour: 0.95 };
+    if (this.readerConfidences) {
+      // The reader's own levels (src/receipts/extraction/text): a text PDF reads card digits at 0.85
+      // and a labelled total at 0.9; a photo multiplies by 0.85. E-invoices keep the high levels.
+      const source = rnd.weighted([
+        ['einvoice', 15],
+        ['pdf', 50],
+        ['photo', 35],
+      ] as const);
+      const f = source === 'photo' ? 0.85 : 1;
+      if (source !== 'einvoice')
+        Object.assign(confidence, { total: 0.9 * f, cardLastFour: 0.85 * f, merchant: 0.8 * f });
+    }
     let readRight = true;
     let date: string | null = rnd.chance(0.05) ? null : (p.receiptDate ?? p.date);
     if (date !== null && rnd.chance(0.02)) {
