@@ -6,6 +6,7 @@
 // Deterministic: the same seed and size give the same set on every machine.
 import { learnAlias } from '../../src/receipts/matching/similarity.ts';
 import type { MerchantAlias } from '../../src/receipts/matching/types.ts';
+import { addHardScenario } from './hard-scenarios.ts';
 import { MERCHANTS } from './merchants.ts';
 import { descriptorFor } from './noise.ts';
 import { type Organization, OrgBuilder } from './org.ts';
@@ -18,6 +19,8 @@ export type { CaseKind, LabelledReceipt, Organization } from './org.ts';
 export interface GenerateOptions {
   /** Transactions without a receipt, per labelled pair (cards used for things nobody files). */
   unfiledRatio?: number;
+  /** Mix the harder cases of issue 26 (bench/matching-eval/hard-scenarios.ts) in, half of the time. */
+  hard?: boolean;
 }
 
 export function generateEvalSet(seed: number, pairs: number, options: GenerateOptions = {}): Organization[] {
@@ -26,8 +29,12 @@ export function generateEvalSet(seed: number, pairs: number, options: GenerateOp
   let labelled = 0;
   for (let o = 0; labelled < pairs; o++) {
     const org = new OrgBuilder(rnd, `s${seed}o${o}`);
+    org.readerConfidences = options.hard === true;
     const target = Math.min(110, pairs - labelled);
-    while (org.labelled() < target) addScenario(org);
+    while (org.labelled() < target) {
+      if (options.hard === true && rnd.chance(0.5)) addHardScenario(org);
+      else addScenario(org);
+    }
     addDistractors(org, options.unfiledRatio ?? 0.4);
     labelled += org.labelled();
     organizations.push({

@@ -19,13 +19,31 @@ export type CaseKind =
   | 'daily'
   | 'colleague'
   | 'alias'
-  | 'distractor';
+  | 'distractor'
+  // The harder set (bench/matching-eval/hard-scenarios.ts, issue 26).
+  | 'tip-high'
+  | 'split'
+  | 'combined'
+  | 'fx-no-original'
+  | 'cryptic'
+  | 'aggregator'
+  | 'period'
+  | 'same-amount'
+  | 'late'
+  | 'refund-credit';
 
 export interface LabelledReceipt {
   receipt: ReceiptCandidate;
   /** The id of the transaction this receipt documents, or null when there is none. */
   truth: string | null;
   kind: CaseKind;
+  /**
+   * Every transaction that is part of the truth when one document was paid in several charges
+   * (a split): suggesting any of them counts, the set is what a person confirms.
+   */
+  parts?: string[];
+  /** False when the generator made the reader get a field wrong or miss it (date, total, card, merchant). */
+  readRight?: boolean;
 }
 
 export interface Organization {
@@ -50,6 +68,12 @@ export interface Purchase {
   tipRatio?: number;
   bookingLag?: number;
   documentType?: ReceiptCandidate['documentType'];
+  /** Never report the original amount of a foreign charge (some banks do not). */
+  noOriginal?: boolean;
+  /** The descriptor as the bank prints it, instead of one drawn from the merchant's shapes. */
+  descriptor?: string;
+  /** The date the receipt prints when it is not the purchase date (a service period's end). */
+  receiptDate?: string;
 }
 
 export const START = '2026-03-02';
@@ -72,6 +96,10 @@ export class OrgBuilder {
   readonly transactions: TransactionCandidate[] = [];
   readonly cards: Card[] = [];
   private seq = 0;
+  /** Receipts carry the confidences the reader gives PDFs and photos (the harder set only). */
+  readerConfidences = false;
+  /** Whether the last receiptFor read every field right (the generator's own noise aside). */
+  lastReadRight = true;
 
   constructor(
     readonly rnd: Random,
@@ -114,40 +142,65 @@ export class OrgBuilder {
       bookedDate: addDays(p.date, p.bookingLag ?? bookingLag(rnd)),
       amountMinor: BigInt(refund ? charged : -charged),
       currency: 'EUR',
-      originalAmountMinor: foreign && rnd.chance(0.8) ? BigInt(refund ? withTip : -withTip) : null,
+      originalAmountMinor:
+        foreign && p.noOriginal !== true && rnd.chance(0.8) ? BigInt(refund ? withTip : -withTip) : null,
       originalCurrency: null,
-      description: descriptorFor(rnd, p.merchant, order !== null && rnd.chance(0.4) ? order : null),
+      description:
+        p.descriptor ?? descriptorFor(rnd, p.merchant, order !== null && rnd.chance(0.4) ? order : null),
       merchantClean: null,
       status: 'booked',
     };
     if (tx.originalAmountMinor !== null) tx.originalCurrency = p.merchant.currency;
     this.transactions.push(tx);
-    if (rnd.chance(p.receiptChance))
-      this.receipts.push({ receipt: this.receiptFor(p, order), truth: tx.id, kind: p.kind });
+    if (rnd.chance(p.receiptChance)) {
+      const receipt = this.receiptFor(p, order);
+      this.receipts.push({ receipt, truth: tx.id, kind: p.kind, readRight: this.lastReadRight });
+    }
     return tx;
   }
 
   receiptFor(p: Purchase, order: string | null): ReceiptCandidate {
     const { rnd } = this;
     const confidence = { merchant: 0.95, date: 0.97, total: 0.98, currency: 0.97, cardLastFour: 0.95 };
-    let date: string | null = rnd.chance(0.05) ? null : p.date;
+    if (this.readerConfidences) {
+      // The reader's own levels (src/receipts/extraction/text): a text PDF reads card digits at 0.85
+      // and a labelled total at 0.9; a photo multiplies by 0.85. E-invoices keep the high levels.
+      const source = rnd.weighted([
+        ['einvoice', 15],
+        ['pdf', 50],
+        ['photo', 35],
+      ] as const);
+      const f = source === 'photo' ? 0.85 : 1;
+      if (source !== 'einvoice')
+        Object.assign(confidence, { total: 0.9 * f, cardLastFour: 0.85 * f, merchant: 0.8 * f });
+    }
+    let readRight = true;
+    let date: string | null = rnd.chance(0.05) ? null : (p.receiptDate ?? p.date);
     if (date !== null && rnd.chance(0.02)) {
       date = addDays(date, rnd.pick([-1, 1]) * rnd.int(10, 40));
       confidence.date = 0.55;
+      readRight = false;
     }
+    if (date === null) readRight = false;
     let total: number | null = rnd.chance(0.02) ? null : p.total;
     if (total !== null && rnd.chance(0.02)) {
       total += rnd.pick([-1, 1]) * 10 ** rnd.int(0, 2) * rnd.int(1, 8);
       confidence.total = 0.6;
+      readRight = false;
     }
+    if (total === null) readRight = false;
     let card: string | null = rnd.chance(p.kind === 'colleague' ? 0.8 : 0.6) ? p.card.lastFour : null;
     if (card !== null && rnd.chance(0.01)) {
       card = String(rnd.int(0, 9999)).padStart(4, '0');
       confidence.cardLastFour = 0.6;
+      readRight = false;
     }
+    const merchant = receiptMerchantName(rnd, p.merchant);
+    if (merchant === null) readRight = false;
+    this.lastReadRight = readRight;
     return {
       id: this.id('rc'),
-      merchant: receiptMerchantName(rnd, p.merchant),
+      merchant,
       date,
       totalMinor: total === null ? null : BigInt(total),
       currency: rnd.chance(0.05) ? null : p.merchant.currency,

@@ -192,7 +192,7 @@ export function addDistractors(org: OrgBuilder, unfiledRatio: number): void {
     } as const;
     const receipt = org.receiptFor(purchase, null);
     if (rnd.chance(0.5)) Object.assign(receipt, { paymentMethod: 'cash', cardLastFour: null });
-    org.receipts.push({ receipt, truth: null, kind: 'distractor' });
+    org.receipts.push({ receipt, truth: null, kind: 'distractor', readRight: org.lastReadRight });
   }
   for (let i = Math.round(labelled * unfiledRatio); i > 0; i--) {
     const merchant = rnd.pick(merchantsOf(everyday));

@@ -1,5 +1,6 @@
 // The evidence components of one receipt/transaction pair. Each returns a value in 0..1 or null
 // (no evidence: a field is missing on one side) and a short reason for the explanation.
+import { crossRate } from './reference-rates.ts';
 import type { MatchSettings, ReceiptCandidate, TransactionCandidate } from './types.ts';
 
 export interface Component {
@@ -91,7 +92,7 @@ export function amountComponent(
   }
   const rate =
     receipt.currency === null ? undefined : settings.approximateRates[`${receipt.currency}/${tx.currency}`];
-  if (rate === undefined) return none('other currency, no rate', 0.3);
+  if (rate === undefined) return referenceFx(receipt, tx, settings, charged, total);
   const diff = ratio(charged, total) / rate - 1;
   if (Math.abs(diff) <= settings.fxTolerance) {
     return none('amount close after approximate FX', decay(Math.abs(diff), settings.fxTolerance, 0.75, 0.5));
@@ -100,6 +101,37 @@ export function amountComponent(
     return none('amount above total after FX (tip)', 0.4);
   }
   return none('amount differs after approximate FX', 0);
+}
+
+/**
+ * No configured rate: the reference table's rate for the pair, with its wider band and lower
+ * values (it may be months old); no rate there either -> a flat 0.3.
+ */
+function referenceFx(
+  receipt: ReceiptCandidate,
+  tx: TransactionCandidate,
+  settings: MatchSettings,
+  charged: bigint,
+  total: bigint,
+): AmountComponent {
+  const none = (reason: string, value: number): AmountComponent => ({ value, reason, exact: false });
+  const table = settings.referenceRates;
+  const rate =
+    table === null || receipt.currency === null ? undefined : crossRate(table, receipt.currency, tx.currency);
+  if (table === null || rate === undefined) return none('other currency, no rate', 0.3);
+  const diff = ratio(charged, total) / rate - 1;
+  const band = settings.referenceFxTolerance;
+  const of = `${table.source} rates of ${table.date}`;
+  if (Math.abs(diff) <= band) {
+    return none(
+      `amount within ${(diff * 100).toFixed(1)} % after FX (${of})`,
+      decay(Math.abs(diff), band, 0.65, 0.45),
+    );
+  }
+  if (!expectsMoneyIn(receipt) && diff > 0 && diff <= settings.maxTipRatio + band) {
+    return none(`amount above total after FX (tip, ${of})`, 0.35);
+  }
+  return none(`amount differs after FX (${of})`, 0);
 }
 
 const DAY_MS = 86_400_000;

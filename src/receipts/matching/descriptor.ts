@@ -26,6 +26,17 @@ export function stripProcessorPrefix(text: string): string {
   return upper;
 }
 
+/**
+ * The words of a processor prefix that names a brand people get receipts from (`PAYPAL *` ->
+ * `paypal`), empty when the descriptor has none: kept as evidence for the processor's own receipt.
+ */
+export function processorPrefixTokens(text: string): string[] {
+  const upper = foldAccents(text).toUpperCase().trim().replace(/\s+/g, ' ');
+  const prefix = PROCESSOR_PREFIXES.find((p) => upper.startsWith(p));
+  if (prefix === undefined) return [];
+  return words(prefix).filter((w) => w.length >= 4);
+}
+
 function words(text: string): string[] {
   return (
     text

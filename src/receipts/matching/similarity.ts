@@ -4,7 +4,7 @@
 // descriptor's words. Partners count fully when equal, nearly fully when the descriptor word is a
 // prefix of at least 3 letters (the bank cut the line), and by Jaro-Winkler when OCR garbled a
 // letter or two. A second pass compares the words run together, for `BLUEBOTTLE` vs `Blue Bottle`.
-import { descriptorTokens, merchantTokens, normalizeMerchant } from './descriptor.ts';
+import { descriptorTokens, merchantTokens, normalizeMerchant, processorPrefixTokens } from './descriptor.ts';
 import type { MerchantAlias } from './types.ts';
 import { GENERIC_WORDS } from './word-lists.ts';
 
@@ -45,10 +45,20 @@ export function jaroWinkler(a: string, b: string): number {
 /** Below this a garbled word is treated as a different word (tuned on the development split). */
 const TYPO_FLOOR = 0.88;
 
+/**
+ * A descriptor cut at 22-25 characters leaves the last word as a prefix. Three letters stand for a
+ * word only when they are most of it: `pay` is not `paypal` (`T-MOBILE*AUTO PAY`), `sta` is no brand.
+ */
+function isCutPrefix(receiptWord: string, descriptorWord: string): boolean {
+  if (!receiptWord.startsWith(descriptorWord)) return false;
+  return descriptorWord.length >= 4 || (descriptorWord.length === 3 && receiptWord.length <= 4);
+}
+
 function wordSimilarity(receiptWord: string, descriptorWord: string): number {
   if (receiptWord === descriptorWord) return 1;
-  // A descriptor cut at 22-25 characters leaves the last word as a prefix.
-  if (descriptorWord.length >= 3 && receiptWord.startsWith(descriptorWord)) return 0.95;
+  if (isCutPrefix(receiptWord, descriptorWord)) return 0.95;
+  // One word the start of the other is another word (`pay`, `paypal`), not a letter garbled by OCR.
+  if (receiptWord.startsWith(descriptorWord) || descriptorWord.startsWith(receiptWord)) return 0;
   const jw = jaroWinkler(receiptWord, descriptorWord);
   return jw >= TYPO_FLOOR ? jw : 0;
 }
@@ -93,6 +103,35 @@ function sharedAnchor(merchant: readonly string[], descriptor: readonly string[]
   return best;
 }
 
+/**
+ * `sgc` for `sightglass coffee`, `dtf` for `din tai fung`: the descriptor's first word spells the
+ * merchant's words in order, each word giving its first letter and maybe more of its own letters.
+ * Only for names of two words or more, codes of 2-5 letters, every word represented.
+ */
+export function isAbbreviation(code: string, merchant: readonly string[]): boolean {
+  if (merchant.length < 2 || code.length < merchant.length || code.length > 5 || !/^[a-z]+$/.test(code))
+    return false;
+  const spell = (c: number, w: number): boolean => {
+    if (w === merchant.length) return c === code.length;
+    const word = merchant[w] ?? '';
+    if (code[c] !== word[0]) return false;
+    // This word gives its first letter and then 0..n more of its letters in order.
+    let at = c + 1;
+    if (spell(at, w + 1)) return true;
+    for (let i = 1; i < word.length && at < code.length; i++) {
+      if (word[i] === code[at]) {
+        at++;
+        if (spell(at, w + 1)) return true;
+      }
+    }
+    return false;
+  };
+  return spell(0, 0);
+}
+
+/** What an abbreviation counts as: good evidence, short of the spelled-out name. */
+const ABBREVIATION = 0.85;
+
 /** Similarity of two token lists: mostly how much of the merchant the descriptor covers. */
 export function tokenSimilarity(merchant: readonly string[], descriptor: readonly string[]): number {
   if (merchant.length === 0 || descriptor.length === 0) return 0;
@@ -111,7 +150,9 @@ export function tokenSimilarity(merchant: readonly string[], descriptor: readonl
     joinedMerchant.length >= 4
       ? jaroWinkler(joinedMerchant, joinedDescriptor.slice(0, joinedMerchant.length))
       : 0;
-  return Math.max(tokenScore, anchored, joinedScore >= 0.92 ? joinedScore : 0);
+  const first = descriptor[0] ?? '';
+  const abbreviation = first.length <= 5 && isAbbreviation(first, merchant) ? ABBREVIATION : 0;
+  return Math.max(tokenScore, anchored, joinedScore >= 0.92 ? joinedScore : 0, abbreviation);
 }
 
 export interface MerchantEvidence {
@@ -143,6 +184,9 @@ export function merchantEvidence(
 ): MerchantEvidence {
   const merchant = merchantTokens(receiptMerchant);
   let value = tokenSimilarity(merchant, descriptorTokens(transactionDescription));
+  // A receipt from the processor itself (PayPal's own receipt) names what the prefix says.
+  const prefix = processorPrefixTokens(transactionDescription);
+  if (prefix.length > 0) value = Math.max(value, tokenSimilarity(merchant, prefix));
   if (merchantClean !== null)
     value = Math.max(value, tokenSimilarity(merchant, merchantTokens(merchantClean)));
   if (value >= 0.99 || aliases.length === 0) return { value, alias: null };

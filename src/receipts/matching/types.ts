@@ -2,6 +2,8 @@
 // database or a clock, so the operations that store suggestions can call it inside a transaction
 // and the evaluation can call it on generated data.
 
+import { BUNDLED_RATES, type ReferenceRates } from './reference-rates.ts';
+
 /** A bank or card transaction that has no receipt yet. */
 export interface TransactionCandidate {
   id: string;
@@ -85,6 +87,13 @@ export interface MatchSettings {
    * in another currency than the receipt and carries no original amount. Never used for exactness.
    */
   approximateRates: Readonly<Record<string, number>>;
+  /**
+   * The fallback when no approximate rate is configured for the pair: a dated table of reference
+   * rates (the bundled one by default; null turns it off), used with the wider `referenceFxTolerance`.
+   */
+  referenceRates: ReferenceRates | null;
+  /** Relative band around a reference-table rate: the table may be months old, and cards add fees. */
+  referenceFxTolerance: number;
   autoMatch: {
     /** Off by default: a person confirms every match unless the organization turns it on. */
     enabled: boolean;
@@ -103,8 +112,12 @@ export const defaultMatchSettings: MatchSettings = {
   earlyBookingDays: 2,
   amountTolerance: 0.03,
   fxTolerance: 0.03,
-  maxTipRatio: 0.25,
+  // 30 % tips happen (issue 26); the extra point absorbs rounding of the tipped charge.
+  maxTipRatio: 0.31,
   approximateRates: {},
+  referenceRates: BUNDLED_RATES,
+  // A year of EUR/USD drift rarely leaves ±8 % (2022 aside); card fees add 1-3 %.
+  referenceFxTolerance: 0.08,
   autoMatch: { enabled: false, minScore: 0.85, minMargin: 0.15 },
 };
 

@@ -72,7 +72,12 @@ export function receiptCandidate(row: {
     cardLastFour: row.card_last_four,
     paymentMethod: str(fields.paymentMethod),
     orderNumber: str(fields.orderNumber),
-    documentType: DOCUMENT_TYPES[str(fields.documentType) ?? 'receipt'] ?? 'receipt',
+    // A negative total is a credit whatever the document calls itself (a return slip read as a
+    // receipt): the sign is kept as the direction, so it looks for money in, not for the purchase.
+    documentType:
+      total !== null && total < 0n
+        ? 'refund'
+        : (DOCUMENT_TYPES[str(fields.documentType) ?? 'receipt'] ?? 'receipt'),
     confidence: {
       merchant: conf(fields.merchant),
       date: conf(fields.date),

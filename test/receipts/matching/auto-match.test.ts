@@ -34,8 +34,20 @@ describe('autoMatchDecision', () => {
     const abroad = transaction({ amountMinor: -1180n, originalAmountMinor: -1250n, originalCurrency: 'USD' });
     assert.equal(autoMatchDecision(receipt({ currency: 'USD' }), [abroad], [], on), null);
     assert.equal(autoMatchDecision(receipt(), [transaction({ status: 'pending' })], [], on), null);
-    const unsure = { merchant: 1, date: 1, total: 0.7, currency: 1, cardLastFour: 1 };
+    // Below 0.7 no reading is enough, whatever agrees (0.7-0.9 needs the merchant too: next test).
+    const unsure = { merchant: 1, date: 1, total: 0.65, currency: 1, cardLastFour: 1 };
     assert.equal(autoMatchDecision(receipt({ confidence: unsure }), [transaction()], [], on), null);
+  });
+
+  test('digits read from a text PDF (0.85) or a photo (0.72) are enough when the merchant agrees too', () => {
+    const pdf = { merchant: 0.8, date: 0.9, total: 0.9, currency: 0.9, cardLastFour: 0.85 };
+    const photo = { merchant: 0.68, date: 0.77, total: 0.77, currency: 0.77, cardLastFour: 0.72 };
+    for (const confidence of [pdf, photo]) {
+      assert.equal(autoMatchDecision(receipt({ confidence }), [transaction(), ...noise], [], on)?.id, 'tx-1');
+      // Same amount and card, but a merchant that does not agree: a person decides.
+      const elsewhere = transaction({ description: 'ARAL STATION 0815' });
+      assert.equal(autoMatchDecision(receipt({ confidence }), [elsewhere, ...noise], [], on), null);
+    }
   });
 
   test('never when a second candidate is nearly as good (same coffee, next day)', () => {

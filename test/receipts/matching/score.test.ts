@@ -21,12 +21,12 @@ describe('amount', () => {
     assert.ok((s.components.amount ?? 0) > 0.5 && (s.components.amount ?? 1) < 1);
   });
 
-  test('a restaurant charge up to 25 % above the total is a tip; more is a different amount', () => {
+  test('a restaurant charge up to 30 % above the total is a tip; more is a different amount', () => {
     const tip = score(receipt({ totalMinor: 10000n }), transaction({ amountMinor: -11500n })).components
       .amount;
     assert.ok(tip !== null && tip > 0.4 && tip < 0.8, String(tip));
     assert.equal(
-      score(receipt({ totalMinor: 10000n }), transaction({ amountMinor: -13000n })).components.amount,
+      score(receipt({ totalMinor: 10000n }), transaction({ amountMinor: -14000n })).components.amount,
       0,
     );
     assert.equal(
@@ -50,7 +50,30 @@ describe('amount', () => {
     const near = scoreMatch(r, transaction({ amountMinor: -9300n }), [], rates).components.amount;
     assert.ok(near !== null && near >= 0.5, String(near));
     assert.equal(scoreMatch(r, transaction({ amountMinor: -8000n }), [], rates).components.amount, 0);
-    assert.equal(scoreMatch(r, transaction({ amountMinor: -9300n }), [], settings).components.amount, 0.3);
+    const noTable = { ...settings, referenceRates: null };
+    assert.equal(scoreMatch(r, transaction({ amountMinor: -9300n }), [], noTable).components.amount, 0.3);
+  });
+
+  test('no configured rate: the dated reference table, a wider band, lower values (issue 26)', () => {
+    // €5.80 charged $6.31 and £57.95 charged $76.10, the issue's examples (USD card, no original).
+    const usd = (amountMinor: bigint) => transaction({ currency: 'USD', amountMinor });
+    const eur = receipt({ currency: 'EUR', totalMinor: 580n });
+    const gbp = receipt({ currency: 'GBP', totalMinor: 5795n });
+    for (const [r, tx] of [
+      [eur, usd(-631n)],
+      [gbp, usd(-7610n)],
+    ] as const) {
+      const s = scoreMatch(r, tx, [], settings);
+      assert.ok(s.components.amount !== null && s.components.amount >= 0.45, s.reasons.join('; '));
+      assert.ok(s.reasons.some((x) => x.includes('bundled rates of')));
+      assert.equal(s.exactAmount, false);
+    }
+    assert.equal(scoreMatch(eur, usd(-1000n), [], settings).components.amount, 0);
+    // A configured rate wins over the table.
+    const configured = { ...settings, approximateRates: { 'EUR/USD': 1.5 } };
+    assert.equal(scoreMatch(eur, usd(-631n), [], configured).components.amount, 0);
+    // An unknown currency keeps the flat value.
+    assert.equal(scoreMatch(receipt({ currency: 'XYZ' }), usd(-631n), [], settings).components.amount, 0.3);
   });
 
   test('money direction: a refund receipt wants money in, a purchase money out', () => {
