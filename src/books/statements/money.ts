@@ -2,40 +2,15 @@
  * Exact decimal text -> bigint minor units. Never goes through a float: the digits are read as text
  * and scaled by the currency's ISO 4217 exponent.
  */
+import { iso4217MinorUnit } from '../../lib/currencies.ts';
 
-/** ISO 4217 currencies whose minor unit is not 2 (every other code has 2 decimals). */
-const EXPONENTS: ReadonlyMap<string, number> = new Map([
-  ['BIF', 0],
-  ['CLP', 0],
-  ['DJF', 0],
-  ['GNF', 0],
-  ['ISK', 0],
-  ['JPY', 0],
-  ['KMF', 0],
-  ['KRW', 0],
-  ['PYG', 0],
-  ['RWF', 0],
-  ['UGX', 0],
-  ['UYI', 0],
-  ['VND', 0],
-  ['VUV', 0],
-  ['XAF', 0],
-  ['XOF', 0],
-  ['XPF', 0],
-  ['HUF', 2],
-  ['BHD', 3],
-  ['IQD', 3],
-  ['JOD', 3],
-  ['KWD', 3],
-  ['LYD', 3],
-  ['OMR', 3],
-  ['TND', 3],
-  ['CLF', 4],
-  ['UYW', 4],
-]);
-
+/**
+ * ISO 4217 minor unit from the generated table (src/lib/iso4217.ts). A code outside the table (a
+ * typo, a withdrawn code) reads with 2 decimals here; the account's currency, which the import
+ * compares against, is always a current code.
+ */
 export function currencyExponent(currency: string): number {
-  return EXPONENTS.get(currency.toUpperCase()) ?? 2;
+  return iso4217MinorUnit(currency.toUpperCase()) ?? 2;
 }
 
 export function isCurrencyCode(text: string): boolean {
