@@ -55,6 +55,12 @@ export function parseAmount(raw: string, decimal: DecimalSeparator, currency: st
     negative = true;
     t = t.slice(1, -1);
   }
+  // Card exports write `12.50 CR` / `12.50 DR` (money in / money out) in the amount cell itself.
+  const marker = /^(CR|DR)(?=[\d.,€$£¥(+-])|(?<=[\d.,)])(CR|DR)$/i.exec(t);
+  if (marker !== null) {
+    t = t.slice(0, marker.index) + t.slice(marker.index + marker[0].length);
+    if (/^dr$/i.test(marker[0])) negative = !negative;
+  }
   t = t.replace(/^[A-Z]{3}|[A-Z]{3}$/g, '').replace(/^[€$£¥]|[€$£¥]$/g, '');
   if (t.startsWith('-') || t.startsWith('+')) {
     negative = negative !== t.startsWith('-');

@@ -17,6 +17,12 @@ export interface CsvColumnMapping {
   amount?: string | number;
   debit?: string | number;
   credit?: string | number;
+  /**
+   * A column that says whether the row's amount is money in or out (`CR`/`DR`, `C`/`D`, `Credit`/
+   * `Debit`, `H`/`S`): the amount is then read without its sign. Card exports mark only payments
+   * (`CR`), so an empty marker is the other kind of the markers the file uses.
+   */
+  debitCreditMarker?: string | number;
   description: string | number;
   valueDate?: string | number;
   reference?: string | number;
