@@ -30,6 +30,8 @@ export function readUbl(root: XmlElement): ExtractedFields {
   fields.documentNumber = textField(find(root, 'ID'));
   const typeEl = find(root, isCredit ? 'CreditNoteTypeCode' : 'InvoiceTypeCode');
   if (typeEl) fields.documentType = xmlField(typeEl, documentTypeOf(textOf(typeEl), root.local));
+  // CreditNoteTypeCode is optional in UBL: the root element alone makes it a credit note.
+  else if (isCredit) fields.documentType = xmlField(root, 'credit_note');
   fields.date = dateField(find(root, 'IssueDate'));
   // BT-9: cbc:DueDate on an Invoice; a CreditNote carries it in PaymentMeans/PaymentDueDate.
   fields.dueDate = dateField(find(root, 'DueDate') ?? find(root, 'PaymentMeans', 'PaymentDueDate'));
