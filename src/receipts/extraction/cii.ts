@@ -1,8 +1,8 @@
 import {
+  dateField,
   decimalOf,
   documentTypeOf,
   emptyFields,
-  isoDate,
   lastFourOf,
   moneyField,
   moneyOf,
@@ -62,11 +62,6 @@ const ZUGFERD_1: CiiNames = {
   lineSummary: 'SpecifiedTradeSettlementMonetarySummation',
   rate: 'ApplicablePercent',
 };
-
-function dateField(el: XmlElement | undefined) {
-  const date = isoDate(textOf(el));
-  return el && date ? xmlField(el, date) : undefined;
-}
 
 /** BT-110: several TaxTotalAmount may appear (one per currency); take the invoice currency's. */
 function taxTotal(summary: XmlElement | undefined, currency: string | undefined) {

@@ -1,8 +1,8 @@
 import {
+  dateField,
   decimalOf,
   documentTypeOf,
   emptyFields,
-  isoDate,
   lastFourOf,
   moneyField,
   moneyOf,
@@ -15,11 +15,6 @@ import type { XmlElement } from './xml.ts';
 import { find, findAll, textOf } from './xml-query.ts';
 
 // OASIS UBL 2.1 Invoice and CreditNote as bound by EN 16931 (PEPPOL BIS 3 included).
-
-function dateField(el: XmlElement | undefined) {
-  const date = isoDate(textOf(el));
-  return el && date ? xmlField(el, date) : undefined;
-}
 
 export function readUbl(root: XmlElement): ExtractedFields {
   const fields = emptyFields();
