@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { asJson, asMinor } from '../db/values.ts';
+import { iso4217MinorUnit } from '../lib/currencies.ts';
 import type { Metrics } from '../observability/metrics.ts';
 import type { UnitRuntime } from '../unit/unit-of-work.ts';
 import { withUnit } from '../unit/with-unit.ts';
@@ -39,14 +40,8 @@ export function csvField(value: string): string {
 
 /** Minor units as a decimal amount of the currency ("-12.50"). */
 export function decimalAmount(minor: bigint, currency: string): string {
-  let exponent = 2;
-  try {
-    exponent =
-      new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ??
-      2;
-  } catch {
-    // an unknown code keeps 2
-  }
+  // ISO's minor unit, not Intl's display digits (Intl shows IQD or HUF without decimals).
+  const exponent = iso4217MinorUnit(currency) ?? 2;
   const negative = minor < 0n;
   const digits = (negative ? -minor : minor).toString().padStart(exponent + 1, '0');
   const whole = digits.slice(0, digits.length - exponent);

@@ -205,6 +205,14 @@ async function runImport(services: UnitRuntime, job: ClaimedJob): Promise<void> 
     }
     if (batch.length > 0 && !(await flush())) return;
     detection = parse.detection;
+    // Reading none of N lines is a wrong file or a wrong mapping, not a success with 0 added.
+    if (counts.read > 0 && counts.rejected === counts.read) {
+      const first = rejected.slice(0, 3).map((r) => `line ${r.line}: ${r.reason}`);
+      throw new StatementFileError(
+        'malformed_file',
+        `none of the ${counts.read} lines could be read (${first.join('; ')}); check the file and the column mapping`,
+      );
+    }
     await finish(services, job, account.id, { state: 'succeeded', counts, rejected, detection });
     await refreshStatistics(services, counts.added);
   } catch (error) {

@@ -1,3 +1,5 @@
+import { type Iso4217Code, isIso4217Code, iso4217Codes } from '../lib/currencies.ts';
+import { ISO4217_MINOR_UNITS } from '../lib/iso4217.ts';
 import { InvoicingError } from './errors.ts';
 
 /**
@@ -74,33 +76,24 @@ export function maxBigInt(a: bigint, b: bigint): bigint {
 }
 
 /**
- * ISO 4217 minor-unit exponents. An explicit table rather than Intl.NumberFormat: Intl follows
- * CLDR display conventions (Node 20 reports 0 digits for HUF, IDR and IQD, where ISO says 2, 2
- * and 3) and may change with ICU updates, while the exponent defines what one stored unit means.
+ * ISO 4217 minor-unit exponents come from the generated table (src/lib/iso4217.ts): every current
+ * code with ISO's minor unit, not ICU's display digits (Intl shows HUF, IDR and IQD without
+ * decimals where ISO says 2, 2 and 3), because the exponent defines what one stored unit means.
  */
-// biome-ignore format: a compact table reads better grouped by exponent
-const CURRENCY_EXPONENTS = {
-  AED: 2, AUD: 2, BGN: 2, BRL: 2, CAD: 2, CHF: 2, CNY: 2, CZK: 2, DKK: 2, EUR: 2, GBP: 2,
-  HKD: 2, HUF: 2, IDR: 2, ILS: 2, INR: 2, MXN: 2, MYR: 2, NOK: 2, NZD: 2, PHP: 2, PLN: 2,
-  RON: 2, SAR: 2, SEK: 2, SGD: 2, THB: 2, TRY: 2, USD: 2, ZAR: 2,
-  CLP: 0, ISK: 0, JPY: 0, KRW: 0, PYG: 0, UGX: 0, VND: 0, XAF: 0, XOF: 0,
-  BHD: 3, IQD: 3, JOD: 3, KWD: 3, LYD: 3, OMR: 3, TND: 3,
-} as const;
-
-export type CurrencyCode = keyof typeof CURRENCY_EXPONENTS;
-export type CurrencyExponent = (typeof CURRENCY_EXPONENTS)[CurrencyCode];
+export type CurrencyCode = Iso4217Code;
+export type CurrencyExponent = (typeof ISO4217_MINOR_UNITS)[CurrencyCode];
 
 /** Codes are case-sensitive: the wire format is uppercase, and "usd" is refused rather than guessed. */
 export function isSupportedCurrency(code: unknown): code is CurrencyCode {
-  return typeof code === 'string' && Object.hasOwn(CURRENCY_EXPONENTS, code);
+  return isIso4217Code(code);
 }
 
 export function supportedCurrencies(): readonly CurrencyCode[] {
-  return Object.keys(CURRENCY_EXPONENTS).filter(isSupportedCurrency).sort();
+  return iso4217Codes();
 }
 
 export function currencyExponent(code: CurrencyCode): CurrencyExponent {
-  return CURRENCY_EXPONENTS[code];
+  return ISO4217_MINOR_UNITS[code];
 }
 
 /** Narrows a wire currency string or throws `unsupported_currency` naming `field`. */

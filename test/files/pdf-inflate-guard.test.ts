@@ -4,7 +4,7 @@ import { PDFDocument } from 'pdf-lib';
 import { AppError } from '../../src/contract/errors.ts';
 import { renderSignedPdf } from '../../src/contractors/agreement-pdf.ts';
 import { assertPdfInflatesWithin, PdfInflateLimitError } from '../../src/files/pdf-inflate-guard.ts';
-import { findInvoiceAttachment } from '../../src/receipts/extraction/pdf-attachments.ts';
+import { findInvoiceAttachments } from '../../src/receipts/extraction/pdf-attachments.ts';
 import { ExtractionFailure } from '../../src/receipts/extraction/types.ts';
 import { pdfObjectStreamBomb } from '../support/hostile-files.ts';
 
@@ -46,7 +46,7 @@ describe('PDF decompression is capped before a PDF library reads the file', () =
   });
 
   it('receipt extraction of the bomb fails with too_large before pdf-lib inflates it', async () => {
-    await assert.rejects(findInvoiceAttachment(bomb, 20 * 1024 * 1024), (e: unknown) => {
+    await assert.rejects(findInvoiceAttachments(bomb, 20 * 1024 * 1024), (e: unknown) => {
       assert.ok(e instanceof ExtractionFailure, String(e));
       assert.equal(e.code, 'too_large');
       return true;

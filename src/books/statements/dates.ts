@@ -31,11 +31,68 @@ export const DATE_FORMATS = [
   'MM-dd-yyyy',
   'yyyy/MM/dd',
   'yyyyMMdd',
+  // Month names (card and UK/IE exports): 28-Mar-2020, 28 Mar 2020, 28-MAR-20, Mar 28, 2020.
+  'dd-MMM-yyyy',
+  'dd-MMM-yy',
+  'dd MMM yyyy',
+  'dd MMM yy',
+  'dd/MMM/yyyy',
+  'dd.MMM.yyyy',
+  'MMM dd, yyyy',
+  'MMM dd yyyy',
 ] as const;
+
+/**
+ * Month names and abbreviations (accents and a trailing dot dropped, lowercase) in the languages of
+ * our users' banks: English, German, French, Dutch, Spanish, Italian, Portuguese.
+ */
+const MONTH_NAMES: ReadonlyArray<readonly string[]> = [
+  [
+    'jan',
+    'january',
+    'januar',
+    'janv',
+    'janvier',
+    'januari',
+    'ene',
+    'enero',
+    'gen',
+    'gennaio',
+    'janeiro',
+    'jänner',
+    'janner',
+  ],
+  ['feb', 'february', 'februar', 'fevr', 'fevrier', 'februari', 'febrero', 'febbraio', 'fev', 'fevereiro'],
+  ['mar', 'march', 'marz', 'mrz', 'mars', 'maart', 'mrt', 'marzo', 'marco'],
+  ['apr', 'april', 'avr', 'avril', 'abr', 'abril', 'aprile'],
+  ['may', 'mai', 'mei', 'mayo', 'mag', 'maggio', 'maio'],
+  ['jun', 'june', 'juni', 'juin', 'junio', 'giu', 'giugno', 'junho'],
+  ['jul', 'july', 'juli', 'juil', 'juillet', 'julio', 'lug', 'luglio', 'julho'],
+  ['aug', 'august', 'aout', 'augustus', 'ago', 'agosto'],
+  ['sep', 'sept', 'september', 'septembre', 'septiembre', 'set', 'settembre', 'setembro'],
+  ['oct', 'october', 'okt', 'oktober', 'octobre', 'octubre', 'ott', 'ottobre', 'out', 'outubro'],
+  ['nov', 'november', 'novembre', 'noviembre', 'novembro'],
+  ['dec', 'december', 'dez', 'dezember', 'decembre', 'dic', 'diciembre', 'dicembre', 'dezembro'],
+];
+const MONTH_BY_NAME = new Map(MONTH_NAMES.flatMap((names, i) => names.map((n) => [n, i + 1] as const)));
+
+/** 1-12 for a month name or abbreviation (`Mar`, `MÄRZ`, `févr.`), 0 otherwise. */
+export function monthNumber(text: string): number {
+  const key = text
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .replace(/\.$/, '')
+    .toLowerCase();
+  return MONTH_BY_NAME.get(key) ?? 0;
+}
 
 /** Parses the date part of `value` (a time after a space or `T` is ignored) with a format like `dd.MM.yyyy`. */
 export function parseDate(value: string, format: string): string | null {
-  const token = value.trim().split(/[ T]/)[0] ?? '';
+  // A time after the date is ignored: after a space (unless the format has spaces) or a `T` + digit.
+  const trimmed = value.trim();
+  const token = format.includes(' ')
+    ? trimmed.replace(/\s+\d{1,2}:\d{2}.*$/, '')
+    : (trimmed.split(/\s|T(?=\d)/)[0] ?? '');
   let c = compiled.get(format);
   if (c === undefined) {
     c = compile(format);
@@ -53,31 +110,33 @@ export function parseDate(value: string, format: string): string | null {
     const n = Number(text);
     if (kind === 'y') year = text.length === 2 ? expandYear(n) : n;
     else if (kind === 'M') month = n;
+    else if (kind === 'N') month = monthNumber(text);
     else day = n;
   });
   return isoDate(year, month, day);
 }
 
 /** Formats seen so far, compiled once (a file parses every row with the same one). */
-const compiled = new Map<string, { re: RegExp; order: Array<'y' | 'M' | 'd'> }>();
+const compiled = new Map<string, { re: RegExp; order: Array<'y' | 'M' | 'N' | 'd'> }>();
 
-function compile(format: string): { re: RegExp; order: Array<'y' | 'M' | 'd'> } {
-  const order: Array<'y' | 'M' | 'd'> = [];
+function compile(format: string): { re: RegExp; order: Array<'y' | 'M' | 'N' | 'd'> } {
+  const order: Array<'y' | 'M' | 'N' | 'd'> = [];
   let pattern = '';
-  const re = /yyyy|yy|MM|M|dd|d|[^yMd]+/g;
+  const re = /yyyy|yy|MMM|MM|M|dd|d|[^yMd]+/g;
   for (let m = re.exec(format); m !== null; m = re.exec(format)) {
     const part = m[0];
     if (part === 'yyyy') pattern += '(\\d{4})';
     else if (part === 'yy') pattern += '(\\d{2})';
-    else if (part === 'MM' || part === 'dd')
-      pattern += format.includes('/') || format.includes('.') ? '(\\d{1,2})' : '(\\d{2})';
+    else if (part === 'MMM') pattern += '([A-Za-z\\u00c0-\\u017f]{3,9}\\.?)';
+    else if (part === 'MM' || part === 'dd') pattern += /[/. ]|MMM/.test(format) ? '(\\d{1,2})' : '(\\d{2})';
     else if (part === 'M' || part === 'd') pattern += '(\\d{1,2})';
     else pattern += part.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
     if (part.startsWith('y')) order.push('y');
+    else if (part === 'MMM') order.push('N');
     else if (part.startsWith('M')) order.push('M');
     else if (part.startsWith('d')) order.push('d');
   }
-  return { re: new RegExp(`^${pattern}$`), order };
+  return { re: new RegExp(`^${pattern}$`, 'i'), order };
 }
 
 /**

@@ -11,6 +11,7 @@ import {
   decodeHead,
   decodeText,
   detectEncoding,
+  stripTransmissionFraming,
 } from './text.ts';
 import { StatementFileError, type StatementParse, type StatementSource } from './types.ts';
 
@@ -23,7 +24,7 @@ export * from './types.ts';
  * over-long line); `items` throws it for what shows up later (truncated XML or OFX).
  */
 export function parseStatement(source: StatementSource): StatementParse {
-  const { bytes } = source;
+  const bytes = stripTransmissionFraming(source.bytes);
   if (bytes.length === 0 || bytes.every((b) => b === 0x20 || b === 0x09 || b === 0x0a || b === 0x0d)) {
     throw new StatementFileError('empty_file', `'${source.fileName}' is empty`);
   }

@@ -4,37 +4,13 @@ import { isMinorInRange, MAX_MINOR } from '../../contract/formats.ts';
  * Exact decimal text -> bigint minor units. Never goes through a float: the digits are read as text
  * and scaled by the currency's ISO 4217 exponent.
  */
+import { iso4217MinorUnit } from '../../lib/currencies.ts';
 
-/** ISO 4217 currencies whose minor unit is not 2 (every other code has 2 decimals). */
-const EXPONENTS: ReadonlyMap<string, number> = new Map([
-  ['BIF', 0],
-  ['CLP', 0],
-  ['DJF', 0],
-  ['GNF', 0],
-  ['ISK', 0],
-  ['JPY', 0],
-  ['KMF', 0],
-  ['KRW', 0],
-  ['PYG', 0],
-  ['RWF', 0],
-  ['UGX', 0],
-  ['UYI', 0],
-  ['VND', 0],
-  ['VUV', 0],
-  ['XAF', 0],
-  ['XOF', 0],
-  ['XPF', 0],
-  ['HUF', 2],
-  ['BHD', 3],
-  ['IQD', 3],
-  ['JOD', 3],
-  ['KWD', 3],
-  ['LYD', 3],
-  ['OMR', 3],
-  ['TND', 3],
-  ['CLF', 4],
-  ['UYW', 4],
-]);
+/**
+ * ISO 4217 minor unit from the generated table (src/lib/iso4217.ts). A code outside the table (a
+ * typo, a withdrawn code) reads with 2 decimals here; the account's currency, which the import
+ * compares against, is always a current code.
+ */
 
 /** The largest amount the books hold (docs/decisions.md 320), as a decimal of the currency. */
 export function maxAmountText(exponent: number): string {
@@ -43,7 +19,7 @@ export function maxAmountText(exponent: number): string {
 }
 
 export function currencyExponent(currency: string): number {
-  return EXPONENTS.get(currency.toUpperCase()) ?? 2;
+  return iso4217MinorUnit(currency.toUpperCase()) ?? 2;
 }
 
 export function isCurrencyCode(text: string): boolean {
@@ -94,6 +70,12 @@ export function parseAmount(raw: string, decimal: DecimalSeparator, currency: st
   if (/^\(.*\)$/.test(t)) {
     negative = true;
     t = t.slice(1, -1);
+  }
+  // Card exports write `12.50 CR` / `12.50 DR` (money in / money out) in the amount cell itself.
+  const marker = /^(CR|DR)(?=[\d.,€$£¥(+-])|(?<=[\d.,)])(CR|DR)$/i.exec(t);
+  if (marker !== null) {
+    t = t.slice(0, marker.index) + t.slice(marker.index + marker[0].length);
+    if (/^dr$/i.test(marker[0])) negative = !negative;
   }
   t = t.replace(/^[A-Z]{3}|[A-Z]{3}$/g, '').replace(/^[€$£¥]|[€$£¥]$/g, '');
   if (t.startsWith('-') || t.startsWith('+')) {

@@ -1,7 +1,8 @@
 import { isUtf8 } from 'node:buffer';
+import { type CodePage, chooseCodePage, codePageDecoder, decodeCodePage } from './code-pages.ts';
 import { StatementFileError } from './types.ts';
 
-export type TextEncoding = 'utf-8' | 'latin-1' | 'utf-16le' | 'utf-16be';
+export type TextEncoding = 'utf-8' | 'utf-16le' | 'utf-16be' | CodePage;
 
 /** 1 MiB: no bank writes a line this long; a longer one is a broken or hostile file. */
 export const MAX_LINE_BYTES = 1024 * 1024;
@@ -58,9 +59,10 @@ function crLinesBounded(segment: Buffer, cr: Buffer, limit: number): boolean {
 
 /**
  * The encoding rule: a BOM decides (UTF-8, UTF-16LE/BE); otherwise UTF-8 if the bytes are valid
- * UTF-8; otherwise Windows-1252 (a superset of Latin-1 for text) if no byte is a control character
- * other than tab/CR/LF/FF/SUB and none is one of the five bytes Windows-1252 leaves undefined;
- * anything else (NUL bytes, binary, UTF-16 without BOM) is `bad_encoding`. No string is built here.
+ * UTF-8; otherwise the single-byte code page that decodes the text best (code-pages.ts: Windows-1252,
+ * reported as `latin-1`, Windows-1250, ISO-8859-2/15, CP850/852/437), if no byte is a control
+ * character other than tab/CR/LF/FF/SUB; anything else (NUL bytes, binary, UTF-16 without BOM, bytes
+ * no code page makes text of) is `bad_encoding`. No string of the whole file is built here.
  */
 export function detectEncoding(bytes: Buffer): { encoding: TextEncoding; bomLength: number } {
   const bom = byteOrderMark(bytes);
@@ -74,16 +76,31 @@ export function detectEncoding(bytes: Buffer): { encoding: TextEncoding; bomLeng
     );
   }
   if (isUtf8(bytes)) return { encoding: 'utf-8', bomLength: 0 };
-  for (let i = 0; i < bytes.length; i++) {
-    const b = bytes[i] ?? 0;
-    if (b === 0x81 || b === 0x8d || b === 0x8f || b === 0x90 || b === 0x9d) {
-      throw new StatementFileError(
-        'bad_encoding',
-        `byte ${i} (0x${b.toString(16)}) is neither valid UTF-8 nor a Windows-1252/Latin-1 character`,
-      );
-    }
+  const page = chooseCodePage(bytes);
+  if (page === null) {
+    const at = bytes.findIndex((b) => b === 0x81 || b === 0x8d || b === 0x8f || b === 0x90 || b === 0x9d);
+    throw new StatementFileError(
+      'bad_encoding',
+      `byte ${at} (0x${(bytes[at] ?? 0).toString(16)}) is neither valid UTF-8 nor a character of a known 8-bit ` +
+        'code page in text (Windows-1250/1252, ISO-8859-1/2/15, CP437/850/852); save the file as UTF-8',
+    );
   }
-  return { encoding: 'latin-1', bomLength: 0 };
+  return { encoding: page, bomLength: 0 };
+}
+
+/**
+ * SOH/STX ... ETX/EOT bytes that frame each message of an MT940 file sent over a bank's file
+ * transfer link (SWIFT FIN and its relatives): line breaks once stripped, so the messages read as
+ * plain MT940. Returns the bytes unchanged when there is no such byte, or when the text without them
+ * is not MT940 (another format with control bytes stays `bad_encoding`).
+ */
+export function stripTransmissionFraming(bytes: Buffer): Buffer {
+  const framing = (b: number) => b === 0x01 || b === 0x02 || b === 0x03 || b === 0x04;
+  if (!bytes.some(framing)) return bytes;
+  const stripped = Buffer.from(bytes.map((b) => (framing(b) ? 0x0a : b)));
+  const head = stripped.subarray(0, 4096).toString('latin1').replace(/^\s+/, '');
+  const mt940 = head.startsWith('{1:') || (/^:20:/m.test(head) && /^:(25|60[FM]|61):/m.test(head));
+  return mt940 ? stripped : bytes;
 }
 
 /** The first few kilobytes as text, leniently (a cut character at the end does not matter). */
@@ -116,8 +133,9 @@ export function decodeText(bytes: Buffer, encoding: TextEncoding, bomLength: num
     swapped.swap16();
     return new TextDecoder('utf-16le').decode(swapped);
   }
-  if (encoding === 'latin-1') return new TextDecoder('windows-1252').decode(body);
-  return new TextDecoder(encoding, { fatal: true }).decode(body);
+  if (encoding === 'utf-8' || encoding === 'utf-16le')
+    return new TextDecoder(encoding, { fatal: true }).decode(body);
+  return decodeCodePage(body, encoding);
 }
 
 /** Runs of whitespace (including NBSP and line breaks) become one space; trimmed. */
@@ -159,16 +177,21 @@ export function joinDistinct(parts: Array<string | null | undefined>): string {
 /** The file decoded 64 KiB at a time, so an XML parser never needs the whole file as one string. */
 export function* decodeChunks(bytes: Buffer, encoding: TextEncoding, bomLength: number): Generator<string> {
   const CHUNK = 64 * 1024;
-  const label = encoding === 'latin-1' ? 'windows-1252' : encoding === 'utf-16be' ? 'utf-16le' : encoding;
-  const decoder = new TextDecoder(label, { fatal: encoding === 'utf-8' });
+  const wide = encoding === 'utf-8' || encoding === 'utf-16le' || encoding === 'utf-16be';
+  const text = wide
+    ? new TextDecoder(encoding === 'utf-16be' ? 'utf-16le' : encoding, { fatal: encoding === 'utf-8' })
+    : null;
+  const page = wide ? null : codePageDecoder(encoding);
+  const decode = (chunk: Buffer) =>
+    text ? text.decode(chunk, { stream: true }) : (page?.write(chunk) ?? '');
   for (let at = bomLength; at < bytes.length; at += CHUNK) {
     let chunk = bytes.subarray(at, Math.min(at + CHUNK, bytes.length));
     if (encoding === 'utf-16be') {
       chunk = Buffer.from(chunk);
       chunk.swap16();
     }
-    yield decoder.decode(chunk, { stream: true });
+    yield decode(chunk);
   }
-  const rest = decoder.decode();
+  const rest = text ? text.decode() : (page?.end() ?? '');
   if (rest !== '') yield rest;
 }

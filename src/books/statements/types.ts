@@ -4,6 +4,7 @@
  * the database, and they yield items one at a time so a 100,000-line file is imported in bounded
  * memory (the job inserts in batches as items arrive).
  */
+import type { CodePage } from './code-pages.ts';
 
 export type StatementFormat = 'csv' | 'ofx' | 'camt053' | 'mt940' | 'qif';
 
@@ -16,6 +17,12 @@ export interface CsvColumnMapping {
   amount?: string | number;
   debit?: string | number;
   credit?: string | number;
+  /**
+   * A column that says whether the row's amount is money in or out (`CR`/`DR`, `C`/`D`, `Credit`/
+   * `Debit`, `H`/`S`): the amount is then read without its sign. Card exports mark only payments
+   * (`CR`), so an empty marker is the other kind of the markers the file uses.
+   */
+  debitCreditMarker?: string | number;
   description: string | number;
   valueDate?: string | number;
   reference?: string | number;
@@ -90,7 +97,8 @@ export interface StatementDetection {
   format: StatementFormat;
   /** CSV only: the mapping used (given or recognised from the header). */
   mapping?: CsvColumnMapping;
-  encoding?: 'utf-8' | 'latin-1' | 'utf-16le' | 'utf-16be';
+  /** `latin-1` is Windows-1252; other 8-bit files name their code page (code-pages.ts). */
+  encoding?: 'utf-8' | 'utf-16le' | 'utf-16be' | CodePage;
   separator?: string;
   dateFormat?: string;
   decimalSeparator?: ',' | '.';

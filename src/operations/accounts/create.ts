@@ -27,7 +27,7 @@ export const createAccount = defineOperation({
   output: Account,
   example: { name: 'Business checking', kind: 'checking', currency: 'CAD', accountRef: '4821' },
   async run({ ctx, input }) {
-    if (!isSupportedCurrency(input.currency)) throw unsupportedCurrency('currency');
+    if (!isSupportedCurrency(input.currency)) throw unsupportedCurrency('currency', input.currency);
     const now = ctx.clock.now().toISOString();
     const row = {
       id: newId(),

@@ -45,7 +45,7 @@ export const createParty = defineOperation({
   },
   async run({ ctx, input }) {
     if (input.defaultCurrency !== undefined && !isSupportedCurrency(input.defaultCurrency)) {
-      throw unsupportedCurrency('defaultCurrency');
+      throw unsupportedCurrency('defaultCurrency', input.defaultCurrency);
     }
     const now = ctx.clock.now().toISOString();
     const row = {

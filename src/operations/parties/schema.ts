@@ -2,6 +2,7 @@ import { type Static, Type } from 'typebox';
 import { AppError } from '../../contract/errors.ts';
 import { Country, Id, Timestamp } from '../../contract/formats.ts';
 import type { Party as PartyModel } from '../../invoicing/invoices/index.ts';
+import { currencyRefusal } from '../../lib/currencies.ts';
 
 /** The party (a customer invoiced) as returned on the wire, snake_case. */
 export const Party = Type.Object(
@@ -90,6 +91,10 @@ export function changedFields(
   );
 }
 
-export function unsupportedCurrency(field: string): AppError {
-  return new AppError('unsupported_currency', `${field} is not a supported ISO 4217 currency.`, { field });
+/** `code`, when given, makes the message say why (withdrawn and replaced, no minor unit, lowercase). */
+export function unsupportedCurrency(field: string, code?: unknown): AppError {
+  const why = typeof code === 'string' ? ` ${currencyRefusal(code) ?? ''}`.trimEnd() : '';
+  return new AppError('unsupported_currency', `${field} is not a supported ISO 4217 currency.${why}`, {
+    field,
+  });
 }

@@ -54,7 +54,7 @@ export const updateParty = defineOperation({
     if (!current) throw notFound('Party', 'id');
     if (current.revision !== input.expectedRevision) throw revisionConflict(current.revision);
     if (input.defaultCurrency && !isSupportedCurrency(input.defaultCurrency)) {
-      throw unsupportedCurrency('defaultCurrency');
+      throw unsupportedCurrency('defaultCurrency', input.defaultCurrency);
     }
     const email = input.email === undefined ? current.email : input.email;
     const emailNormalized = email?.toLowerCase() ?? null;

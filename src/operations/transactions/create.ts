@@ -82,7 +82,7 @@ export const createTransaction = defineOperation({
       });
     }
     if (input.originalCurrency !== undefined && !isSupportedCurrency(input.originalCurrency)) {
-      throw unsupportedCurrency('originalCurrency');
+      throw unsupportedCurrency('originalCurrency', input.originalCurrency);
     }
     const now = ctx.clock.now().toISOString();
     const [id] = await insertTransactions(

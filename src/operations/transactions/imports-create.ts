@@ -31,6 +31,9 @@ const ColumnMapping = Type.Object(
     amount: Column('One signed amount column (or give debit and credit).'),
     debit: Column('Money out, as positive amounts.'),
     credit: Column('Money in, as positive amounts.'),
+    debitCreditMarker: Column(
+      'A column marking each amount as money in or out (CR/DR, C/D, Credit/Debit, H/S); an empty marker is the kind the file leaves unmarked.',
+    ),
     description: Type.Union(
       [Type.String({ minLength: 1, maxLength: 100 }), Type.Integer({ minimum: 0, maximum: 500 })],
       {

@@ -1,8 +1,8 @@
 import {
+  dateField,
   decimalOf,
   documentTypeOf,
   emptyFields,
-  isoDate,
   lastFourOf,
   moneyField,
   moneyOf,
@@ -14,13 +14,54 @@ import type { ExtractedFields } from './types.ts';
 import type { XmlElement } from './xml.ts';
 import { find, findAll, textOf } from './xml-query.ts';
 
-// UN/CEFACT Cross Industry Invoice (D16B) as bound by EN 16931 (and Factur-X/ZUGFeRD, XRechnung).
-// Paths follow the CII syntax binding; elements are matched by local name.
+// UN/CEFACT Cross Industry Invoice (D16B) as bound by EN 16931 (and Factur-X/ZUGFeRD 2, XRechnung),
+// and its predecessor ZUGFeRD 1.0 (`CrossIndustryDocument`, CII D13 names). Paths follow the CII
+// syntax binding; elements are matched by local name. The two generations differ only in the names
+// of the containers, so one reader takes the generation's names.
 
-function dateField(el: XmlElement | undefined) {
-  const date = isoDate(textOf(el));
-  return el && date ? xmlField(el, date) : undefined;
+/** Container names of one CII generation. */
+interface CiiNames {
+  doc: string;
+  tx: string;
+  agreement: string;
+  settlement: string;
+  summary: string;
+  orderId: string;
+  lineAgreement: string;
+  lineDelivery: string;
+  lineSettlement: string;
+  lineSummary: string;
+  rate: string;
 }
+
+const D16B: CiiNames = {
+  doc: 'ExchangedDocument',
+  tx: 'SupplyChainTradeTransaction',
+  agreement: 'ApplicableHeaderTradeAgreement',
+  settlement: 'ApplicableHeaderTradeSettlement',
+  summary: 'SpecifiedTradeSettlementHeaderMonetarySummation',
+  orderId: 'IssuerAssignedID',
+  lineAgreement: 'SpecifiedLineTradeAgreement',
+  lineDelivery: 'SpecifiedLineTradeDelivery',
+  lineSettlement: 'SpecifiedLineTradeSettlement',
+  lineSummary: 'SpecifiedTradeSettlementLineMonetarySummation',
+  rate: 'RateApplicablePercent',
+};
+
+/** ZUGFeRD 1.0 (urn:ferd:CrossIndustryDocument:invoice:1p0). */
+const ZUGFERD_1: CiiNames = {
+  doc: 'HeaderExchangedDocument',
+  tx: 'SpecifiedSupplyChainTradeTransaction',
+  agreement: 'ApplicableSupplyChainTradeAgreement',
+  settlement: 'ApplicableSupplyChainTradeSettlement',
+  summary: 'SpecifiedTradeSettlementMonetarySummation',
+  orderId: 'ID',
+  lineAgreement: 'SpecifiedSupplyChainTradeAgreement',
+  lineDelivery: 'SpecifiedSupplyChainTradeDelivery',
+  lineSettlement: 'SpecifiedSupplyChainTradeSettlement',
+  lineSummary: 'SpecifiedTradeSettlementMonetarySummation',
+  rate: 'ApplicablePercent',
+};
 
 /** BT-110: several TaxTotalAmount may appear (one per currency); take the invoice currency's. */
 function taxTotal(summary: XmlElement | undefined, currency: string | undefined) {
@@ -31,11 +72,12 @@ function taxTotal(summary: XmlElement | undefined, currency: string | undefined)
 }
 
 export function readCii(root: XmlElement): ExtractedFields {
+  const n = root.local === 'CrossIndustryDocument' ? ZUGFERD_1 : D16B;
   const fields = emptyFields();
-  const doc = find(root, 'ExchangedDocument');
-  const tx = find(root, 'SupplyChainTradeTransaction');
-  const agreement = find(tx, 'ApplicableHeaderTradeAgreement');
-  const settlement = find(tx, 'ApplicableHeaderTradeSettlement');
+  const doc = find(root, n.doc);
+  const tx = find(root, n.tx);
+  const agreement = find(tx, n.agreement);
+  const settlement = find(tx, n.settlement);
   const currency = textOf(find(settlement, 'InvoiceCurrencyCode'));
 
   fields.documentNumber = textField(find(doc, 'ID'));
@@ -51,7 +93,7 @@ export function readCii(root: XmlElement): ExtractedFields {
   fields.merchantTaxId = textField(
     registrations.find((el) => el.attrs.get('schemeID') === 'VA') ?? registrations[0],
   );
-  fields.orderNumber = textField(find(agreement, 'BuyerOrderReferencedDocument', 'IssuerAssignedID'));
+  fields.orderNumber = textField(find(agreement, 'BuyerOrderReferencedDocument', n.orderId));
 
   const terms = findAll(settlement, 'SpecifiedTradePaymentTerms');
   fields.dueDate = dateField(
@@ -66,7 +108,7 @@ export function readCii(root: XmlElement): ExtractedFields {
   const lastFour = lastFourOf(textOf(card));
   if (card && lastFour) fields.cardLastFour = xmlField(card, lastFour);
 
-  const summary = find(settlement, 'SpecifiedTradeSettlementHeaderMonetarySummation');
+  const summary = find(settlement, n.summary);
   fields.netMinor = moneyField(find(summary, 'TaxBasisTotalAmount'), currency);
   fields.taxMinor = moneyField(taxTotal(summary, currency), currency);
   fields.totalMinor = moneyField(find(summary, 'GrandTotalAmount'), currency);
@@ -77,7 +119,7 @@ export function readCii(root: XmlElement): ExtractedFields {
     if (taxMinor === null) continue;
     fields.taxLines.push(
       xmlField(tax, {
-        rate: decimalOf(find(tax, 'RateApplicablePercent')),
+        rate: decimalOf(find(tax, n.rate)),
         taxableMinor: moneyOf(find(tax, 'BasisAmount'), currency),
         taxMinor,
         category: textOf(find(tax, 'CategoryCode')) ?? null,
@@ -86,18 +128,15 @@ export function readCii(root: XmlElement): ExtractedFields {
   }
 
   for (const line of findAll(tx, 'IncludedSupplyChainTradeLineItem')) {
-    const lineSettlement = find(line, 'SpecifiedLineTradeSettlement');
-    const agreementLine = find(line, 'SpecifiedLineTradeAgreement');
+    const lineSettlement = find(line, n.lineSettlement);
+    const agreementLine = find(line, n.lineAgreement);
     fields.lineItems.push(
       xmlField(line, {
         description: textOf(find(line, 'SpecifiedTradeProduct', 'Name')) ?? '',
-        quantity: decimalOf(find(line, 'SpecifiedLineTradeDelivery', 'BilledQuantity')),
+        quantity: decimalOf(find(line, n.lineDelivery, 'BilledQuantity')),
         unitPrice: decimalOf(find(agreementLine, 'NetPriceProductTradePrice', 'ChargeAmount')),
-        amountMinor: moneyOf(
-          find(lineSettlement, 'SpecifiedTradeSettlementLineMonetarySummation', 'LineTotalAmount'),
-          currency,
-        ),
-        taxRate: decimalOf(find(lineSettlement, 'ApplicableTradeTax', 'RateApplicablePercent')),
+        amountMinor: moneyOf(find(lineSettlement, n.lineSummary, 'LineTotalAmount'), currency),
+        taxRate: decimalOf(find(lineSettlement, 'ApplicableTradeTax', n.rate)),
       }),
     );
   }

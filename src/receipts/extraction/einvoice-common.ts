@@ -79,6 +79,12 @@ export function isoDate(raw: string | undefined): string | undefined {
   return iso?.[1];
 }
 
+/** A date element (UBL `IssueDate`, CII `DateTimeString` format 102) as an ISO date field. */
+export function dateField(el: XmlElement | undefined): Field<string> | undefined {
+  const date = isoDate(textOf(el));
+  return el && date ? xmlField(el, date) : undefined;
+}
+
 export function emptyFields(): ExtractedFields {
   return { taxLines: [], lineItems: [] };
 }

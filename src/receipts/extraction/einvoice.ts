@@ -8,6 +8,8 @@ import { decodeXmlBytes, parseXml } from './xml.ts';
 const UBL_INVOICE = 'urn:oasis:names:specification:ubl:schema:xsd:Invoice-2';
 const UBL_CREDIT_NOTE = 'urn:oasis:names:specification:ubl:schema:xsd:CreditNote-2';
 const CII = 'urn:un:unece:uncefact:data:standard:CrossIndustryInvoice:100';
+/** ZUGFeRD 1.0: CII D13 under its own root and namespace. */
+const ZUGFERD_1 = 'urn:ferd:CrossIndustryDocument:invoice:1p0';
 
 export type EInvoiceSyntax = 'ubl' | 'cii';
 
@@ -49,10 +51,33 @@ export function readEInvoice(bytes: Buffer): { syntax: EInvoiceSyntax; fields: E
   ) {
     return { syntax: 'ubl', fields: normalize(readUbl(root)) };
   }
-  if (root.local === 'CrossIndustryInvoice' && root.ns === CII)
+  if (
+    (root.local === 'CrossIndustryInvoice' && root.ns === CII) ||
+    (root.local === 'CrossIndustryDocument' && root.ns === ZUGFERD_1)
+  )
     return { syntax: 'cii', fields: normalize(readCii(root)) };
   throw new ExtractionFailure(
     'unsupported_type',
     `XML root ${root.local} (${root.ns}) is not a UBL or CII invoice`,
   );
+}
+
+/**
+ * The first of a PDF's invoice attachments (best first) that reads as an e-invoice with a total;
+ * failing that the first that reads at all; undefined when none does (the PDF's text is read then).
+ */
+export function readBestEInvoice(
+  attachments: ReadonlyArray<{ bytes: Buffer }>,
+): { syntax: EInvoiceSyntax; fields: ExtractedFields } | undefined {
+  let fallback: { syntax: EInvoiceSyntax; fields: ExtractedFields } | undefined;
+  for (const attachment of attachments) {
+    try {
+      const read = readEInvoice(attachment.bytes);
+      if (read.fields.totalMinor) return read;
+      fallback ??= read;
+    } catch {
+      // Not an invoice this reader knows (or broken): try the next attachment.
+    }
+  }
+  return fallback;
 }

@@ -1,7 +1,7 @@
-import { readEInvoice } from './einvoice.ts';
+import { readBestEInvoice, readEInvoice } from './einvoice.ts';
 import { finish } from './finish.ts';
 import { assertImageWithinLimits } from './image-size.ts';
-import { findInvoiceAttachment } from './pdf-attachments.ts';
+import { findInvoiceAttachments } from './pdf-attachments.ts';
 import { ocrImage, ocrPdf, pdfPageTexts, type ToolBudget } from './pdf-text.ts';
 import { sniffType } from './sniff.ts';
 import { readText } from './text/heuristics.ts';
@@ -46,8 +46,8 @@ async function run(
     return finish(syntax === 'ubl' ? 'einvoice_ubl' : 'einvoice_cii', fields);
   }
   if (type === 'pdf') {
-    const attachment = await findInvoiceAttachment(bytes, limits.maxInflatedBytes);
-    if (attachment) return finish('facturx', readEInvoice(attachment.bytes).fields);
+    const einvoice = readBestEInvoice(await findInvoiceAttachments(bytes, limits.maxInflatedBytes));
+    if (einvoice) return finish('facturx', einvoice.fields);
     if (!hasCommand('pdftotext'))
       return finish('pdf_text', { taxLines: [], lineItems: [] }, ['reader_unavailable']);
     const pages = await pdfPageTexts(bytes, budget);

@@ -17,7 +17,10 @@ import { ExtractionFailure } from './types.ts';
 // graph; the attachment's stream is inflated here with node:zlib and an output cap, because
 // pdf-lib's own decoder inflates without a bound (a decompression bomb would fill memory).
 
-const INVOICE_NAMES = ['factur-x.xml', 'zugferd-invoice.xml', 'xrechnung.xml', 'zugferd_invoice.xml'];
+/** Known invoice attachment names, best first. */
+const INVOICE_NAMES = ['factur-x.xml', 'xrechnung.xml', 'zugferd-invoice.xml', 'zugferd_invoice.xml'];
+/** XML attachments looked at in one PDF (a PDF with hundreds is not an invoice). */
+const MAX_XML_ATTACHMENTS = 8;
 
 function nameOf(spec: PDFDict): string | undefined {
   for (const key of ['UF', 'F']) {
@@ -72,10 +75,13 @@ export interface PdfAttachment {
   bytes: Buffer;
 }
 
-export async function findInvoiceAttachment(
-  pdf: Buffer,
-  maxBytes: number,
-): Promise<PdfAttachment | undefined> {
+/**
+ * The invoice XML files a PDF carries, best first: Factur-X/ZUGFeRD 2 (`factur-x.xml`), XRechnung,
+ * then the ZUGFeRD names (2.0 and 1.0 both used `zugferd-invoice.xml`; a ZUGFeRD 1.0 document,
+ * root `CrossIndustryDocument`, goes after a newer one under the same name), then any other `.xml`
+ * attachment. The caller tries them in order and takes the first that reads.
+ */
+export async function findInvoiceAttachments(pdf: Buffer, maxBytes: number): Promise<PdfAttachment[]> {
   let doc: PDFDocument;
   try {
     assertPdfInflatesWithin(pdf);
@@ -90,7 +96,7 @@ export async function findInvoiceAttachment(
       throwOnInvalidObject: false,
     });
   } catch {
-    return undefined; // Not readable by pdf-lib: the text layer (poppler) may still read it.
+    return []; // Not readable by pdf-lib: the text layer (poppler) may still read it.
   }
   const specs: PDFDict[] = [];
   const names = doc.catalog.lookup(PDFName.of('Names'));
@@ -105,14 +111,24 @@ export async function findInvoiceAttachment(
       if (spec instanceof PDFDict) specs.push(spec);
     }
   }
+  const found: Array<PdfAttachment & { rank: number }> = [];
+  const seen = new Set<string>();
   for (const spec of specs) {
     const name = nameOf(spec);
-    if (!name || !INVOICE_NAMES.includes(name.toLowerCase())) continue;
+    if (!name?.toLowerCase().endsWith('.xml') || found.length >= MAX_XML_ATTACHMENTS) continue;
     const ef = spec.lookup(PDFName.of('EF'));
     if (!(ef instanceof PDFDict)) continue;
     const ref = ef.get(PDFName.of('F')) ?? ef.get(PDFName.of('UF'));
     const stream = ref instanceof PDFRef ? doc.context.lookup(ref) : ref;
-    if (stream instanceof PDFRawStream) return { name, bytes: streamBytes(stream, maxBytes) };
+    if (!(stream instanceof PDFRawStream)) continue;
+    // The name tree and /AF usually list the same file twice.
+    const key = ref instanceof PDFRef ? ref.toString() : name;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    const bytes = streamBytes(stream, maxBytes);
+    const named = INVOICE_NAMES.indexOf(name.toLowerCase());
+    const older = bytes.subarray(0, 4096).includes('CrossIndustryDocument') ? 0.5 : 0;
+    found.push({ name, bytes, rank: (named < 0 ? INVOICE_NAMES.length : named) + older });
   }
-  return undefined;
+  return found.sort((a, b) => a.rank - b.rank).map(({ name, bytes }) => ({ name, bytes }));
 }

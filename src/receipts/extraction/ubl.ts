@@ -1,8 +1,8 @@
 import {
+  dateField,
   decimalOf,
   documentTypeOf,
   emptyFields,
-  isoDate,
   lastFourOf,
   moneyField,
   moneyOf,
@@ -16,11 +16,6 @@ import { find, findAll, textOf } from './xml-query.ts';
 
 // OASIS UBL 2.1 Invoice and CreditNote as bound by EN 16931 (PEPPOL BIS 3 included).
 
-function dateField(el: XmlElement | undefined) {
-  const date = isoDate(textOf(el));
-  return el && date ? xmlField(el, date) : undefined;
-}
-
 export function readUbl(root: XmlElement): ExtractedFields {
   const fields = emptyFields();
   const isCredit = root.local === 'CreditNote';
@@ -30,6 +25,8 @@ export function readUbl(root: XmlElement): ExtractedFields {
   fields.documentNumber = textField(find(root, 'ID'));
   const typeEl = find(root, isCredit ? 'CreditNoteTypeCode' : 'InvoiceTypeCode');
   if (typeEl) fields.documentType = xmlField(typeEl, documentTypeOf(textOf(typeEl), root.local));
+  // CreditNoteTypeCode is optional in UBL: the root element alone makes it a credit note.
+  else if (isCredit) fields.documentType = xmlField(root, 'credit_note');
   fields.date = dateField(find(root, 'IssueDate'));
   // BT-9: cbc:DueDate on an Invoice; a CreditNote carries it in PaymentMeans/PaymentDueDate.
   fields.dueDate = dateField(find(root, 'DueDate') ?? find(root, 'PaymentMeans', 'PaymentDueDate'));

@@ -11,7 +11,7 @@ import {
   type StatementParse,
   type StatementSource,
 } from '../types.ts';
-import { type Columns, readRow, resolveColumns } from './row.ts';
+import { type Columns, markerKind, readRow, resolveColumns } from './row.ts';
 import { findHeader } from './sniff.ts';
 
 /** Rows read ahead to detect the date format, the decimal separator and the card sign convention. */
@@ -64,7 +64,10 @@ export function parseCsv(source: StatementSource, text: string, encoding: TextEn
   const decimalSeparator: DecimalSeparator =
     given.decimalSeparator ?? guessDecimalSeparator(amountSamples, header.separator === ';' ? ',' : '.');
   assertSomeMoney(sample, decimalSeparator, source.accountCurrency, header.headers, columns);
-  const sign = given.sign ?? cardSign(source, columns, sample);
+  // A marker column gives each row its sign: no card convention on top of it.
+  const sign =
+    given.sign ?? (columns.debitCreditMarker === null ? cardSign(source, columns, sample) : 'as_is');
+  const unmarked = unmarkedKind(sample, columns);
   const mapping: CsvColumnMapping = { ...given, dateFormat, decimalSeparator, sign };
   const lineOffset = header.headerLine === 0 ? lineOf(text, header.offset) - 1 : header.headerLine - 1;
   return {
@@ -83,6 +86,7 @@ export function parseCsv(source: StatementSource, text: string, encoding: TextEn
         decimalSeparator,
         sign,
         currency: source.accountCurrency,
+        unmarked,
       }),
     ),
   };
@@ -132,10 +136,19 @@ function cardSign(source: StatementSource, columns: Columns, sample: string[][])
   let negative = 0;
   for (const r of sample) {
     const v = (r[columns.amount] ?? '').trim();
+    if (/(CR|DR)$|^(CR|DR)/i.test(v)) return 'as_is'; // the cells carry their own sign
     if (/^-|-$|^\(/.test(v)) negative++;
     else if (/\d/.test(v) && !/^[+]?0+([.,]0+)?$/.test(v)) positive++;
   }
   return positive > negative ? 'invert' : 'as_is';
+}
+
+/** Card exports mark only payments (CR): empty markers are then debits, and credits when only DR shows. */
+function unmarkedKind(sample: string[][], columns: Columns): 'credit' | 'debit' {
+  if (columns.debitCreditMarker === null) return 'debit';
+  const at = columns.debitCreditMarker;
+  const kinds = new Set(sample.map((r) => markerKind(r[at] ?? '')));
+  return kinds.has('debit') && !kinds.has('credit') ? 'credit' : 'debit';
 }
 
 function sampleRows(body: string, delimiter: string, skip: number): string[][] {

@@ -11,6 +11,7 @@ export interface Columns {
   amount: number | null;
   debit: number | null;
   credit: number | null;
+  debitCreditMarker: number | null;
   description: number | null;
   valueDate: number | null;
   reference: number | null;
@@ -43,6 +44,7 @@ export function resolveColumns(mapping: CsvColumnMapping, headers: string[]): Co
     amount: find('amount', mapping.amount),
     debit: find('debit', mapping.debit),
     credit: find('credit', mapping.credit),
+    debitCreditMarker: find('debitCreditMarker', mapping.debitCreditMarker),
     description: find('description', mapping.description),
     valueDate: find('valueDate', mapping.valueDate),
     reference: find('reference', mapping.reference),
@@ -69,6 +71,17 @@ export interface RowRules {
   decimalSeparator: DecimalSeparator;
   sign: 'as_is' | 'invert';
   currency: string;
+  /** With a marker column: what an empty marker means (the kind the file leaves unmarked). */
+  unmarked: 'credit' | 'debit';
+}
+
+/** `credit`, `debit` or null for a marker cell (CR/DR, C/D, Credit/Debit, H/S = Haben/Soll, +/-). */
+export function markerKind(text: string): 'credit' | 'debit' | null {
+  const t = normalizeHeader(text);
+  if (/^(cr|c|credit|crdt|haben|h|\+|in|credito|credit card payment)$/.test(t) || text.trim() === '+')
+    return 'credit';
+  if (/^(dr|d|debit|dbit|soll|s|out|debito)$/.test(t) || text.trim() === '-') return 'debit';
+  return null;
 }
 
 /** One CSV record -> a line, a rejected line with a reason, or null for a row with no content. */
@@ -96,6 +109,14 @@ export function readRow(
     const parsed = parseAmount(cell(c.amount), rules.decimalSeparator, currency);
     if (!parsed.ok) return reject(parsed.reason);
     amount = parsed.minor;
+    if (c.debitCreditMarker !== null) {
+      const marker = cell(c.debitCreditMarker);
+      const kind = marker === '' ? rules.unmarked : markerKind(marker);
+      if (kind === null)
+        return reject(`debit/credit marker '${marker}' is neither credit (CR, C) nor debit (DR, D)`);
+      const size = amount < 0n ? -amount : amount;
+      amount = kind === 'credit' ? size : -size;
+    }
   } else {
     const debitText = cell(c.debit);
     const creditText = cell(c.credit);
