@@ -126,6 +126,7 @@ export const OPERATIONS = {
   'inbox.get': { mutation: false, get: true },
   'inbox.ignore': { mutation: true, get: false },
   'inbox.restore': { mutation: true, get: false },
+  'inbox.confirm': { mutation: true, get: false },
   'inbox.address.get': { mutation: false, get: true },
   'inbox.address.rotate': { mutation: true, get: false },
   'mail.items.upload': { mutation: true, get: false },

@@ -3712,6 +3712,34 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/accounting/inbox.confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Confirm (and correct) what was read from an inbox item
+         * @description A person confirms the merchant, date, total and currency of an item that needs review (or corrects a ready one), giving any value that was not read or was read wrong. The item becomes `ready`, its receipt entry is posted with these values (a read that needs review posts none until then) and matching runs again. A matched item is detached first (matching.detach).
+         *
+         *     **Access:** scopes `accounting:read`, `accounting:write`; roles admin, finance.
+         *
+         *     **Idempotency:** required: header `Idempotency-Key` (8-200) or body `idempotencyKey` (8-200).
+         *
+         *     **Revision:** send `expectedRevision` (the revision last read); a different current revision answers 409 `revision_conflict` with `current_revision`, and nothing changes.
+         *
+         *     **MCP tool:** `accounting_inbox_confirm`.
+         */
+        post: operations["inbox.confirm"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/accounting/inbox.address.get": {
         parameters: {
             query?: never;
@@ -6328,7 +6356,7 @@ export interface components {
                 date: string;
                 /** @description Entry description. */
                 description: string;
-                /** @description Entry amount. Signed decimal string of minor units. */
+                /** @description Entry amount. Signed decimal string of minor units, at most 9007199254740991 either way. */
                 amount_minor: string;
                 /** @description Entry currency. Uppercase ISO 4217 code. */
                 currency: string;
@@ -6832,7 +6860,7 @@ export interface components {
             id: string;
         };
         AccountsCreateRequest: {
-            /** @description Name, 1-200 characters. */
+            /** @description Name, 1-200 characters, not blank. */
             name: string;
             /** @description Kind of account: checking, savings, credit_card, cash or payment_provider. */
             kind: "checking" | "savings" | "credit_card" | "cash" | "payment_provider";
@@ -6840,7 +6868,7 @@ export interface components {
             currency: string;
             /** @description Last four digits of the account number, or the IBAN (uppercase, no spaces). */
             accountRef?: string;
-            /** @description Balance on the opening date; 0 when omitted. Signed decimal string of minor units. */
+            /** @description Balance on the opening date; 0 when omitted. Signed decimal string of minor units, at most 9007199254740991 either way. */
             openingBalanceMinor?: string;
             /**
              * Format: date
@@ -6855,13 +6883,13 @@ export interface components {
             id: string;
             /** @description The revision of the record the caller last read. */
             expectedRevision: number;
-            /** @description Name, 1-200 characters. */
+            /** @description Name, 1-200 characters, not blank. */
             name?: string;
             /** @description Kind of account: checking, savings, credit_card, cash or payment_provider. */
             kind?: "checking" | "savings" | "credit_card" | "cash" | "payment_provider";
             /** @description Account number or IBAN; null clears it. */
             accountRef?: string | null;
-            /** @description Balance on the opening date. Signed decimal string of minor units. */
+            /** @description Balance on the opening date. Signed decimal string of minor units, at most 9007199254740991 either way. */
             openingBalanceMinor?: string;
             /** @description Date of the opening balance; null clears it. */
             openingDate?: string | null;
@@ -7094,13 +7122,13 @@ export interface components {
              * @description Value date, if different.
              */
             valueDate?: string;
-            /** @description Amount; negative is money out. Signed decimal string of minor units. */
+            /** @description Amount; negative is money out. Signed decimal string of minor units, at most 9007199254740991 either way. */
             amountMinor: string;
-            /** @description Amount before conversion, when paid in another currency. Signed decimal string of minor units. */
+            /** @description Amount before conversion, when paid in another currency. Signed decimal string of minor units, at most 9007199254740991 either way. */
             originalAmountMinor?: string;
             /** @description Currency before conversion. Uppercase ISO 4217 code. */
             originalCurrency?: string;
-            /** @description What it was, 1-500 characters. */
+            /** @description What it was, 1-500 characters, not blank. */
             description: string;
             /** @description Who was paid or paid, 1-200 characters. */
             counterpartyName?: string;
@@ -7158,6 +7186,8 @@ export interface components {
                 debit?: string | number;
                 /** @description Money in, as positive amounts. A header cell as written in the file, or a 0-based column index. */
                 credit?: string | number;
+                /** @description A column marking each amount as money in or out (CR/DR, C/D, Credit/Debit, H/S); an empty marker is the kind the file leaves unmarked. A header cell as written in the file, or a 0-based column index. */
+                debitCreditMarker?: string | number;
                 /** @description The description or merchant column. A header cell as written in the file, or a 0-based column index. */
                 description: string | number;
                 /** @description Value date. A header cell as written in the file, or a 0-based column index. */
@@ -7172,8 +7202,8 @@ export interface components {
                 currency?: string | number;
                 /** @description A column whose value marks a row as pending (not booked yet). A header cell as written in the file, or a 0-based column index. */
                 status?: string | number;
-                /** @description Date format such as dd.MM.yyyy, MM/dd/yyyy or yyyy-MM-dd; detected when omitted. */
-                dateFormat?: string;
+                /** @description Date format of the date columns, one of yyyy-MM-dd, dd.MM.yyyy, dd.MM.yy, dd/MM/yyyy, MM/dd/yyyy, dd/MM/yy, MM/dd/yy, dd-MM-yyyy, MM-dd-yyyy, yyyy/MM/dd, yyyyMMdd, dd-MMM-yyyy, dd-MMM-yy, dd MMM yyyy, dd MMM yy, dd/MMM/yyyy, dd.MMM.yyyy, MMM dd, yyyy, MMM dd yyyy; detected when omitted. */
+                dateFormat?: "yyyy-MM-dd" | "dd.MM.yyyy" | "dd.MM.yy" | "dd/MM/yyyy" | "MM/dd/yyyy" | "dd/MM/yy" | "MM/dd/yy" | "dd-MM-yyyy" | "MM-dd-yyyy" | "yyyy/MM/dd" | "yyyyMMdd" | "dd-MMM-yyyy" | "dd-MMM-yy" | "dd MMM yyyy" | "dd MMM yy" | "dd/MMM/yyyy" | "dd.MMM.yyyy" | "MMM dd, yyyy" | "MMM dd yyyy";
                 /** @description Decimal separator; detected when omitted. */
                 decimalSeparator?: "," | ".";
                 /** @description invert flips every sign (card exports that show purchases as positive amounts). */
@@ -7432,6 +7462,26 @@ export interface components {
             transaction_ids: string[];
             /** @description Receipts linked to the entry: its own receipt (a receipt entry), the receipt matched to its transaction, and receipts consolidated into it. */
             receipt_ids: string[];
+            /** @description Confirmed receipt consolidations this entry is part of (either side), oldest first: the record history of matching.receiptConsolidation.confirm. */
+            consolidations: {
+                /** @description Consolidation id (the audit log names it, record type receipt_consolidation). */
+                id: string;
+                /** @description The receipt entry consolidated. */
+                receipt_entry_id: string;
+                /** @description The entry it was consolidated into. */
+                target_entry_id: string;
+                /** @description Why the two belong together. */
+                mode: "same_order" | "provider_card_settlement";
+                /** @description The reason the reviewer gave. */
+                reason: string;
+                /** @description Member id of the reviewer who confirmed it. */
+                confirmed_by: string;
+                /**
+                 * Format: date-time
+                 * @description When it was confirmed (ISO 8601, UTC).
+                 */
+                confirmed_at: string;
+            }[];
             /** @description Revision: 1 at creation, +1 on every change; send it as expectedRevision. */
             revision: number;
             /**
@@ -7494,11 +7544,11 @@ export interface components {
             allocations?: {
                 /** @description Category (categories.list). */
                 categoryId: string;
-                /** @description Gross amount of the line, tax included. Signed decimal string of minor units. */
+                /** @description Gross amount of the line, tax included. Signed decimal string of minor units, at most 9007199254740991 either way. */
                 amountMinor: string;
                 /** @description Tax rate in percent, 0-100, at most 4 fraction digits ("13", "8.875"). */
                 taxRate?: string;
-                /** @description Tax inside the amount; computed from taxRate when omitted. Signed decimal string of minor units. */
+                /** @description Tax inside the amount; computed from taxRate when omitted. Signed decimal string of minor units, at most 9007199254740991 either way. */
                 taxMinor?: string;
             }[];
             /** @description unreviewed or reviewed. */
@@ -7553,6 +7603,13 @@ export interface components {
             created_at: string;
             /** @description When it ended, or null. */
             finished_at: string | null;
+            /** @description Why the export failed (state failed), or null. */
+            error: {
+                /** @description attempts_exhausted: the export failed on every attempt. */
+                code: string;
+                /** @description The last cause, with the attempt it happened on. */
+                message: string;
+            } | null;
         };
         EntriesExportsGetRequest: {
             /** @description Export job id (entries.export). */
@@ -7735,6 +7792,25 @@ export interface components {
             id: string;
             /** @description The revision of the record the caller last read. */
             expectedRevision: number;
+            /** @description Idempotency key, 8-200 characters; required unless the Idempotency-Key header is sent. */
+            idempotencyKey?: string;
+        };
+        InboxConfirmRequest: {
+            /** @description Inbox item id. */
+            id: string;
+            /** @description The revision of the record the caller last read. */
+            expectedRevision: number;
+            /** @description Merchant, 1-300 characters. */
+            merchant?: string;
+            /**
+             * Format: date
+             * @description Document date.
+             */
+            date?: string;
+            /** @description Amount to pay, signed minor units (negative for a credit note). Signed decimal string of minor units, at most 9007199254740991 either way. */
+            totalMinor?: string;
+            /** @description Currency of the total. Uppercase ISO 4217 code. */
+            currency?: string;
             /** @description Idempotency key, 8-200 characters; required unless the Idempotency-Key header is sent. */
             idempotencyKey?: string;
         };
@@ -7975,7 +8051,7 @@ export interface components {
          *     - `idempotency_key_reused`: The idempotency key was already used for a different request (other operation or other parameters).
          *     - `unsupported_api_version`: `X-Accounting-API-Version` names a contract date this service does not follow; `supported_versions` lists those it does.
          *     - `invalid_file`: An uploaded file is empty, not valid base64, or its content does not match its media type.
-         *     - `not_consolidatable`: The receipt entry and the target entry do not document one purchase (no shared order, no provider receipt settled by a card charge), so no consolidation is offered.
+         *     - `not_consolidatable`: The receipt entry and the target entry do not document one purchase (no shared order, no provider receipt settled by a card charge), or no bank or card transaction is matched to either side yet (a confirmation names 1-20), so no consolidation is offered.
          *     - `unsupported_currency`: The currency is not a supported ISO 4217 code (uppercase, e.g. `CAD`); `field` names it.
          *     - `invalid_quantity`: A line quantity is zero or not a decimal with at most 9 integer and 4 fraction digits.
          *     - `invalid_tax_rate`: A tax rate is not a percentage from 0 to 100 with at most 4 fraction digits.
@@ -20436,6 +20512,17 @@ export interface operations {
                      *             "receipt_ids": [
                      *               "01920000-0000-7000-8000-000000000001"
                      *             ],
+                     *             "consolidations": [
+                     *               {
+                     *                 "id": "01920000-0000-7000-8000-000000000001",
+                     *                 "receipt_entry_id": "01920000-0000-7000-8000-000000000001",
+                     *                 "target_entry_id": "01920000-0000-7000-8000-000000000001",
+                     *                 "mode": "same_order",
+                     *                 "reason": "text",
+                     *                 "confirmed_by": "text",
+                     *                 "confirmed_at": "2026-09-22T14:30:00.000Z"
+                     *               }
+                     *             ],
                      *             "revision": 1,
                      *             "created_at": "2026-09-22T14:30:00.000Z",
                      *             "updated_at": "2026-09-22T14:30:00.000Z"
@@ -20524,6 +20611,17 @@ export interface operations {
                      *             "receipt_ids": [
                      *               "01920000-0000-7000-8000-000000000001"
                      *             ],
+                     *             "consolidations": [
+                     *               {
+                     *                 "id": "01920000-0000-7000-8000-000000000001",
+                     *                 "receipt_entry_id": "01920000-0000-7000-8000-000000000001",
+                     *                 "target_entry_id": "01920000-0000-7000-8000-000000000001",
+                     *                 "mode": "same_order",
+                     *                 "reason": "text",
+                     *                 "confirmed_by": "text",
+                     *                 "confirmed_at": "2026-09-22T14:30:00.000Z"
+                     *               }
+                     *             ],
                      *             "revision": 1,
                      *             "created_at": "2026-09-22T14:30:00.000Z",
                      *             "updated_at": "2026-09-22T14:30:00.000Z"
@@ -20606,6 +20704,17 @@ export interface operations {
                      *         "receipt_ids": [
                      *           "01920000-0000-7000-8000-000000000001"
                      *         ],
+                     *         "consolidations": [
+                     *           {
+                     *             "id": "01920000-0000-7000-8000-000000000001",
+                     *             "receipt_entry_id": "01920000-0000-7000-8000-000000000001",
+                     *             "target_entry_id": "01920000-0000-7000-8000-000000000001",
+                     *             "mode": "same_order",
+                     *             "reason": "text",
+                     *             "confirmed_by": "text",
+                     *             "confirmed_at": "2026-09-22T14:30:00.000Z"
+                     *           }
+                     *         ],
                      *         "revision": 1,
                      *         "created_at": "2026-09-22T14:30:00.000Z",
                      *         "updated_at": "2026-09-22T14:30:00.000Z"
@@ -20684,6 +20793,17 @@ export interface operations {
                      *         ],
                      *         "receipt_ids": [
                      *           "01920000-0000-7000-8000-000000000001"
+                     *         ],
+                     *         "consolidations": [
+                     *           {
+                     *             "id": "01920000-0000-7000-8000-000000000001",
+                     *             "receipt_entry_id": "01920000-0000-7000-8000-000000000001",
+                     *             "target_entry_id": "01920000-0000-7000-8000-000000000001",
+                     *             "mode": "same_order",
+                     *             "reason": "text",
+                     *             "confirmed_by": "text",
+                     *             "confirmed_at": "2026-09-22T14:30:00.000Z"
+                     *           }
                      *         ],
                      *         "revision": 1,
                      *         "created_at": "2026-09-22T14:30:00.000Z",
@@ -20770,6 +20890,17 @@ export interface operations {
                      *         ],
                      *         "receipt_ids": [
                      *           "01920000-0000-7000-8000-000000000001"
+                     *         ],
+                     *         "consolidations": [
+                     *           {
+                     *             "id": "01920000-0000-7000-8000-000000000001",
+                     *             "receipt_entry_id": "01920000-0000-7000-8000-000000000001",
+                     *             "target_entry_id": "01920000-0000-7000-8000-000000000001",
+                     *             "mode": "same_order",
+                     *             "reason": "text",
+                     *             "confirmed_by": "text",
+                     *             "confirmed_at": "2026-09-22T14:30:00.000Z"
+                     *           }
                      *         ],
                      *         "revision": 1,
                      *         "created_at": "2026-09-22T14:30:00.000Z",
@@ -20898,7 +21029,11 @@ export interface operations {
                      *         "file_size": 1,
                      *         "downloadable": true,
                      *         "created_at": "2026-09-22T14:30:00.000Z",
-                     *         "finished_at": "2026-09-22T14:30:00.000Z"
+                     *         "finished_at": "2026-09-22T14:30:00.000Z",
+                     *         "error": {
+                     *           "code": "text",
+                     *           "message": "text"
+                     *         }
                      *       }
                      *     }
                      */
@@ -20961,7 +21096,11 @@ export interface operations {
                      *         "file_size": 1,
                      *         "downloadable": true,
                      *         "created_at": "2026-09-22T14:30:00.000Z",
-                     *         "finished_at": "2026-09-22T14:30:00.000Z"
+                     *         "finished_at": "2026-09-22T14:30:00.000Z",
+                     *         "error": {
+                     *           "code": "text",
+                     *           "message": "text"
+                     *         }
                      *       }
                      *     }
                      */
@@ -21885,6 +22024,95 @@ export interface operations {
                  *     }
                  */
                 "application/json": components["schemas"]["InboxRestoreRequest"];
+            };
+        };
+        responses: {
+            /** @description Success: the result is in `data`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "01920000-0000-7000-8000-000000000001",
+                     *         "state": "new",
+                     *         "source": "upload",
+                     *         "file_id": "01920000-0000-7000-8000-000000000001",
+                     *         "file_name": "agreement.pdf",
+                     *         "media_type": "application/pdf",
+                     *         "size": 1,
+                     *         "sha256": "text",
+                     *         "kind": "text",
+                     *         "merchant": "text",
+                     *         "date": "2026-09-22",
+                     *         "total_minor": "text",
+                     *         "currency": "text",
+                     *         "card_last_four": "text",
+                     *         "review_reasons": [
+                     *           "text"
+                     *         ],
+                     *         "failure": {
+                     *           "code": "text",
+                     *           "message": "text"
+                     *         },
+                     *         "fields": {},
+                     *         "entry_id": "01920000-0000-7000-8000-000000000001",
+                     *         "transaction_id": "01920000-0000-7000-8000-000000000001",
+                     *         "revision": 1,
+                     *         "created_at": "2026-09-22T14:30:00.000Z",
+                     *         "updated_at": "2026-09-22T14:30:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["InboxItem"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "inbox.confirm": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
+                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
+                /** @description Idempotency key of a mutation (8-200 characters); required unless the body has `idempotencyKey`, and must equal it when both are sent. A retry with the same key and input returns the stored result and takes effect once. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKeyHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The operation input. `idempotencyKey` may be sent here or as the Idempotency-Key header. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "00000000-0000-0000-0000-000000000000",
+                 *       "expectedRevision": 2,
+                 *       "date": "2026-03-14",
+                 *       "totalMinor": "2380",
+                 *       "currency": "EUR"
+                 *     }
+                 */
+                "application/json": components["schemas"]["InboxConfirmRequest"];
             };
         };
         responses: {

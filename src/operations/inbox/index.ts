@@ -1,6 +1,7 @@
 import type { AnyOperation } from '../define.ts';
 import { getInboxAddress } from './address-get.ts';
 import { rotateInboxAddress } from './address-rotate.ts';
+import { confirmInboxItem } from './confirm.ts';
 import { getInboxItem } from './get.ts';
 import { ignoreInboxItem } from './ignore.ts';
 import { listInbox } from './list.ts';
@@ -11,6 +12,7 @@ export const inboxOperations: readonly AnyOperation[] = [
   getInboxItem,
   ignoreInboxItem,
   restoreInboxItem,
+  confirmInboxItem,
   getInboxAddress,
   rotateInboxAddress,
 ];

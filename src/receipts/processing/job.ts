@@ -136,7 +136,9 @@ async function finish(
           .execute();
       } else {
         summary = summaryOf(result);
-        if (summary.totalMinor !== null && summary.currency !== null) {
+        // Nothing unreviewed reaches the books (decision 333): a read that needs review posts its
+        // entry when a person confirms it (inbox.confirm).
+        if (result.status === 'ready' && summary.totalMinor !== null && summary.currency !== null) {
           const created = asIso(row.created_at);
           entryId = await postReceiptEntry(
             unit.db,
