@@ -33,13 +33,21 @@ describe('accounting dashboard link (SQLite, no SMTP)', () => {
     const server = await buildServer(services);
     try {
       const base = await server.listen({ port: 0, host: '127.0.0.1' });
-      const signed = await fetch(`${base}${linkPath}`, { method: 'POST', redirect: 'manual' });
+      const signed = await fetch(`${base}${linkPath}`, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { origin: base },
+      });
       assert.equal(signed.status, 303);
       const cookie = (signed.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
       assert.match(cookie, /^acct_member=/);
       const home = await fetch(`${base}/dashboard`, { headers: { cookie } });
       assert.equal(home.status, 200);
-      const reused = await fetch(`${base}${linkPath}`, { method: 'POST', redirect: 'manual' });
+      const reused = await fetch(`${base}${linkPath}`, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { origin: base },
+      });
       assert.equal(reused.status, 400, 'the link works once');
     } finally {
       await server.close();
