@@ -1,4 +1,4 @@
-import { UUID_PATTERN } from '../contract/formats.ts';
+import { MINOR_PATTERN, SIGNED_MINOR_PATTERN, UUID_PATTERN } from '../contract/formats.ts';
 import { type JsonSchema, mapSubschemas } from '../openapi/schemas.ts';
 
 /**
@@ -116,6 +116,12 @@ function compactNode(node: JsonSchema, topLevel: boolean): JsonSchema {
   if (out.pattern === UUID_PATTERN) {
     delete out.pattern;
     out.format = 'uuid';
+  }
+  // The 300-character money-range patterns (decision 320) as named formats, said once in the
+  // instructions: an exact decimal of minor units within 2^53-1 either way.
+  if (out.pattern === SIGNED_MINOR_PATTERN || out.pattern === MINOR_PATTERN) {
+    out.format = out.pattern === MINOR_PATTERN ? 'minor-units' : 'signed-minor-units';
+    delete out.pattern;
   }
   // JSON's own integer limit says nothing to an agent.
   if (out.maximum === Number.MAX_SAFE_INTEGER) delete out.maximum;

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { ALL_SCOPES } from '../../src/contract/access.ts';
-import { UUID_PATTERN } from '../../src/contract/formats.ts';
+import { MINOR_PATTERN, SIGNED_MINOR_PATTERN, UUID_PATTERN } from '../../src/contract/formats.ts';
 import { inputSchemaOf } from '../../src/mcp/tools.ts';
 import { plainSchema, withoutIds } from '../../src/openapi/schemas.ts';
 import { findOperation, OPERATIONS } from '../../src/operations/catalog.ts';
@@ -35,9 +35,15 @@ function facts(node: unknown, path: string, out: Set<string>): Set<string> {
   } else if ('const' in schema && !Array.isArray(schema.anyOf)) {
     out.add(`${path} enum ${String(schema.const)}`);
   }
-  const format = schema.pattern === UUID_PATTERN ? 'uuid' : schema.format;
+  // The compact spellings of the long contract patterns (src/mcp/compact-schema.ts) count as the same.
+  const named: Record<string, string> = {
+    [UUID_PATTERN]: 'uuid',
+    [SIGNED_MINOR_PATTERN]: 'signed-minor-units',
+    [MINOR_PATTERN]: 'minor-units',
+  };
+  const format = (schema.pattern !== undefined ? named[String(schema.pattern)] : undefined) ?? schema.format;
   if (format !== undefined) out.add(`${path} format ${String(format)}`);
-  if (schema.pattern !== undefined && schema.pattern !== UUID_PATTERN)
+  if (schema.pattern !== undefined && named[String(schema.pattern)] === undefined)
     out.add(`${path} pattern ${String(schema.pattern)}`);
   for (const bound of ['minimum', 'maximum', 'minLength', 'maxLength', 'minItems', 'maxItems', 'default']) {
     const value = schema[bound];

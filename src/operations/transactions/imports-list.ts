@@ -26,7 +26,7 @@ export const listImports = defineOperation({
   output: OffsetPage(StatementImportSummary, 'The page of imports, newest upload first, then by id.'),
   example: { accountId: '00000000-0000-0000-0000-000000000000', limit: 30 },
   async run({ ctx, input }) {
-    await requireAccount(ctx.db, ctx.organizationId, input.accountId);
+    await requireAccount(ctx.db, ctx.organizationId, input.accountId, 'accountId');
     const limit = input.limit ?? 30;
     const offset = input.offset ?? 0;
     const rows = await ctx.db
