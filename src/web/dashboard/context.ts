@@ -9,7 +9,7 @@ import { readCookie, sessionCookieName } from '../../sessions/cookies.ts';
 import { memberProfile } from '../../sessions/principals.ts';
 import { readSession, type Session } from '../../sessions/store.ts';
 import { csrfMatches, csrfToken } from '../../sessions/tokens.ts';
-import type { Viewer } from '../layout.ts';
+import { errorBox, layout, type Viewer } from '../layout.ts';
 
 /** A request of a signed-in member: their session, the principal operations see, the header facts. */
 export interface Signed {
@@ -128,5 +128,24 @@ export function sendHtml(reply: FastifyReply, status: number, page: string): Fas
         "default-src 'none'; style-src 'self'; script-src 'self'; img-src 'self' data:; frame-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
       )
       .send(page)
+  );
+}
+
+/** The page for a form whose CSRF token was refused (403), in the member's shell, nothing changed. */
+export function csrfRefused(
+  reply: FastifyReply,
+  request: FastifyRequest,
+  signed: Signed,
+  error: unknown,
+): FastifyReply {
+  const message = error instanceof Error ? error.message : 'Reload the page and try again.';
+  return sendHtml(
+    reply,
+    403,
+    layout({
+      title: 'That did not work',
+      viewer: signed.viewer,
+      body: errorBox(message, 'csrf_failed', request.id),
+    }),
   );
 }

@@ -4,8 +4,8 @@ import { endSession, listSessions } from '../../sessions/store.ts';
 import { withUnit } from '../../unit/with-unit.ts';
 import { formBody } from '../forms.ts';
 import { html, when } from '../html.ts';
-import { errorBox, layout, table } from '../layout.ts';
-import { checkCsrf, sendHtml, signedIn } from './context.ts';
+import { layout, table } from '../layout.ts';
+import { checkCsrf, csrfRefused, sendHtml, signedIn } from './context.ts';
 
 /** My sessions: every live session of the signed-in member, each of which they can end. */
 export function registerSessionRoutes(app: FastifyInstance, services: Services): void {
@@ -44,16 +44,7 @@ ${table(['Signed in', 'How', 'Browser', 'Last seen', 'Ends at the latest', ''], 
     try {
       checkCsrf(request, signed.token, form.get('_csrf'));
     } catch (error) {
-      const message = error instanceof Error ? error.message : 'Reload the page and try again.';
-      return sendHtml(
-        reply,
-        403,
-        layout({
-          title: 'That did not work',
-          viewer: signed.viewer,
-          body: errorBox(message, 'csrf_failed', request.id),
-        }),
-      );
+      return csrfRefused(reply, request, signed, error);
     }
     const sessionId = form.get('sessionId') ?? '';
     await withUnit(

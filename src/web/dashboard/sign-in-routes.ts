@@ -12,7 +12,7 @@ import { formBody } from '../forms.ts';
 import { html } from '../html.ts';
 import { errorBox, layout } from '../layout.ts';
 import { fromOwnPage } from '../same-origin.ts';
-import { checkCsrf, memberCookieName, sendHtml, signedIn } from './context.ts';
+import { checkCsrf, csrfRefused, memberCookieName, sendHtml, signedIn } from './context.ts';
 import { OIDC_CHOICE_PATH, oidcCookieName, registerOidcRoutes } from './oidc-routes.ts';
 import { limited, setSessionCookie, signInPage, tooMany } from './sign-in-page.ts';
 
@@ -119,16 +119,7 @@ export function registerSignInRoutes(app: FastifyInstance, services: Services): 
       try {
         checkCsrf(request, signed.token, formBody(request).get('_csrf'));
       } catch (error) {
-        const message = error instanceof Error ? error.message : 'Reload the page and try again.';
-        return sendHtml(
-          reply,
-          403,
-          layout({
-            title: 'That did not work',
-            viewer: signed.viewer,
-            body: errorBox(message, 'csrf_failed', request.id),
-          }),
-        );
+        return csrfRefused(reply, request, signed, error);
       }
     }
     reply.header('Set-Cookie', clearedCookie(memberCookieName(services), config.sessions.secureCookies));
