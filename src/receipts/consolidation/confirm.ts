@@ -60,21 +60,6 @@ export async function confirmConsolidation(
     );
   }
   const reason = consolidationReason(input.reason);
-  // A pair confirmed once is one association; a second confirmation (another member, a form
-  // loaded after the first) is refused in words, never by the unique constraint (a 500).
-  const already = await unit.db
-    .selectFrom('receipt_consolidations')
-    .select('id')
-    .where('organization_id', '=', unit.organizationId)
-    .where('receipt_entry_id', '=', input.receiptEntryId)
-    .where('target_entry_id', '=', input.targetEntryId)
-    .executeTakeFirst();
-  if (already) {
-    throw new AppError('invalid_state', 'These two entries are already consolidated.', {
-      field: 'targetEntryId',
-      details: { state: 'consolidated' },
-    });
-  }
   const preview = await currentPreview(
     unit.db,
     unit.organizationId,
@@ -132,6 +117,21 @@ export async function confirmConsolidation(
       recordId: ref.id,
       beforeRevision: ref.revision,
       afterRevision: ref.revision + 1,
+    });
+  }
+  // A pair confirmed once is one association; a second confirmation (another member, a form
+  // loaded after the first, whose revisions are current) is refused in words, never by the unique constraint (a 500).
+  const already = await unit.db
+    .selectFrom('receipt_consolidations')
+    .select('id')
+    .where('organization_id', '=', unit.organizationId)
+    .where('receipt_entry_id', '=', input.receiptEntryId)
+    .where('target_entry_id', '=', input.targetEntryId)
+    .executeTakeFirst();
+  if (already) {
+    throw new AppError('invalid_state', 'These two entries are already consolidated.', {
+      field: 'targetEntryId',
+      details: { state: 'consolidated' },
     });
   }
   const consolidationId = newId();
