@@ -38,7 +38,7 @@ export const adminPage: PageHandler = async (services, signed, request) => {
       keys.map(
         (
           k,
-        ) => html`<tr><td>${str(k.name) || '(unnamed)'}</td><td>${(k.scopes as string[] | undefined)?.join(', ') ?? ''}</td><td>${str(k.status)}</td><td>${when(k.last_used_at)}</td>
+        ) => html`<tr><td>${str(k.name) || '(unnamed)'}</td><td>${(k.scopes as string[] | undefined)?.join(', ') ?? ''}</td><td>${str(k.status)}</td><td>${when(k.last_used_at, signed.viewer.timeZone)}</td>
 <td>${k.status === 'active' ? actionForm(signed, 'admin.apiKeys.revoke', 'Revoke', { back: BACK, hidden: { id: str(k.id), expectedRevision: Number(k.revision) }, style: 'danger', confirm: 'Revoke this key? Programs using it stop at once.' }) : ''}</td></tr>`,
       ),
       'No API keys.',
@@ -58,7 +58,7 @@ export const adminPage: PageHandler = async (services, signed, request) => {
       outbox.map(
         (
           m,
-        ) => html`<tr><td>${when(m.created_at)}</td><td>${str(m.kind)}</td><td>${(m.recipients as string[] | undefined)?.join(', ') ?? ''}</td><td>${str(m.subject)}</td>
+        ) => html`<tr><td>${when(m.created_at, signed.viewer.timeZone)}</td><td>${str(m.kind)}</td><td>${(m.recipients as string[] | undefined)?.join(', ') ?? ''}</td><td>${str(m.subject)}</td>
 <td>${badge(str(m.status), m.status === 'failed' ? 'bad' : m.status === 'sent' ? 'ok' : '')} ${Number(m.attempts) > 1 ? `${str(m.attempts)} attempts` : ''} ${str(m.last_error)}</td></tr>`,
       ),
       status ? `No ${status} mail.` : 'No mail yet.',

@@ -49,13 +49,13 @@ export const contractorPage: PageHandler = async (services, signed, request) => 
     title: str(c.display_name),
     current: 'contractors',
     body: html`<section class="card"><dl class="facts"><dt>Legal name</dt><dd>${str(c.legal_name)}</dd><dt>E-mail</dt><dd>${str(c.email)}</dd>
-<dt>Country</dt><dd>${str(c.country) || '—'}</dd><dt>Portal</dt><dd>${str(c.portal_status)}</dd><dt>Joined</dt><dd>${when(c.joined_at)}</dd></dl>
+<dt>Country</dt><dd>${str(c.country) || '—'}</dd><dt>Portal</dt><dd>${str(c.portal_status)}</dd><dt>Joined</dt><dd>${when(c.joined_at, signed.viewer.timeZone)}</dd></dl>
 ${c.joined_at ? '' : actionForm(signed, 'contractors.invite', 'E-mail a portal invitation', { back, hidden: { id, expectedRevision: Number(c.revision) } })}</section>
 <section class="card"><h2>Invitations</h2>${table(
       ['Sent to', 'Status', 'Expires', ''],
       invitations.map(
         (i) =>
-          html`<tr><td>${str(i.email)}</td><td>${str(i.status)}</td><td>${when(i.expires_at)}</td><td>${
+          html`<tr><td>${str(i.email)}</td><td>${str(i.status)}</td><td>${when(i.expires_at, signed.viewer.timeZone)}</td><td>${
             i.status === 'open'
               ? actionForm(signed, 'contractors.invitations.revoke', 'Revoke', {
                   back,

@@ -43,7 +43,7 @@ export const homePage: PageHandler = async (services, signed) => {
         ['Received', 'Item'],
         rows(inbox).map(
           (i) =>
-            html`<tr><td>${when(i.created_at)}</td><td><a href="/dashboard/receipts/${str(i.id)}">${str(i.merchant) || str(i.file_name)}</a></td></tr>`,
+            html`<tr><td>${when(i.created_at, signed.viewer.timeZone)}</td><td><a href="/dashboard/receipts/${str(i.id)}">${str(i.merchant) || str(i.file_name)}</a></td></tr>`,
         ),
         'Nothing in the inbox needs a review.',
       )}</section>`,

@@ -68,7 +68,7 @@ export const invoicePage: PageHandler = async (services, signed, request) => {
     current: 'invoices',
     body: html`<section class="card"><dl class="facts"><dt>Status</dt><dd>${str(i.status)}${i.overdue ? ' (overdue)' : ''}</dd>
 <dt>Issued</dt><dd>${str(i.issue_date)}</dd><dt>Due</dt><dd>${str(i.due_date)}</dd><dt>Total</dt><dd>${money(i.total_minor, i.currency)}</dd>
-<dt>Paid</dt><dd>${money(i.amount_paid_minor, i.currency)}</dd><dt>Balance</dt><dd>${money(i.balance_minor, i.currency)}</dd><dt>Sent</dt><dd>${when(i.sent_at)}</dd></dl>
+<dt>Paid</dt><dd>${money(i.amount_paid_minor, i.currency)}</dd><dt>Balance</dt><dd>${money(i.balance_minor, i.currency)}</dd><dt>Sent</dt><dd>${when(i.sent_at, signed.viewer.timeZone)}</dd></dl>
 <p><a href="${back}/pdf">Open the PDF</a></p>
 ${i.status === 'draft' || i.status === 'scheduled' ? actionForm(signed, 'invoices.send', 'Send now', { back, hidden: { id, ...hidden } }) : ''}</section>
 <section class="card"><h2>Lines</h2>${table(

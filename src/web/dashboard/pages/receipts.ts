@@ -41,7 +41,7 @@ ${table(
   rows(inbox).map(
     (
       r,
-    ) => html`<tr><td>${when(r.created_at)}</td><td><a href="/dashboard/receipts/${str(r.id)}">${str(r.file_name)}</a></td><td>${str(r.merchant) || '—'}</td>
+    ) => html`<tr><td>${when(r.created_at, signed.viewer.timeZone)}</td><td><a href="/dashboard/receipts/${str(r.id)}">${str(r.file_name)}</a></td><td>${str(r.merchant) || '—'}</td>
 <td>${str(r.date) || '—'}</td><td class="num">${money(r.total_minor, r.currency)}</td><td>${stateBadge(str(r.state))}</td></tr>`,
   ),
   state ? `No ${state.replace('_', ' ')} receipts.` : 'The inbox is empty. Upload a receipt above.',

@@ -25,7 +25,7 @@ export const webhooksPage: PageHandler = async (services, signed, request) => {
       (
         e,
       ) => html`<tr><td><a href="/dashboard/webhooks/${str(e.id)}">${str(e.url)}</a><br><span class="muted">${str(e.description)}</span></td>
-<td>${(e.events as string[] | undefined)?.join(', ') ?? ''}</td><td>${endpointState(e)}</td><td>${when(e.last_success_at)}</td></tr>`,
+<td>${(e.events as string[] | undefined)?.join(', ') ?? ''}</td><td>${endpointState(e)}</td><td>${when(e.last_success_at, signed.viewer.timeZone)}</td></tr>`,
     ),
     'No endpoints yet. Add one below to receive events.',
   );
@@ -95,7 +95,7 @@ ${actionForm(signed, 'webhooks.deliveries.recover', 'Recover failed deliveries',
     deliveries.map(
       (d) => html`<tr><td><a href="/dashboard/webhooks/deliveries/${str(d.id)}">${str(d.event_type)}</a></td>
 <td>${badge(str(d.status), d.status === 'succeeded' ? 'ok' : d.status === 'failed' ? 'bad' : '')}</td><td class="num">${str(d.attempt_count)}</td>
-<td>${d.last_status_code === null ? str(d.last_error) || '—' : `HTTP ${str(d.last_status_code)}`}</td><td>${when(d.created_at)}</td>
+<td>${d.last_status_code === null ? str(d.last_error) || '—' : `HTTP ${str(d.last_status_code)}`}</td><td>${when(d.created_at, signed.viewer.timeZone)}</td>
 <td>${d.status === 'failed' || d.status === 'cancelled' ? actionForm(signed, 'webhooks.deliveries.retry', 'Retry', { back, hidden: { id: str(d.id) }, style: 'secondary' }) : ''}</td></tr>`,
     ),
     status ? `No ${status} deliveries.` : 'No deliveries yet.',
@@ -105,7 +105,7 @@ ${actionForm(signed, 'webhooks.deliveries.recover', 'Recover failed deliveries',
     current: 'webhooks',
     body: html`<section class="card"><dl class="facts"><dt>State</dt><dd>${endpointState(e)}</dd><dt>Events</dt><dd>${(e.events as string[] | undefined)?.join(', ') ?? ''}</dd>
 <dt>Secret</dt><dd>${str(e.secret_hint)} (version ${str(e.secret_version)})</dd><dt>Failures in a row</dt><dd>${str(e.failure_count)}</dd>
-<dt>Last delivery</dt><dd>${when(e.last_delivery_at)}</dd><dt>Last success</dt><dd>${when(e.last_success_at)}</dd></dl>${actions}</section>
+<dt>Last delivery</dt><dd>${when(e.last_delivery_at, signed.viewer.timeZone)}</dd><dt>Last success</dt><dd>${when(e.last_success_at, signed.viewer.timeZone)}</dd></dl>${actions}</section>
 <section class="card"><h2>Delivery log</h2><p>${['', 'failed', 'pending', 'succeeded'].map((s) => html`<a href="${back}${s ? `?status=${s}` : ''}"${status === s || (!status && !s) ? html` aria-current="page"` : ''}>${s || 'all'}</a> `)}</p>
 ${logTable}${cursorPager(back, status ? { status } : {}, (log as Row).nextCursor)}</section>`,
   };
@@ -123,14 +123,14 @@ export const webhookDeliveryPage: PageHandler = async (services, signed, request
     current: 'webhooks',
     body: html`<p><a href="/dashboard/webhooks/${str(d.endpoint_id)}">Back to the endpoint</a></p>
 <section class="card"><dl class="facts"><dt>Status</dt><dd>${str(d.status)}</dd><dt>Event id</dt><dd><code>${str(d.event_id)}</code></dd>
-<dt>Next attempt</dt><dd>${when(d.next_attempt_at)}</dd><dt>Last error</dt><dd>${str(d.last_error) || '—'}</dd></dl>
+<dt>Next attempt</dt><dd>${when(d.next_attempt_at, signed.viewer.timeZone)}</dd><dt>Last error</dt><dd>${str(d.last_error) || '—'}</dd></dl>
 ${d.status === 'failed' || d.status === 'cancelled' ? actionForm(signed, 'webhooks.deliveries.retry', 'Retry this delivery', { back, hidden: { id: str(d.id) } }) : ''}</section>
 <section class="card"><h2>Attempts</h2>${table(
       ['#', 'Started', 'Took', 'Outcome', 'Answer'],
       attempts.map(
         (
           a,
-        ) => html`<tr><td class="num">${str(a.attempt_number)}</td><td>${when(a.started_at)}</td><td class="num">${str(a.duration_ms)} ms</td>
+        ) => html`<tr><td class="num">${str(a.attempt_number)}</td><td>${when(a.started_at, signed.viewer.timeZone)}</td><td class="num">${str(a.duration_ms)} ms</td>
 <td>${badge(str(a.outcome), a.outcome === 'success' ? 'ok' : 'bad')} ${a.status_code === null ? '' : `HTTP ${str(a.status_code)}`} ${str(a.error_class)} ${str(a.error_message)}</td>
 <td><code>${str(a.response_excerpt).slice(0, 300)}</code></td></tr>`,
       ),
