@@ -40,11 +40,13 @@ export async function memberProfile(
   db: Kysely<Database>,
   organizationId: string,
   memberId: string,
-): Promise<{ email: string; name: string | null; role: string; organizationName: string } | undefined> {
+): Promise<
+  { email: string; name: string | null; role: string; organizationName: string; timeZone: string } | undefined
+> {
   return db
     .selectFrom('members as m')
     .innerJoin('organizations as o', 'o.id', 'm.organization_id')
-    .select(['m.email', 'm.name', 'm.role', 'o.name as organizationName'])
+    .select(['m.email', 'm.name', 'm.role', 'o.name as organizationName', 'o.time_zone as timeZone'])
     .where('m.id', '=', memberId)
     .where('m.organization_id', '=', organizationId)
     .where('m.status', '=', 'active')

@@ -93,6 +93,23 @@ document.addEventListener('submit', function (event) {
   };
   reader.readAsDataURL(file);
 });
+// Copy buttons (a secret shown once): the text of the element named by data-copy goes to the
+// clipboard, and the status next to it says whether it did.
+Array.prototype.forEach.call(document.querySelectorAll('button[data-copy]'), function (button) {
+  if (navigator.clipboard) button.hidden = false;
+});
+document.addEventListener('click', function (event) {
+  var button = event.target.closest && event.target.closest('button[data-copy]');
+  if (!button) return;
+  var id = button.getAttribute('data-copy');
+  var source = document.getElementById(id);
+  var status = document.querySelector('[data-copy-status="' + id + '"]');
+  navigator.clipboard.writeText(source.textContent.trim()).then(function () {
+    status.textContent = 'Copied';
+  }, function () {
+    status.textContent = 'Could not copy; select the text and copy it by hand.';
+  });
+});
 document.addEventListener('dragover', function (event) {
   if (event.target.closest && event.target.closest('form') && event.target.closest('form').querySelector('input[type=file]')) event.preventDefault();
 });

@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { TSchema } from 'typebox';
 import { AppError } from '../contract/errors.ts';
+import { instantFromWallClock } from './html.ts';
 
 /** A urlencoded form body (the only kind the pages send); anything else is refused with 415. */
 export function formBody(request: FastifyRequest): URLSearchParams {
@@ -33,12 +34,26 @@ function typeOf(schema: PropertySchema | undefined): string | undefined {
 }
 
 /**
+ * A `datetime-local` field holds the organization's wall clock (`2026-11-25T11:04`); the form names
+ * such fields in `_wallclock` (comma separated) and they become the ISO instant the operation takes.
+ * Text that is not a wall time stays as it is, so validation names the field.
+ */
+function wallClockFields(form: URLSearchParams, input: Record<string, unknown>, zone: string): void {
+  for (const key of (form.get('_wallclock') ?? '').split(',')) {
+    const value = input[key.trim()];
+    if (typeof value !== 'string') continue;
+    const instant = instantFromWallClock(value, zone);
+    if (instant) input[key.trim()] = instant;
+  }
+}
+
+/**
  * Form fields -> an operation's input, by its schema: integers and numbers from digits, booleans
  * from checkboxes (`on`/`true`), string arrays from repeated fields or comma/line separated text,
  * objects and arrays of objects from JSON hidden fields. Empty fields are left out (optional).
  * Anything that does not convert stays a string, so validation names the field.
  */
-export function formToInput(form: URLSearchParams, schema: TSchema): Record<string, unknown> {
+export function formToInput(form: URLSearchParams, schema: TSchema, zone = 'UTC'): Record<string, unknown> {
   const properties = ((schema as { properties?: Record<string, PropertySchema> }).properties ?? {}) as Record<
     string,
     PropertySchema
@@ -64,6 +79,7 @@ export function formToInput(form: URLSearchParams, schema: TSchema): Record<stri
     else if (type === 'object') input[key] = parseJson(first);
     else input[key] = first;
   }
+  wallClockFields(form, input, zone);
   return input;
 }
 

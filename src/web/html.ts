@@ -43,9 +43,79 @@ export function raw(text: string): Html {
   return new Html(text);
 }
 
-/** `2026-11-25T10:04:00.000Z` -> `2026-11-25 10:04 UTC`; blanks stay a dash. */
-export function when(iso: unknown): string {
-  return typeof iso === 'string' && iso.length >= 16 ? `${iso.slice(0, 16).replace('T', ' ')} UTC` : '—';
+const clockFormats = new Map<string, Intl.DateTimeFormat>();
+
+/** One formatter per zone (building one costs far more than using it). */
+function clockFormat(zone: string): Intl.DateTimeFormat {
+  let format = clockFormats.get(zone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-CA', {
+      timeZone: zone,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+    });
+    clockFormats.set(zone, format);
+  }
+  return format;
+}
+
+/**
+ * An instant as the organization's wall clock: `2026-11-25T10:04:00.000Z` in Europe/Berlin ->
+ * `2026-11-25 11:04 (Europe/Berlin)`; in UTC -> `2026-11-25 10:04 UTC`. The zone's name is always
+ * printed, so a time is never read in the wrong zone. Blanks and non-instants stay a dash.
+ */
+export function when(iso: unknown, zone = 'UTC'): string {
+  if (typeof iso !== 'string' || iso.length < 16) return '—';
+  const instant = new Date(iso);
+  if (Number.isNaN(instant.getTime())) return '—';
+  const parts: Record<string, string> = {};
+  for (const part of clockFormat(zone).formatToParts(instant)) parts[part.type] = part.value;
+  const clock = `${parts.year}-${parts.month}-${parts.day} ${parts.hour}:${parts.minute}`;
+  return zone === 'UTC' ? `${clock} UTC` : `${clock} (${zone})`;
+}
+
+/**
+ * The inverse for a `datetime-local` input (`2026-11-25T11:04`, the organization's wall clock)
+ * -> the ISO instant. A wall time that a DST change skips or repeats resolves to one of its
+ * readings (an hour either way, never an error). Undefined when the text is not a wall time.
+ */
+export function instantFromWallClock(local: string, zone = 'UTC'): string | undefined {
+  const match = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2}))?$/.exec(local.trim());
+  if (!match) return undefined;
+  const [y, mo, d, h, mi, s] = match.slice(1).map((n) => Number(n ?? 0)) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
+  const asUtc = Date.UTC(y, mo - 1, d, h, mi, s);
+  if (Number.isNaN(asUtc)) return undefined;
+  // The zone's offset at a moment: its wall clock read as UTC, minus the moment.
+  const offsetAt = (ms: number): number => {
+    const parts: Record<string, string> = {};
+    for (const part of clockFormat(zone).formatToParts(new Date(ms))) parts[part.type] = part.value;
+    const wall = Date.UTC(
+      Number(parts.year),
+      Number(parts.month) - 1,
+      Number(parts.day),
+      Number(parts.hour),
+      Number(parts.minute),
+    );
+    return wall - Math.floor(ms / 60_000) * 60_000;
+  };
+  // The second pass takes the offset in force at the instant itself, not at its UTC reading.
+  return new Date(asUtc - offsetAt(asUtc - offsetAt(asUtc))).toISOString();
+}
+
+/** An instant as the value of a `datetime-local` input in the zone: `2026-11-25T11:04`. */
+export function wallClockValue(iso: string, zone = 'UTC'): string {
+  return when(iso, zone).slice(0, 16).replace(' ', 'T');
 }
 
 /** Minor units (decimal string) -> `1,234.56 EUR` for display; exact, no floating point. */

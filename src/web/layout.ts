@@ -4,6 +4,8 @@ export interface Viewer {
   name: string;
   role: string;
   organizationName: string;
+  /** The organization's IANA zone: every time on the pages is shown on its clock (`when`). */
+  timeZone: string;
   csrf: string;
 }
 

@@ -46,8 +46,19 @@ export function field(
   }${options.hint ? html` aria-describedby="${id}-hint"` : ''}${options.value !== undefined ? html` value="${options.value}"` : ''}>`;
 }
 
-export function badge(text: string, tone: 'ok' | 'bad' | 'warn' | '' = ''): Html {
+export function badge(text: string | Html, tone: 'ok' | 'bad' | 'warn' | '' = ''): Html {
   return html`<span class="badge ${tone}">${text}</span>`;
+}
+
+/**
+ * A stored code shown in words (`needs_review` -> "Needs review"), the code itself kept in the
+ * title for support. Codes without words of their own read as their spaced, capitalised form.
+ */
+export function coded(code: string, words: Readonly<Record<string, string>> = {}): Html {
+  if (!code) return html`—`;
+  const spaced = code.replace(/_/g, ' ');
+  const text = words[code] ?? `${spaced.charAt(0).toUpperCase()}${spaced.slice(1)}`;
+  return html`<span title="Code: ${code}">${text}</span>`;
 }
 
 /** Integer query parameter within bounds (offsets, limits); anything else is the default. */

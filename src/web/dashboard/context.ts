@@ -54,6 +54,7 @@ export async function signedIn(services: Services, request: FastifyRequest): Pro
       name: profile.name ?? profile.email,
       role: profile.role,
       organizationName: profile.organizationName,
+      timeZone: profile.timeZone,
       csrf: csrfToken(token),
     },
   };

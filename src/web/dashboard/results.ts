@@ -3,7 +3,8 @@ import { type Html, html } from '../html.ts';
 /**
  * Results that hold a secret shown once (a webhook signing secret, an API key): shown on the
  * answer to the form itself, never stored for a later page, never in a URL. Other actions
- * redirect back with a notice.
+ * redirect back with a notice. The copy button is shown by the page script (it needs the
+ * clipboard); without script the text is still there to select.
  */
 export function resultPage(
   operation: string,
@@ -14,7 +15,8 @@ export function resultPage(
   const secret = (title: string, what: string, value: unknown) => ({
     title,
     body: html`<section class="card"><p>${what} It is shown <strong>only this once</strong>: copy it now and keep it in your secret store.</p>
-<p class="secret" aria-label="${title}">${String(value ?? '')}</p>
+<p class="secret" id="secret-value" aria-label="${title}">${String(value ?? '')}</p>
+<p><button type="button" class="secondary" data-copy="secret-value" hidden>Copy to clipboard</button> <span role="status" data-copy-status="secret-value"></span></p>
 <p><a class="button" href="${back}">I have copied it</a></p></section>`,
   });
   switch (operation) {

@@ -174,7 +174,7 @@ function registerActions(app: FastifyInstance, services: Services): void {
           services,
           signed,
           operation.name,
-          formToInput(form, operation.input),
+          formToInput(form, operation.input, signed.viewer.timeZone),
         );
         const shown = resultPage(operation.name, data, back);
         if (shown) return sendHtml(reply, 200, layout({ ...shown, viewer: signed.viewer }));

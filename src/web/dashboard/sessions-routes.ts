@@ -17,11 +17,11 @@ export function registerSessionRoutes(app: FastifyInstance, services: Services):
     const rows = sessions.map(
       (
         s,
-      ) => html`<tr><td>${when(s.createdAt)}${s.id === signed.session.id ? html` <strong>(this browser)</strong>` : ''}</td>
+      ) => html`<tr><td>${when(s.createdAt, signed.viewer.timeZone)}${s.id === signed.session.id ? html` <strong>(this browser)</strong>` : ''}</td>
 <td>${s.method === 'oidc' ? 'single sign-on' : 'e-mailed link'}</td><td>${s.userAgent ?? 'unknown browser'}</td>
-<td>${when(s.lastSeenAt)}</td><td>${when(s.expiresAt)}</td>
+<td>${when(s.lastSeenAt, signed.viewer.timeZone)}</td><td>${when(s.expiresAt, signed.viewer.timeZone)}</td>
 <td><form method="post" action="/dashboard/sessions/end"><input type="hidden" name="_csrf" value="${signed.viewer.csrf}">
-<input type="hidden" name="sessionId" value="${s.id}"><button class="secondary" type="submit">End<span class="skip"> session started ${when(s.createdAt)}</span></button></form></td></tr>`,
+<input type="hidden" name="sessionId" value="${s.id}"><button class="secondary" type="submit">End<span class="skip"> session started ${when(s.createdAt, signed.viewer.timeZone)}</span></button></form></td></tr>`,
     );
     return sendHtml(
       reply,

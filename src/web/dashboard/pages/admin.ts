@@ -1,6 +1,6 @@
 import { html, when } from '../../html.ts';
 import { pager, table } from '../../layout.ts';
-import { actionForm, badge, field, intParam, type Row, rows, str } from '../components.ts';
+import { actionForm, badge, coded, field, intParam, type Row, rows, str } from '../components.ts';
 import { callOperation, type Signed } from '../context.ts';
 import type { PageHandler } from '../routes.ts';
 
@@ -38,7 +38,7 @@ export const adminPage: PageHandler = async (services, signed, request) => {
       keys.map(
         (
           k,
-        ) => html`<tr><td>${str(k.name) || '(unnamed)'}</td><td>${(k.scopes as string[] | undefined)?.join(', ') ?? ''}</td><td>${str(k.status)}</td><td>${when(k.last_used_at)}</td>
+        ) => html`<tr><td>${str(k.name) || '(unnamed)'}</td><td>${(k.scopes as string[] | undefined)?.join(', ') ?? ''}</td><td>${coded(str(k.status))}</td><td>${when(k.last_used_at, signed.viewer.timeZone)}</td>
 <td>${k.status === 'active' ? actionForm(signed, 'admin.apiKeys.revoke', 'Revoke', { back: BACK, hidden: { id: str(k.id), expectedRevision: Number(k.revision) }, style: 'danger', confirm: 'Revoke this key? Programs using it stop at once.' }) : ''}</td></tr>`,
       ),
       'No API keys.',
@@ -58,8 +58,8 @@ export const adminPage: PageHandler = async (services, signed, request) => {
       outbox.map(
         (
           m,
-        ) => html`<tr><td>${when(m.created_at)}</td><td>${str(m.kind)}</td><td>${(m.recipients as string[] | undefined)?.join(', ') ?? ''}</td><td>${str(m.subject)}</td>
-<td>${badge(str(m.status), m.status === 'failed' ? 'bad' : m.status === 'sent' ? 'ok' : '')} ${Number(m.attempts) > 1 ? `${str(m.attempts)} attempts` : ''} ${str(m.last_error)}</td></tr>`,
+        ) => html`<tr><td>${when(m.created_at, signed.viewer.timeZone)}</td><td>${str(m.kind)}</td><td>${(m.recipients as string[] | undefined)?.join(', ') ?? ''}</td><td>${str(m.subject)}</td>
+<td>${badge(coded(str(m.status)), m.status === 'failed' ? 'bad' : m.status === 'sent' ? 'ok' : '')} ${Number(m.attempts) > 1 ? `${str(m.attempts)} attempts` : ''} ${str(m.last_error)}</td></tr>`,
       ),
       status ? `No ${status} mail.` : 'No mail yet.',
     )}${pager(BACK, status ? { status } : {}, offset, 20, outbox.length)}</section>`,
@@ -70,7 +70,7 @@ function memberRow(signed: Signed, m: Row) {
   const hidden = { id: str(m.id), expectedRevision: Number(m.revision) };
   const other = m.role === 'admin' ? 'finance' : 'admin';
   const self = m.id === signed.principal.memberId;
-  return html`<tr><td>${str(m.name) || str(m.email)}<br><span class="muted">${str(m.email)}</span></td><td>${str(m.role)}</td><td>${str(m.status)}</td>
+  return html`<tr><td>${str(m.name) || str(m.email)}<br><span class="muted">${str(m.email)}</span></td><td>${coded(str(m.role))}</td><td>${coded(str(m.status))}</td>
 <td>${
     m.status === 'active' && !self
       ? html`${actionForm(signed, 'admin.members.update', `Make ${other}`, { back: BACK, hidden: { ...hidden, role: other }, style: 'secondary', inline: true })}

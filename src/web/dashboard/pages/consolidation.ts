@@ -87,5 +87,5 @@ ${actionForm(signed, 'matching.receiptConsolidation.confirm', 'Confirm consolida
 
 function entryFacts(label: string, e: Row): Html {
   return html`<h3>${label}</h3><dl class="facts"><dt>Date</dt><dd>${str(e.date)}</dd><dt>Description</dt><dd>${str(e.description)}</dd>
-<dt>Amount</dt><dd>${money(e.amount_minor, e.currency)}</dd><dt>Revision</dt><dd>${str(e.revision)}</dd></dl>`;
+<dt>Amount</dt><dd>${money(e.amount_minor, e.currency)}</dd><dt>Version</dt><dd>${str(e.revision)}</dd></dl>`;
 }

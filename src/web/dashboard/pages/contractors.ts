@@ -1,10 +1,24 @@
 import { html, money, when } from '../../html.ts';
 import { pager, table } from '../../layout.ts';
-import { actionForm, badge, field, intParam, rows, str } from '../components.ts';
+import { actionForm, badge, coded, field, intParam, rows, str } from '../components.ts';
 import { callOperation } from '../context.ts';
 import type { PageHandler } from '../routes.ts';
 
 const LIMIT = 20;
+const PORTAL_WORDS: Record<string, string> = {
+  not_invited: 'Not invited yet',
+  invited: 'Invited, not joined yet',
+  invitation_expired: 'Invitation expired (invite again)',
+  invitation_revoked: 'Invitation revoked (invite again)',
+  joined: 'Joined',
+};
+const INVITATION_WORDS: Record<string, string> = {
+  open: 'Open',
+  accepted: 'Accepted',
+  revoked: 'Revoked',
+  replaced: 'Replaced by a newer one',
+  expired: 'Expired',
+};
 
 /** Contractors with a name search, and the directory (roles, rates, agreements, pending hours). */
 export const contractorsPage: PageHandler = async (services, signed, request) => {
@@ -49,13 +63,13 @@ export const contractorPage: PageHandler = async (services, signed, request) => 
     title: str(c.display_name),
     current: 'contractors',
     body: html`<section class="card"><dl class="facts"><dt>Legal name</dt><dd>${str(c.legal_name)}</dd><dt>E-mail</dt><dd>${str(c.email)}</dd>
-<dt>Country</dt><dd>${str(c.country) || '—'}</dd><dt>Portal</dt><dd>${str(c.portal_status)}</dd><dt>Joined</dt><dd>${when(c.joined_at)}</dd></dl>
+<dt>Country</dt><dd>${str(c.country) || '—'}</dd><dt>Portal</dt><dd>${coded(str(c.portal_status), PORTAL_WORDS)}</dd><dt>Joined</dt><dd>${when(c.joined_at, signed.viewer.timeZone)}</dd></dl>
 ${c.joined_at ? '' : actionForm(signed, 'contractors.invite', 'E-mail a portal invitation', { back, hidden: { id, expectedRevision: Number(c.revision) } })}</section>
 <section class="card"><h2>Invitations</h2>${table(
       ['Sent to', 'Status', 'Expires', ''],
       invitations.map(
         (i) =>
-          html`<tr><td>${str(i.email)}</td><td>${str(i.status)}</td><td>${when(i.expires_at)}</td><td>${
+          html`<tr><td>${str(i.email)}</td><td>${coded(str(i.status), INVITATION_WORDS)}</td><td>${when(i.expires_at, signed.viewer.timeZone)}</td><td>${
             i.status === 'open'
               ? actionForm(signed, 'contractors.invitations.revoke', 'Revoke', {
                   back,

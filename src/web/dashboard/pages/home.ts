@@ -2,9 +2,10 @@ import { findOperation } from '../../../operations/catalog.ts';
 import { readerStatus } from '../../../receipts/extraction/readers.ts';
 import { type Html, html, money, when } from '../../html.ts';
 import { table } from '../../layout.ts';
-import { type Row, rows, str } from '../components.ts';
+import { coded, type Row, rows, str } from '../components.ts';
 import { callOperation } from '../context.ts';
 import type { PageHandler } from '../routes.ts';
+import { DISABLED_REASONS } from './webhooks.ts';
 
 /** What needs attention now; each part shows only what the member's role may see. */
 export const homePage: PageHandler = async (services, signed) => {
@@ -43,7 +44,7 @@ export const homePage: PageHandler = async (services, signed) => {
         ['Received', 'Item'],
         rows(inbox).map(
           (i) =>
-            html`<tr><td>${when(i.created_at)}</td><td><a href="/dashboard/receipts/${str(i.id)}">${str(i.merchant) || str(i.file_name)}</a></td></tr>`,
+            html`<tr><td>${when(i.created_at, signed.viewer.timeZone)}</td><td><a href="/dashboard/receipts/${str(i.id)}">${str(i.merchant) || str(i.file_name)}</a></td></tr>`,
         ),
         'Nothing in the inbox needs a review.',
       )}</section>`,
@@ -58,7 +59,7 @@ export const homePage: PageHandler = async (services, signed) => {
         ['Endpoint', 'State'],
         troubled.map(
           (e) =>
-            html`<tr><td><a href="/dashboard/webhooks/${str(e.id)}">${str(e.url)}</a></td><td>${e.active === true ? `${str(e.failure_count)} failed ${Number(e.failure_count) === 1 ? 'attempt' : 'attempts'} in a row` : `turned off: ${str(e.disabled_reason)}`}</td></tr>`,
+            html`<tr><td><a href="/dashboard/webhooks/${str(e.id)}">${str(e.url)}</a></td><td>${e.active === true ? `${str(e.failure_count)} failed ${Number(e.failure_count) === 1 ? 'attempt' : 'attempts'} in a row` : html`Turned off because ${coded(str(e.disabled_reason), DISABLED_REASONS)}`}</td></tr>`,
         ),
         'Every endpoint is delivering.',
       )}</section>`,

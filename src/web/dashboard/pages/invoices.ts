@@ -1,11 +1,25 @@
 import { html, money, when } from '../../html.ts';
 import { pager, table } from '../../layout.ts';
-import { actionForm, badge, field, intParam, type Row, rows, str } from '../components.ts';
+import { actionForm, badge, coded, field, intParam, type Row, rows, str } from '../components.ts';
 import { callOperation } from '../context.ts';
 import type { PageHandler } from '../routes.ts';
 
 const LIMIT = 20;
 const STATUSES = ['draft', 'scheduled', 'sent', 'paid', 'void', 'overdue'];
+const STATUS_WORDS: Record<string, string> = {
+  draft: 'Draft',
+  scheduled: 'Scheduled',
+  sent: 'Sent',
+  paid: 'Paid',
+  partially_paid: 'Partly paid',
+  void: 'Cancelled (void)',
+  overdue: 'Overdue',
+  active: 'Active',
+  paused: 'Paused',
+  ended: 'Ended',
+  cancelled: 'Cancelled',
+  completed: 'Completed',
+};
 
 /** Invoices with a status filter, and the recurring schedules and payment plans. */
 export const invoicesPage: PageHandler = async (services, signed, request) => {
@@ -23,18 +37,18 @@ export const invoicesPage: PageHandler = async (services, signed, request) => {
     title: 'Invoices and schedules',
     current: 'invoices',
     body: html`<section class="card"><h2>Invoices</h2>
-<form method="get" action="/dashboard/invoices"><label for="status">Status</label><select id="status" name="status"><option value="">any</option>${STATUSES.map(
-      (s) => html`<option${s === status ? html` selected` : ''}>${s}</option>`,
+<form method="get" action="/dashboard/invoices"><label for="status">Status</label><select id="status" name="status"><option value="">Any</option>${STATUSES.map(
+      (s) => html`<option value="${s}"${s === status ? html` selected` : ''}>${STATUS_WORDS[s]}</option>`,
     )}</select> <button class="secondary" type="submit">Filter</button></form>
 ${table(
   ['Number', 'Status', 'Issued', 'Due', 'Total', 'Balance'],
   invoices.map(
     (
       i,
-    ) => html`<tr><td><a href="/dashboard/invoices/${str(i.id)}">${str(i.number) || 'draft'}</a></td><td>${badge(str(i.status), i.overdue ? 'bad' : i.status === 'paid' ? 'ok' : '')}${i.overdue ? ' overdue' : ''}</td>
+    ) => html`<tr><td><a href="/dashboard/invoices/${str(i.id)}">${str(i.number) || 'draft'}</a></td><td>${badge(coded(str(i.status), STATUS_WORDS), i.overdue ? 'bad' : i.status === 'paid' ? 'ok' : '')}${i.overdue ? ' Overdue' : ''}</td>
 <td>${str(i.issue_date)}</td><td>${str(i.due_date)}</td><td class="num">${money(i.total_minor, i.currency)}</td><td class="num">${money(i.balance_minor, i.currency)}</td></tr>`,
   ),
-  status ? `No ${status} invoices.` : 'No invoices yet.',
+  status ? `No invoices in “${STATUS_WORDS[status]}”.` : 'No invoices yet.',
 )}${pager('/dashboard/invoices', status ? { status } : {}, offset, LIMIT, invoices.length)}</section>
 <section class="card"><h2>Recurring invoices and payment plans</h2>${table(
       ['Name', 'Kind', 'Status', 'Next run', ''],
@@ -53,7 +67,7 @@ function scheduleRow(signed: Parameters<PageHandler>[1], s: Row) {
       : s.status === 'active'
         ? actionForm(signed, 'invoices.schedules.pause', 'Pause', { back, hidden, style: 'secondary' })
         : '';
-  return html`<tr><td>${str(s.name)}</td><td>${str(s.kind).replace('_', ' ')}</td><td>${str(s.status)}</td><td>${str(s.next_run_date) || '—'}</td><td>${action}</td></tr>`;
+  return html`<tr><td>${str(s.name)}</td><td>${coded(str(s.kind))}</td><td>${coded(str(s.status), STATUS_WORDS)}</td><td>${str(s.next_run_date) || '—'}</td><td>${action}</td></tr>`;
 }
 
 /** One invoice: lines, payments, its PDF, send and record a payment. */
@@ -66,9 +80,9 @@ export const invoicePage: PageHandler = async (services, signed, request) => {
   return {
     title: `Invoice ${str(i.number) || '(draft)'}`,
     current: 'invoices',
-    body: html`<section class="card"><dl class="facts"><dt>Status</dt><dd>${str(i.status)}${i.overdue ? ' (overdue)' : ''}</dd>
+    body: html`<section class="card"><dl class="facts"><dt>Status</dt><dd>${coded(str(i.status), STATUS_WORDS)}${i.overdue ? ' (overdue)' : ''}</dd>
 <dt>Issued</dt><dd>${str(i.issue_date)}</dd><dt>Due</dt><dd>${str(i.due_date)}</dd><dt>Total</dt><dd>${money(i.total_minor, i.currency)}</dd>
-<dt>Paid</dt><dd>${money(i.amount_paid_minor, i.currency)}</dd><dt>Balance</dt><dd>${money(i.balance_minor, i.currency)}</dd><dt>Sent</dt><dd>${when(i.sent_at)}</dd></dl>
+<dt>Paid</dt><dd>${money(i.amount_paid_minor, i.currency)}</dd><dt>Balance</dt><dd>${money(i.balance_minor, i.currency)}</dd><dt>Sent</dt><dd>${when(i.sent_at, signed.viewer.timeZone)}</dd></dl>
 <p><a href="${back}/pdf">Open the PDF</a></p>
 ${i.status === 'draft' || i.status === 'scheduled' ? actionForm(signed, 'invoices.send', 'Send now', { back, hidden: { id, ...hidden } }) : ''}</section>
 <section class="card"><h2>Lines</h2>${table(

@@ -1,10 +1,18 @@
 import { type Html, html, money, when } from '../../html.ts';
 import { cursorPager, table } from '../../layout.ts';
-import { actionForm, badge, type Row, rows, str } from '../components.ts';
+import { actionForm, badge, coded, type Row, rows, str } from '../components.ts';
 import { callOperation, type Signed } from '../context.ts';
 import type { PageHandler } from '../routes.ts';
 
 const STATES = ['needs_review', 'ready', 'processing', 'failed', 'matched', 'ignored'];
+const STATE_WORDS: Record<string, string> = {
+  needs_review: 'Needs review',
+  ready: 'Ready',
+  processing: 'Being read',
+  failed: 'Could not be read',
+  matched: 'Matched',
+  ignored: 'Ignored',
+};
 const ORIGINAL = '/dashboard/receipts/originals/';
 
 /** The receipts inbox with upload (drag and drop, progress) and a state filter. */
@@ -34,17 +42,17 @@ export const receiptsPage: PageHandler = async (services, signed, request) => {
     )}</section>
 <section class="card"><h2>Inbox</h2><p>${['', ...STATES].map(
       (s) =>
-        html`<a href="/dashboard/receipts${s ? `?state=${s}` : ''}"${s === state ? html` aria-current="page"` : ''}>${s ? s.replace('_', ' ') : 'all'}</a> `,
+        html`<a href="/dashboard/receipts${s ? `?state=${s}` : ''}"${s === state ? html` aria-current="page"` : ''}>${s ? STATE_WORDS[s] : 'All'}</a> `,
     )}</p>
 ${table(
   ['Received', 'Document', 'Merchant', 'Date', 'Total', 'State'],
   rows(inbox).map(
     (
       r,
-    ) => html`<tr><td>${when(r.created_at)}</td><td><a href="/dashboard/receipts/${str(r.id)}">${str(r.file_name)}</a></td><td>${str(r.merchant) || '—'}</td>
+    ) => html`<tr><td>${when(r.created_at, signed.viewer.timeZone)}</td><td><a href="/dashboard/receipts/${str(r.id)}">${str(r.file_name)}</a></td><td>${str(r.merchant) || '—'}</td>
 <td>${str(r.date) || '—'}</td><td class="num">${money(r.total_minor, r.currency)}</td><td>${stateBadge(str(r.state))}</td></tr>`,
   ),
-  state ? `No ${state.replace('_', ' ')} receipts.` : 'The inbox is empty. Upload a receipt above.',
+  state ? `No receipts in “${STATE_WORDS[state]}”.` : 'The inbox is empty. Upload a receipt above.',
 )}${cursorPager('/dashboard/receipts', state ? { state } : {}, (inbox as Row).nextCursor)}</section>`,
   };
 };
@@ -52,7 +60,7 @@ ${table(
 function stateBadge(state: string): Html {
   const tone =
     state === 'failed' ? 'bad' : state === 'needs_review' ? 'warn' : state === 'matched' ? 'ok' : '';
-  return badge(state.replace('_', ' '), tone);
+  return badge(coded(state, STATE_WORDS), tone);
 }
 
 /** An original beside what was read from it: an image inline, a PDF framed, anything else as a link. */

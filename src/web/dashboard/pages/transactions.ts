@@ -1,6 +1,6 @@
 import { html, money } from '../../html.ts';
 import { pager, table } from '../../layout.ts';
-import { actionForm, intParam, type Row, rows, str } from '../components.ts';
+import { actionForm, coded, intParam, type Row, rows, str } from '../components.ts';
 import { callOperation, type Signed } from '../context.ts';
 import type { PageHandler } from '../routes.ts';
 
@@ -36,7 +36,7 @@ ${table(
     (
       t,
     ) => html`<tr><td>${str(t.booked_date)}</td><td>${str(t.merchant ?? t.description) || str(t.description)}</td><td class="num">${money(t.amount_minor, t.currency)}</td>
-<td>${str(t.status)}</td><td>${t.receipt_id ? 'attached' : 'missing'}</td></tr>`,
+<td>${coded(str(t.status))}</td><td>${t.receipt_id ? 'attached' : 'missing'}</td></tr>`,
   ),
   Object.keys(filters).length
     ? 'No transaction matches these filters.'

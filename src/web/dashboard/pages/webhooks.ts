@@ -1,17 +1,30 @@
-import { html, when } from '../../html.ts';
+import { html, wallClockValue, when } from '../../html.ts';
 import { cursorPager, pager, table } from '../../layout.ts';
-import { actionForm, badge, field, intParam, type Row, rows, str } from '../components.ts';
+import { actionForm, badge, coded, field, intParam, type Row, rows, str } from '../components.ts';
 import { callOperation } from '../context.ts';
 import type { PageHandler } from '../routes.ts';
 
 const LIMIT = 20;
 
+/** Words for the stored codes; the code stays in the title for support. */
+export const DISABLED_REASONS: Record<string, string> = {
+  gone: 'the receiver answered 410 Gone (it says the address no longer exists)',
+  consecutive_failures: 'too many failed deliveries in a row, none succeeding for a day',
+};
+const DELIVERY_STATUSES: Record<string, string> = {
+  pending: 'Waiting',
+  succeeded: 'Delivered',
+  failed: 'Failed',
+  cancelled: 'Cancelled',
+};
+const OUTCOMES: Record<string, string> = { success: 'Delivered', failure: 'Failed' };
+
 function endpointState(e: Row) {
-  if (e.archived_at) return badge('archived');
-  if (e.active !== true) return badge('turned off', 'bad');
+  if (e.archived_at) return badge('Archived');
+  if (e.active !== true) return badge('Turned off', 'bad');
   return Number(e.failure_count) > 0
-    ? badge(`failing (${str(e.failure_count)})`, 'warn')
-    : badge('active', 'ok');
+    ? badge(`Failing (${str(e.failure_count)} in a row)`, 'warn')
+    : badge('Active', 'ok');
 }
 
 /** Endpoints, with the create form (its secret is shown once on the answer). */
@@ -25,7 +38,7 @@ export const webhooksPage: PageHandler = async (services, signed, request) => {
       (
         e,
       ) => html`<tr><td><a href="/dashboard/webhooks/${str(e.id)}">${str(e.url)}</a><br><span class="muted">${str(e.description)}</span></td>
-<td>${(e.events as string[] | undefined)?.join(', ') ?? ''}</td><td>${endpointState(e)}</td><td>${when(e.last_success_at)}</td></tr>`,
+<td>${(e.events as string[] | undefined)?.join(', ') ?? ''}</td><td>${endpointState(e)}</td><td>${when(e.last_success_at, signed.viewer.timeZone)}</td></tr>`,
     ),
     'No endpoints yet. Add one below to receive events.',
   );
@@ -64,11 +77,12 @@ export const webhookEndpointPage: PageHandler = async (services, signed, request
   });
   const deliveries = rows(log);
   const revision = Number(e.revision);
-  const since = new Date(services.clock.now().getTime() - 86_400_000).toISOString();
+  const zone = signed.viewer.timeZone;
+  const since = wallClockValue(new Date(services.clock.now().getTime() - 86_400_000).toISOString(), zone);
   const actions = html`
 ${
   e.active !== true && !e.archived_at
-    ? html`<p>This endpoint was turned off${e.disabled_reason ? html`: ${str(e.disabled_reason)}` : ''}. Turn it back on, then retry failed deliveries.</p>
+    ? html`<p>This endpoint was turned off${e.disabled_reason ? html` because ${coded(str(e.disabled_reason), DISABLED_REASONS)}` : ''}. Turn it back on, then retry failed deliveries.</p>
 ${actionForm(signed, 'webhooks.endpoints.enable', 'Turn endpoint on', { back, hidden: { id, expectedRevision: revision } })}`
     : ''
 }
@@ -83,30 +97,32 @@ ${actionForm(signed, 'webhooks.endpoints.rotateSecret', 'Rotate signing secret',
 <h3>Recover failed deliveries</h3>
 ${actionForm(signed, 'webhooks.deliveries.recover', 'Recover failed deliveries', {
   back,
-  hidden: { endpointId: id },
-  fields: field('since', 'Failed since (ISO 8601 UTC)', {
+  // The wall clock of the organization's zone; the action turns it into the instant (_wallclock).
+  hidden: { endpointId: id, _wallclock: 'since' },
+  fields: field('since', `Failed since (${zone})`, {
+    type: 'datetime-local',
     required: true,
     value: since,
-    hint: 'Every delivery created at or after this instant that failed goes back to pending.',
+    hint: 'Every delivery created at or after this time that failed is sent again.',
   }),
 })}`;
   const logTable = table(
     ['Event', 'Status', 'Attempts', 'Last answer', 'Created', ''],
     deliveries.map(
       (d) => html`<tr><td><a href="/dashboard/webhooks/deliveries/${str(d.id)}">${str(d.event_type)}</a></td>
-<td>${badge(str(d.status), d.status === 'succeeded' ? 'ok' : d.status === 'failed' ? 'bad' : '')}</td><td class="num">${str(d.attempt_count)}</td>
-<td>${d.last_status_code === null ? str(d.last_error) || '—' : `HTTP ${str(d.last_status_code)}`}</td><td>${when(d.created_at)}</td>
+<td>${badge(coded(str(d.status), DELIVERY_STATUSES), d.status === 'succeeded' ? 'ok' : d.status === 'failed' ? 'bad' : '')}</td><td class="num">${str(d.attempt_count)}</td>
+<td>${d.last_status_code === null ? str(d.last_error) || '—' : `HTTP ${str(d.last_status_code)}`}</td><td>${when(d.created_at, signed.viewer.timeZone)}</td>
 <td>${d.status === 'failed' || d.status === 'cancelled' ? actionForm(signed, 'webhooks.deliveries.retry', 'Retry', { back, hidden: { id: str(d.id) }, style: 'secondary' }) : ''}</td></tr>`,
     ),
-    status ? `No ${status} deliveries.` : 'No deliveries yet.',
+    status ? `No deliveries in “${DELIVERY_STATUSES[status]}”.` : 'No deliveries yet.',
   );
   return {
     title: `Endpoint ${str(e.url)}`,
     current: 'webhooks',
     body: html`<section class="card"><dl class="facts"><dt>State</dt><dd>${endpointState(e)}</dd><dt>Events</dt><dd>${(e.events as string[] | undefined)?.join(', ') ?? ''}</dd>
 <dt>Secret</dt><dd>${str(e.secret_hint)} (version ${str(e.secret_version)})</dd><dt>Failures in a row</dt><dd>${str(e.failure_count)}</dd>
-<dt>Last delivery</dt><dd>${when(e.last_delivery_at)}</dd><dt>Last success</dt><dd>${when(e.last_success_at)}</dd></dl>${actions}</section>
-<section class="card"><h2>Delivery log</h2><p>${['', 'failed', 'pending', 'succeeded'].map((s) => html`<a href="${back}${s ? `?status=${s}` : ''}"${status === s || (!status && !s) ? html` aria-current="page"` : ''}>${s || 'all'}</a> `)}</p>
+<dt>Last delivery</dt><dd>${when(e.last_delivery_at, signed.viewer.timeZone)}</dd><dt>Last success</dt><dd>${when(e.last_success_at, signed.viewer.timeZone)}</dd></dl>${actions}</section>
+<section class="card"><h2>Delivery log</h2><p>${['', 'failed', 'pending', 'succeeded'].map((s) => html`<a href="${back}${s ? `?status=${s}` : ''}"${status === s || (!status && !s) ? html` aria-current="page"` : ''}>${s ? DELIVERY_STATUSES[s] : 'All'}</a> `)}</p>
 ${logTable}${cursorPager(back, status ? { status } : {}, (log as Row).nextCursor)}</section>`,
   };
 };
@@ -122,16 +138,16 @@ export const webhookDeliveryPage: PageHandler = async (services, signed, request
     title: `Delivery of ${str(d.event_type)}`,
     current: 'webhooks',
     body: html`<p><a href="/dashboard/webhooks/${str(d.endpoint_id)}">Back to the endpoint</a></p>
-<section class="card"><dl class="facts"><dt>Status</dt><dd>${str(d.status)}</dd><dt>Event id</dt><dd><code>${str(d.event_id)}</code></dd>
-<dt>Next attempt</dt><dd>${when(d.next_attempt_at)}</dd><dt>Last error</dt><dd>${str(d.last_error) || '—'}</dd></dl>
+<section class="card"><dl class="facts"><dt>Status</dt><dd>${coded(str(d.status), DELIVERY_STATUSES)}</dd><dt>Event id</dt><dd><code>${str(d.event_id)}</code></dd>
+<dt>Next attempt</dt><dd>${when(d.next_attempt_at, signed.viewer.timeZone)}</dd><dt>Last error</dt><dd>${str(d.last_error) || '—'}</dd></dl>
 ${d.status === 'failed' || d.status === 'cancelled' ? actionForm(signed, 'webhooks.deliveries.retry', 'Retry this delivery', { back, hidden: { id: str(d.id) } }) : ''}</section>
 <section class="card"><h2>Attempts</h2>${table(
       ['#', 'Started', 'Took', 'Outcome', 'Answer'],
       attempts.map(
         (
           a,
-        ) => html`<tr><td class="num">${str(a.attempt_number)}</td><td>${when(a.started_at)}</td><td class="num">${str(a.duration_ms)} ms</td>
-<td>${badge(str(a.outcome), a.outcome === 'success' ? 'ok' : 'bad')} ${a.status_code === null ? '' : `HTTP ${str(a.status_code)}`} ${str(a.error_class)} ${str(a.error_message)}</td>
+        ) => html`<tr><td class="num">${str(a.attempt_number)}</td><td>${when(a.started_at, signed.viewer.timeZone)}</td><td class="num">${str(a.duration_ms)} ms</td>
+<td>${badge(coded(str(a.outcome), OUTCOMES), a.outcome === 'success' ? 'ok' : 'bad')} ${a.status_code === null ? '' : `HTTP ${str(a.status_code)}`} ${str(a.error_class)} ${str(a.error_message)}</td>
 <td><code>${str(a.response_excerpt).slice(0, 300)}</code></td></tr>`,
       ),
       'No attempt yet.',
