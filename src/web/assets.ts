@@ -47,6 +47,15 @@ code{font-family:ui-monospace,monospace;font-size:.92em;word-break:break-all}
 dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:.2rem 1rem}dl.facts dt{color:var(--muted)}dl.facts dd{margin:0}
 .side-by-side{display:grid;grid-template-columns:1fr 1fr;gap:1rem}
 iframe.original,img.original{width:100%;min-height:28rem;border:1px solid var(--line);background:#fff}
+.viewer-tools{display:flex;gap:.3rem;margin:0 0 .4rem}.viewer-tools button{min-width:2.4rem}
+.viewer-frame{overflow:auto;max-height:80vh;border:1px solid var(--line);background:#fff}
+.viewer-frame img.original{display:block;width:100%;height:auto;min-height:0;border:0;transform-origin:center center}
+iframe.original.pdf{min-height:80vh}
+article.document{border:1px solid var(--line);border-radius:6px;padding:1rem;background:#fff}
+article.document h3{margin:0 0 .5rem}article.document h4{margin:0;font-size:.85rem;color:var(--muted);text-transform:uppercase}
+.parties{display:flex;flex-wrap:wrap;gap:.5rem 2rem}.parties p{margin:.2rem 0 .6rem}
+article.document table{margin:.5rem 0}article.document caption{text-align:left;font-size:.85rem}
+dl.totals{justify-content:end;margin:.5rem 0}dl.totals dd{text-align:right;font-variant-numeric:tabular-nums}
 @media (max-width:40rem){.side-by-side{grid-template-columns:1fr}header.top form{margin-left:0}th,td{padding:.35rem}}
 `;
 
@@ -121,5 +130,27 @@ document.addEventListener('drop', function (event) {
   input.files = event.dataTransfer.files;
   var status = form.querySelector('[data-upload-status]');
   if (status) status.textContent = 'Ready to upload ' + input.files[0].name;
+});
+// The original's viewer (pages/receipt-document.ts): zoom in 25% steps inside its scrolling frame
+// and rotate by quarter turns; the tools show only when this runs.
+Array.prototype.forEach.call(document.querySelectorAll('[data-viewer]'), function (viewer) {
+  var tools = viewer.querySelector('.viewer-tools');
+  var image = viewer.querySelector('img');
+  var zoom = 1, turn = 0;
+  function draw() {
+    image.style.width = (zoom * 100) + '%';
+    image.style.transform = turn ? 'rotate(' + (turn * 90) + 'deg)' : '';
+  }
+  tools.hidden = false;
+  tools.addEventListener('click', function (event) {
+    var button = event.target.closest('button');
+    if (!button) return;
+    var how = button.getAttribute('data-zoom');
+    if (how === 'in') zoom = Math.min(zoom + 0.25, 4);
+    if (how === 'out') zoom = Math.max(zoom - 0.25, 0.5);
+    if (how === 'fit') { zoom = 1; turn = 0; }
+    if (button.hasAttribute('data-rotate')) turn = (turn + 1) % 4;
+    draw();
+  });
 });
 `;

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { cardAccount, cardTransaction, paypalReceipt } from '../operations/matching/helpers.ts';
@@ -9,7 +10,7 @@ import { DIALECTS } from '../support/databases.ts';
 import { call } from '../support/http.ts';
 import { ublReceipt } from '../support/receipts.ts';
 import { startSmtpServer, type TestSmtpServer } from '../support/smtp.ts';
-import { assertAccessible, launchChromium, signIn } from './browser.ts';
+import { assertAccessible, assertNoHorizontalOverflow, launchChromium, signIn } from './browser.ts';
 
 let serial = 0;
 
@@ -57,10 +58,49 @@ for (const dialect of DIALECTS) {
       await app.runJobs();
       await page.reload();
       await page.getByRole('heading', { level: 1, name: 'Blue Bottle Coffee' }).waitFor();
-      assert.match(await page.locator('dl.facts').innerText(), /11\.90 EUR/);
-      const frame = page.frameLocator('iframe.original');
-      await frame.locator('body').getByText('Blue Bottle Coffee').first().waitFor();
+      assert.match(await page.locator('dl.facts').first().innerText(), /11\.90 EUR/);
+      // An e-invoice is drawn as an invoice (seller, lines, VAT, totals), its XML one click away.
+      const invoice = page.getByRole('article', { name: 'Invoice as read' });
+      await invoice.getByText('Blue Bottle Coffee').first().waitFor();
+      assert.match(await invoice.locator('dl.totals').innerText(), /Total\s+11\.90 EUR/);
+      assert.equal(await page.locator('iframe.original').count(), 0, 'no raw XML framed');
+      const xml = page.getByRole('link', { name: /Show the e-invoice's XML/ });
+      assert.match((await xml.getAttribute('href')) ?? '', /^\/dashboard\/receipts\/originals\//);
+      // Every value read, with how sure the reader was (an e-invoice's values are certain).
+      await page.getByText('Everything read from it, with how sure').click();
+      assert.match(await page.locator('details dl.facts').innerText(), /Seller\s+Blue Bottle Coffee\s+sure/);
       await assertAccessible(page, 'receipt');
+      await context.close();
+    });
+
+    it('shows a photographed receipt fitted to its frame, with zoom and rotation', async () => {
+      const photo = readFileSync(
+        new URL('../receipts/extraction/fixtures/restaurant-en-bistro.webp', import.meta.url),
+      );
+      const item = await uploadAndProcess(app, finance, photo, 'bistro.webp', 'image/webp');
+      const context = await browser.newContext();
+      const page = await context.newPage();
+      await page.setViewportSize({ width: 390, height: 844 });
+      await signIn(page, app, smtp, finance);
+      await page.goto(`${app.baseUrl}/dashboard/receipts/${item.id}`);
+      const image = page.getByRole('img', { name: 'Original of bistro.webp' });
+      await image.waitFor();
+      const frameWidth = await page.locator('.viewer-frame').evaluate((el) => el.clientWidth);
+      assert.ok(
+        ((await image.boundingBox())?.width ?? Infinity) <= frameWidth + 1,
+        'the photo fits its frame',
+      );
+      await page.getByRole('button', { name: 'Zoom in' }).click();
+      assert.equal(await image.evaluate((el) => (el as { style: { width: string } }).style.width), '125%');
+      await page.getByRole('button', { name: 'Rotate a quarter turn' }).click();
+      assert.equal(
+        await image.evaluate((el) => (el as { style: { transform: string } }).style.transform),
+        'rotate(90deg)',
+      );
+      await page.getByRole('button', { name: 'Fit' }).click();
+      assert.equal(await image.evaluate((el) => (el as { style: { width: string } }).style.width), '100%');
+      await assertNoHorizontalOverflow(page, 'photographed receipt on a phone');
+      await assertAccessible(page, 'photographed receipt');
       await context.close();
     });
 
@@ -92,7 +132,7 @@ for (const dialect of DIALECTS) {
       assert.match(row, /2026-04-02 · -23\.80 EUR/);
       assert.match(row, /Card · card •••• \d{4}/);
       assert.match(row, /SQ \*RUBY TEA HOUSE 0412/);
-      assert.match(await page.locator('dl.facts').innerText(), /E-invoice \(UBL\)/);
+      assert.match(await page.locator('dl.facts', { hasText: 'Kind' }).innerText(), /E-invoice \(UBL\)/);
       await assertAccessible(page, 'receipt with a suggestion');
       // Declining asks before it acts (Confirm match does not).
       const declineForm = suggested.locator('form[data-confirm]');

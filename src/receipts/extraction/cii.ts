@@ -95,7 +95,10 @@ export function readCii(root: XmlElement): ExtractedFields {
   );
   fields.orderNumber = textField(find(agreement, 'BuyerOrderReferencedDocument', n.orderId));
 
+  fields.buyer = textField(find(agreement, 'BuyerTradeParty', 'Name'));
+
   const terms = findAll(settlement, 'SpecifiedTradePaymentTerms');
+  fields.paymentTerms = textField(terms.map((t) => find(t, 'Description')).find((el) => el !== undefined));
   fields.dueDate = dateField(
     terms.map((t) => find(t, 'DueDateDateTime', 'DateTimeString')).find((el) => el !== undefined),
   );

@@ -41,6 +41,8 @@ export interface LineItem {
 export interface ExtractedFields {
   merchant?: Field<string>;
   merchantTaxId?: Field<string>;
+  /** Who the document is addressed to (an e-invoice's buyer, BT-44); shown, never matched on. */
+  buyer?: Field<string>;
   documentNumber?: Field<string>;
   orderNumber?: Field<string>;
   documentType?: Field<DocumentType>;
@@ -58,6 +60,8 @@ export interface ExtractedFields {
   tipMinor?: Field<bigint>;
   taxLines: Field<TaxLine>[];
   paymentMethod?: Field<string>;
+  /** The payment terms as the document words them (BT-20), e.g. "30 days net, 2% within 10 days". */
+  paymentTerms?: Field<string>;
   cardLastFour?: Field<string>;
   /** Card scheme when the document names it (Visa, Mastercard...). */
   cardBrand?: Field<string>;

@@ -42,6 +42,12 @@ export function readUbl(root: XmlElement): ExtractedFields {
   const vat = schemes.find((s) => textOf(find(s, 'TaxScheme', 'ID')) === 'VAT') ?? schemes[0];
   fields.merchantTaxId = textField(find(vat, 'CompanyID'));
 
+  const buyer = find(root, 'AccountingCustomerParty', 'Party');
+  fields.buyer =
+    textField(find(buyer, 'PartyLegalEntity', 'RegistrationName')) ??
+    textField(find(buyer, 'PartyName', 'Name'));
+  fields.paymentTerms = textField(find(root, 'PaymentTerms', 'Note'));
+
   const means = find(root, 'PaymentMeans');
   const meansCode = find(means, 'PaymentMeansCode');
   const meansText = textOf(meansCode);

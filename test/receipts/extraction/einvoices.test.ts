@@ -61,6 +61,36 @@ describe('receipts extraction: real e-invoices (the vendored samples; all of the
   });
 });
 
+describe('receipts extraction: the buyer and payment terms, for the readable invoice', () => {
+  it('reads the UBL buyer (legal name first) and the payment terms note', async () => {
+    const result = await extractReceipt({
+      bytes: einvoiceFixture('ubl-invoice.xml'),
+      fileName: 'x.xml',
+      mediaType: 'application/xml',
+    });
+    assert.ok(result.status === 'ready');
+    assert.equal(result.fields.buyer?.value, 'Example Buyer Ltd');
+    assert.equal(result.fields.paymentTerms?.value, 'Payment within 30 days');
+  });
+
+  it('reads the CII buyer and the payment terms description', async () => {
+    const xml = einvoiceFixture('cii-invoice.xml')
+      .toString('utf8')
+      .replace(
+        '<ram:DueDateDateTime>',
+        '<ram:Description>Net 30, 2% within 10 days</ram:Description><ram:DueDateDateTime>',
+      );
+    const result = await extractReceipt({
+      bytes: Buffer.from(xml),
+      fileName: 'x.xml',
+      mediaType: 'application/xml',
+    });
+    assert.ok(result.status === 'ready');
+    assert.equal(result.fields.buyer?.value, 'Example Buyer SARL');
+    assert.equal(result.fields.paymentTerms?.value, 'Net 30, 2% within 10 days');
+  });
+});
+
 describe('receipts extraction: card payments in e-invoices', () => {
   it('reads the card of a UBL PaymentMeans/CardAccount', async () => {
     const xml = einvoiceFixture('ubl-invoice.xml')

@@ -3,6 +3,7 @@ import { cursorPager, table } from '../../layout.ts';
 import { actionForm, badge, coded, type Row, rows, str } from '../components.ts';
 import { callOperation, type Signed } from '../context.ts';
 import type { PageHandler } from '../routes.ts';
+import { originalViewer, readValues } from './receipt-document.ts';
 
 const STATES = ['needs_review', 'ready', 'processing', 'failed', 'matched', 'ignored'];
 const STATE_WORDS: Record<string, string> = {
@@ -13,7 +14,6 @@ const STATE_WORDS: Record<string, string> = {
   matched: 'Matched',
   ignored: 'Ignored',
 };
-const ORIGINAL = '/dashboard/receipts/originals/';
 
 /** The receipts inbox with upload (drag and drop, progress) and a state filter. */
 export const receiptsPage: PageHandler = async (services, signed, request) => {
@@ -63,15 +63,6 @@ function stateBadge(state: string): Html {
   return badge(coded(state, STATE_WORDS), tone);
 }
 
-/** An original beside what was read from it: an image inline, a PDF framed, anything else as a link. */
-export function original(fileId: string, mediaType: string, label: string): Html {
-  const src = `${ORIGINAL}${fileId}`;
-  if (mediaType.startsWith('image/')) return html`<img class="original" src="${src}" alt="${label}">`;
-  if (mediaType === 'application/pdf')
-    return html`<iframe class="original" src="${src}" title="${label}"></iframe>`;
-  return html`<iframe class="original" src="${src}" title="${label}" sandbox></iframe>`;
-}
-
 /** One receipt: its original beside the extracted fields, its suggestions, ignore/restore. */
 export const receiptPage: PageHandler = async (services, signed, request) => {
   const id = str(request.params.id);
@@ -104,11 +95,11 @@ export const receiptPage: PageHandler = async (services, signed, request) => {
   return {
     title: str(r.merchant) || str(r.file_name),
     current: 'receipts',
-    body: html`<div class="side-by-side"><section class="card"><h2>Original</h2>${original(str(r.file_id), str(r.media_type), `Original of ${str(r.file_name)}`)}
-<p><a href="${ORIGINAL}${str(r.file_id)}">Open the original (${str(r.file_name)})</a></p></section>
+    body: html`<div class="side-by-side"><section class="card"><h2>Original</h2>${originalViewer(r, `Original of ${str(r.file_name)}`)}</section>
 <section class="card"><h2>Read from it</h2><dl class="facts"><dt>State</dt><dd>${stateBadge(str(r.state))}</dd><dt>Kind</dt><dd>${KINDS[str(r.kind)] ?? (str(r.kind) || '—')}</dd>
 <dt>Merchant</dt><dd>${str(r.merchant) || '—'}</dd><dt>Date</dt><dd>${str(r.date) || '—'}</dd><dt>Total</dt><dd>${money(r.total_minor, r.currency)}</dd>
 <dt>Card</dt><dd>${r.card_last_four ? `•••• ${str(r.card_last_four)}` : '—'}</dd><dt>Source</dt><dd>${str(r.source)}</dd></dl>
+<details${r.state === 'needs_review' ? html` open` : ''}><summary>Everything read from it, with how sure</summary>${readValues((r.fields as Row | null) ?? null)}</details>
 ${reasons.length ? html`<p><strong>To review:</strong> ${reasons.map((reason) => REASONS[reason] ?? reason.replace(/_/g, ' ')).join('; ')}</p>` : ''}
 ${failure ? html`<div class="error" role="alert"><p>${str(failure.message)}</p><p class="hint">Error code <code>${str(failure.code)}</code></p></div>` : ''}
 ${
