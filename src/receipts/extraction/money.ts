@@ -1,36 +1,11 @@
 import { isMinorInRange } from '../../contract/formats.ts';
+import { iso4217MinorUnit } from '../../lib/currencies.ts';
 
-// Decimal strings to exact minor units. The exponent comes from ISO 4217; currencies not in
-// the short table have two decimals, which holds for every currency receipts here arrive in.
-
-const exponents: Record<string, number> = {
-  BHD: 3,
-  BIF: 0,
-  CLP: 0,
-  DJF: 0,
-  GNF: 0,
-  IQD: 3,
-  ISK: 0,
-  JOD: 3,
-  JPY: 0,
-  KMF: 0,
-  KRW: 0,
-  KWD: 3,
-  LYD: 3,
-  OMR: 3,
-  PYG: 0,
-  RWF: 0,
-  TND: 3,
-  UGX: 0,
-  VND: 0,
-  VUV: 0,
-  XAF: 0,
-  XOF: 0,
-  XPF: 0,
-};
+// Decimal strings to exact minor units. The exponent is the ISO 4217 minor unit from the
+// generated table (src/lib/currencies.ts); a currency not in it is read with two decimals.
 
 export function currencyExponent(currency: string | undefined): number {
-  return currency === undefined ? 2 : (exponents[currency.toUpperCase()] ?? 2);
+  return currency === undefined ? 2 : (iso4217MinorUnit(currency.toUpperCase()) ?? 2);
 }
 
 /**

@@ -1,4 +1,4 @@
-import { ISO4217_MINOR_UNITS } from '../../../lib/iso4217.ts';
+import { iso4217MinorUnit } from '../../../lib/currencies.ts';
 import { type Html, html, money } from '../../html.ts';
 import { badge, coded, type Row, str } from '../components.ts';
 
@@ -21,14 +21,10 @@ const asField = (value: unknown): StoredField | undefined =>
 const fieldList = (value: unknown): StoredField[] =>
   Array.isArray(value) ? value.map(asField).filter((f): f is StoredField => f !== undefined) : [];
 
-function digitsOf(currency: string): number {
-  return (ISO4217_MINOR_UNITS as Readonly<Record<string, number>>)[currency] ?? 2;
-}
-
 /** Minor units in the document's currency, with that currency's own decimals (JPY 0, BHD 3). */
 function amount(minor: unknown, currency: string): string {
   const text = typeof minor === 'bigint' || typeof minor === 'number' ? String(minor) : minor;
-  return money(text, currency || undefined, digitsOf(currency));
+  return money(text, currency || undefined, iso4217MinorUnit(currency) ?? 2);
 }
 
 /**
