@@ -22,7 +22,7 @@ import { addMember, createApiKey, createOrganization } from './organizations.ts'
  * exists, so a filter by operation finds a change whichever way it came in.
  */
 
-function operatorUnit<T>(
+export function operatorUnit<T>(
   runtime: UnitRuntime,
   user: string,
   organizationId: string,

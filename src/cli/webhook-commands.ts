@@ -1,9 +1,10 @@
+import { operatorUnit } from '../admin/operator.ts';
 import { AppError } from '../contract/errors.ts';
 import { isId } from '../contract/formats.ts';
 import type { Services } from '../services.ts';
-import { withUnit } from '../unit/with-unit.ts';
 import { enableEndpoint } from '../webhooks/endpoint-lifecycle.ts';
 import { requireEndpoint } from '../webhooks/endpoints.ts';
+import { operatorUser } from './operator-user.ts';
 import { UsageError } from './usage-error.ts';
 
 type Options = Record<string, string | boolean | undefined>;
@@ -17,7 +18,8 @@ function requiredId(options: Options, name: string): string {
 /**
  * `accounting webhooks enable --org ID --endpoint ID [--revision N]`: the operator's way to turn a
  * disabled endpoint back on until the dashboard exists (the API operation is dashboard-only).
- * Without --revision the current revision is used. Audited as the system actor `job:admin-cli`.
+ * Without --revision the current revision is used. Audited like every CLI change: actor
+ * `operator:<OS user>`, transport `cli`, under the API operation's name `webhooks.endpoints.enable`.
  */
 export async function runWebhookEnable(
   services: Services,
@@ -27,9 +29,11 @@ export async function runWebhookEnable(
   const id = requiredId(options, 'endpoint');
   const revisionText = options.revision;
   try {
-    const updated = await withUnit(
+    const updated = await operatorUnit(
       services,
-      { organizationId: organizationId, actor: { type: 'job', job: 'admin-cli' }, operation: 'admin-cli' },
+      operatorUser(),
+      organizationId,
+      'webhooks.endpoints.enable',
       async (unit) => {
         const expectedRevision =
           typeof revisionText === 'string'

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { operatorUser } from '../../src/cli/operator-user.ts';
 import { runWebhookEnable } from '../../src/cli/webhook-commands.ts';
 import { asJson } from '../../src/db/values.ts';
 import { mcpToolName } from '../../src/operations/define.ts';
@@ -93,8 +94,10 @@ for (const dialect of DIALECTS) {
       assert.equal(get.data.disabled_at, null);
       const [enabled] = await eventsOf(app, caller.organizationId, 'webhook.endpoint.enabled');
       assert.deepEqual(asJson(enabled?.data), { url: endpoint.url });
-      const audit = await auditRows(app, { recordId: endpoint.id, actorId: 'job:admin-cli' });
+      // Audited like every CLI change: the OS user as operator, the API operation's name.
+      const audit = await auditRows(app, { recordId: endpoint.id, actorId: `operator:${operatorUser()}` });
       assert.equal(audit.length, 1);
+      assert.equal(audit[0]?.operation, 'webhooks.endpoints.enable');
       // An active endpoint cannot be enabled again; unknown ids and other organizations are refused.
       await assert.rejects(runWebhookEnable(app.services, options), /active endpoint cannot be enabled/);
       const stranger = await createCaller(app);
