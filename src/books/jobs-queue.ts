@@ -3,6 +3,7 @@ import type { Db } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
 import { dbJson } from '../db/values.ts';
 import { newId } from '../lib/ids.ts';
+import type { UnitOfWork } from '../unit/unit-of-work.ts';
 
 /**
  * The books job queue (statement imports and entry exports): the only module that writes
@@ -65,11 +66,15 @@ export interface NewJob {
   now: string;
 }
 
-/** Enqueues a job with the caller's transaction (it exists exactly when the request committed). */
+/**
+ * Enqueues a job in the caller's unit of work (it exists exactly when the unit commits) and wakes
+ * the books workers after the commit, in every process (decision 385).
+ */
 export async function enqueueJob(
-  db: Kysely<Database>,
+  unit: Pick<UnitOfWork, 'db' | 'wake'>,
   job: NewJob,
 ): Promise<{ id: string; state: BooksJobState }> {
+  const { db } = unit;
   const id = newId();
   await db
     .insertInto('books_jobs')
@@ -104,6 +109,7 @@ export async function enqueueJob(
       .values({ job_id: id, organization_id: job.organizationId, bytes: job.fileBytes })
       .execute();
   }
+  unit.wake('books');
   return { id, state: 'queued' };
 }
 

@@ -8,7 +8,7 @@ import type { Clock } from '../lib/clock.ts';
 import type { MailMessage } from '../mail/message.ts';
 import type { MailQueue } from '../mail/outbox-queue.ts';
 import type { Actor } from './actor.ts';
-import type { Wakeups } from './wakeups.ts';
+import type { Wakeups, WakeupTopic } from './wakeups.ts';
 
 export interface AuditEntry {
   recordType: string;
@@ -48,6 +48,12 @@ export interface UnitOfWork {
   sendMail(message: MailMessage): Promise<void>;
   /** Runs after a successful commit (never on rollback); failures there are logged, not raised. */
   afterCommit(task: () => Promise<void> | void): void;
+  /**
+   * Wakes the workers of `topic` (in every process) once the unit commits: work enqueued in the
+   * unit is picked up at once instead of at the next poll. Enqueue functions call it themselves,
+   * so no caller has to remember; several calls in one unit wake once.
+   */
+  wake(topic: WakeupTopic): void;
 }
 
 /**

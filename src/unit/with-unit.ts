@@ -2,7 +2,7 @@ import { newId } from '../lib/ids.ts';
 import { type Actor, auditActor, defaultTransport, type Transport } from './actor.ts';
 import { type FinalStatement, PendingWrites } from './pending-writes.ts';
 import type { UnitOfWork, UnitRuntime } from './unit-of-work.ts';
-import { nudgeWhenWorkQueued } from './wakeups.ts';
+import { nudgeWhenWorkQueued, type WakeupTopic } from './wakeups.ts';
 
 export interface UnitOptions {
   organizationId: string;
@@ -96,6 +96,7 @@ function makeUnit(
     if (options.readOnly) throw new Error(`${operation} is a read and cannot ${what}`);
   };
   let mailQueued = false;
+  const woken = new Set<WakeupTopic>();
   return {
     organizationId,
     actor,
@@ -140,6 +141,11 @@ function makeUnit(
     },
     afterCommit(task) {
       afterCommit.push(task);
+    },
+    wake(topic) {
+      if (woken.has(topic)) return;
+      woken.add(topic);
+      afterCommit.push(() => runtime.wakeups.notify(topic));
     },
     async endWith(last) {
       refuseOnRead('write');

@@ -65,9 +65,14 @@ for (const dialect of DIALECTS) {
         ).n,
       );
 
-    it('turns each attachment of a member’s message into an inbox item', async () => {
+    it('turns each attachment of a member’s message into an inbox item and wakes the readers', async () => {
       const ubl = einvoiceFixture('ubl-invoice.xml');
       const cii = einvoiceFixture('cii-invoice.xml');
+      // Enqueueing the extraction jobs wakes the books workers after the commit, once per message.
+      let wakeups = 0;
+      const stopListening = app.services.wakeups.on('books', () => {
+        wakeups += 1;
+      });
       await send({
         from: memberEmail,
         to: address,
@@ -95,6 +100,8 @@ for (const dialect of DIALECTS) {
         accepted: 1,
         refused: 0,
       });
+      stopListening();
+      assert.equal(wakeups, 1, 'one wake-up for the message, not one per attachment and not none');
     });
 
     it('refuses and counts mail from someone who is not a member, adding nothing', async () => {

@@ -24,7 +24,7 @@ export const exportEntries = defineOperation({
   example: { from: '2026-01-01', to: '2026-03-31' },
   async run({ ctx, input }) {
     refuseReversedDates(input.from, input.to);
-    const job = await enqueueJob(ctx.db, {
+    const job = await enqueueJob(ctx, {
       organizationId: ctx.organizationId,
       kind: 'entries_export',
       accountId: null,
@@ -41,7 +41,6 @@ export const exportEntries = defineOperation({
       beforeRevision: null,
       afterRevision: null,
     });
-    ctx.afterCommit(() => ctx.services.wakeups.notify('books'));
     return { job };
   },
 });

@@ -66,7 +66,6 @@ export const forwardMailItemToInbox = defineOperation({
       receivedBy: `member:${ctx.principal.memberId}`,
     });
     const updated = await changeMailItem(ctx, item, { forwarded_inbox_item_id: receipt.id });
-    ctx.afterCommit(() => ctx.services.wakeups.notify('books'));
     return { item: toMailItem(updated, files), inbox_item_id: receipt.id, duplicate };
   },
 });

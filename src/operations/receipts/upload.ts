@@ -55,7 +55,6 @@ export const uploadReceipt = defineOperation({
       source: 'upload',
       receivedBy: `member:${ctx.principal.memberId}`,
     });
-    if (!duplicate) ctx.afterCommit(() => ctx.services.wakeups.notify('books'));
     return { item: toInboxItem(receipt), duplicate };
   },
 });

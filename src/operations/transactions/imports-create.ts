@@ -176,7 +176,7 @@ export const createImport = defineOperation({
       mapping: input.mapping ?? null,
       dedupeWindowDays: input.dedupeWindowDays ?? 1,
     };
-    const job = await enqueueJob(ctx.db, {
+    const job = await enqueueJob(ctx, {
       organizationId: ctx.organizationId,
       kind: 'statement_import',
       accountId: account.id,
@@ -193,7 +193,6 @@ export const createImport = defineOperation({
       beforeRevision: null,
       afterRevision: null,
     });
-    ctx.afterCommit(() => ctx.services.wakeups.notify('books'));
     return { job };
   },
 });

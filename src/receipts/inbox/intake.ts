@@ -78,9 +78,8 @@ export async function findReceiptBySha(
 
 /**
  * Creates the inbox item, or returns the existing one when the organization already has these
- * exact bytes (SHA-256): `duplicate` is then true and nothing is written. Queue the wake-up of
- * the extraction job after commit (`wakeups.notify('books')`) when one is at hand; otherwise the
- * job finds it on its next poll.
+ * exact bytes (SHA-256): `duplicate` is then true and nothing is written. Enqueueing the
+ * extraction job wakes the workers once the unit commits, whichever door the file came in by.
  */
 export async function createInboxItem(
   unit: UnitOfWork,
@@ -99,7 +98,7 @@ export async function createInboxItem(
     maxBytes: MAX_RECEIPT_BYTES,
   });
   const id = newId();
-  const job = await enqueueJob(unit.db, {
+  const job = await enqueueJob(unit, {
     organizationId: unit.organizationId,
     kind: 'receipt_extraction',
     accountId: null,

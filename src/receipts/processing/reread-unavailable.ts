@@ -45,7 +45,7 @@ export async function rereadWhenReadersArrive(runtime: UnitRuntime): Promise<num
       },
       async (unit) => {
         const now = unit.clock.now().toISOString();
-        const job = await enqueueJob(unit.db, {
+        const job = await enqueueJob(unit, {
           organizationId: receipt.organization_id,
           kind: 'receipt_extraction',
           accountId: null,
@@ -80,11 +80,10 @@ export async function rereadWhenReadersArrive(runtime: UnitRuntime): Promise<num
         putBack++;
       },
     ).catch((error: unknown) => {
-      // The rollback also removes the job enqueued above.
+      // The rollback also removes the job enqueued above (and its wake-up).
       if (!(error instanceof SkipReceipt)) throw error;
     });
   }
-  if (putBack > 0) runtime.wakeups.notify('books');
   return putBack;
 }
 
