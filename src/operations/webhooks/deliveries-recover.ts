@@ -61,7 +61,7 @@ export const recoverDeliveries = defineOperation({
       beforeRevision: null,
       afterRevision: null,
     });
-    if (recovered > 0) ctx.afterCommit(() => ctx.services.wakeups.notify('events'));
+    if (recovered > 0) ctx.wake('events');
     return { endpoint_id: endpoint.id, since: since.toISOString(), recovered };
   },
 });

@@ -49,7 +49,7 @@ export const testEndpoint = defineOperation({
     );
     const [deliveryId] = await enqueueDeliveries(ctx.db, event, [endpoint.id]);
     // Recorded without ctx.emit (no fan-out), so the delivery loop is woken here.
-    ctx.afterCommit(() => ctx.services.wakeups.notify('events'));
+    ctx.wake('events');
     const row = await ctx.db
       .selectFrom('events')
       .selectAll()

@@ -161,6 +161,6 @@ export async function retryPendingNow(ctx: OperationContext, row: DeliveryRow): 
     beforeRevision: null,
     afterRevision: null,
   });
-  ctx.afterCommit(() => ctx.services.wakeups.notify('events'));
+  ctx.wake('events');
   return toDelivery({ ...row, next_attempt_at: now, updated_at: now });
 }
