@@ -69,38 +69,78 @@ document.addEventListener('submit', function (event) {
   var form = event.target;
   var question = form.getAttribute('data-confirm');
   if (question && !window.confirm(question)) { event.preventDefault(); return; }
-  var input = form.querySelector('input[type=file][data-base64-into]');
-  if (!input) return;
+  var inputs = form.querySelectorAll('input[type=file][data-base64-into]');
+  if (!inputs.length) return;
   event.preventDefault();
-  var file = input.files && input.files[0];
+  // Every file chosen in any of the form's file inputs (a file picker and a camera button), in turn.
+  var files = [];
+  Array.prototype.forEach.call(inputs, function (input) {
+    Array.prototype.push.apply(files, Array.prototype.slice.call(input.files || []));
+  });
   var status = form.querySelector('[data-upload-status]');
   var bar = form.querySelector('[data-upload-progress]');
-  if (!file) { status.textContent = 'Choose a file first.'; return; }
-  var reader = new FileReader();
-  reader.onload = function () {
-    var data = String(reader.result);
-    form.elements[input.getAttribute('data-base64-into')].value = data.slice(data.indexOf(',') + 1);
-    form.elements.fileName.value = file.name;
-    form.elements.mediaType.value = file.type || 'application/octet-stream';
-    var body = new URLSearchParams();
-    Array.prototype.forEach.call(form.elements, function (el) {
-      if (el.name && el.type !== 'file' && el.type !== 'submit') body.append(el.name, el.value);
+  if (!files.length) { status.textContent = 'Choose a file first.'; return; }
+  var into = inputs[0].getAttribute('data-base64-into');
+  var key = form.elements.idempotencyKey ? form.elements.idempotencyKey.value : '';
+  var outcomes = [];
+  bar.hidden = false;
+  function send(i) {
+    if (i === files.length) return finish();
+    var file = files[i];
+    var prefix = files.length > 1 ? 'File ' + (i + 1) + ' of ' + files.length + ' (' + file.name + '): ' : '';
+    var reader = new FileReader();
+    reader.onload = function () {
+      var data = String(reader.result);
+      var body = new URLSearchParams();
+      Array.prototype.forEach.call(form.elements, function (el) {
+        if (el.name && el.type !== 'file' && el.type !== 'submit') body.append(el.name, el.value);
+      });
+      body.set(into, data.slice(data.indexOf(',') + 1));
+      body.set('fileName', file.name);
+      body.set('mediaType', file.type || 'application/octet-stream');
+      // One idempotency key per file: the same key twice would replay the first file's answer.
+      if (key && files.length > 1) body.set('idempotencyKey', key + '-' + (i + 1));
+      var xhr = new XMLHttpRequest();
+      xhr.open('POST', form.action);
+      xhr.setRequestHeader('Content-Type', 'application/x-www-form-urlencoded');
+      xhr.upload.onprogress = function (e) {
+        if (!e.lengthComputable) return;
+        bar.value = Math.round(((i + e.loaded / e.total) / files.length) * 100);
+        status.textContent = prefix + 'uploading ' + Math.round((e.loaded / e.total) * 100) + '%';
+      };
+      xhr.onload = function () {
+        outcomes.push({ name: file.name, ok: xhr.status < 400, url: xhr.responseURL, page: xhr.responseText });
+        send(i + 1);
+      };
+      xhr.onerror = function () { status.textContent = prefix + 'the upload failed; check the connection and try again.'; };
+      xhr.send(body.toString());
+    };
+    reader.readAsDataURL(file);
+  }
+  function finish() {
+    if (outcomes.length === 1) {
+      var only = outcomes[0];
+      if (only.ok && only.url) { window.location.assign(only.url); return; }
+      document.open(); document.write(only.page); document.close(); return;
+    }
+    var failed = outcomes.filter(function (o) { return !o.ok; });
+    var duplicates = outcomes.filter(function (o) { return o.ok && /[?&]duplicate=1/.test(o.url); }).length;
+    var done = outcomes.length - failed.length;
+    var back = form.elements._back ? form.elements._back.value : window.location.pathname;
+    var query = 'uploaded=' + done + '&duplicates=' + duplicates;
+    if (!failed.length) { window.location.assign(back + (back.indexOf('?') < 0 ? '?' : '&') + query); return; }
+    // Some files were refused: say which and why here, where the member can choose them again.
+    status.textContent = done + ' of ' + outcomes.length + ' uploaded' + (duplicates ? ' (' + duplicates + ' already in the inbox)' : '') + '; these were not:';
+    var list = document.createElement('ul');
+    failed.forEach(function (o) {
+      var reason = new DOMParser().parseFromString(o.page, 'text/html').querySelector('.error p');
+      var item = document.createElement('li');
+      item.textContent = o.name + ': ' + (reason ? reason.textContent : 'refused');
+      list.appendChild(item);
     });
-    var xhr = new XMLHttpRequest();
-    xhr.open('POST', form.action);
-    xhr.setRequestHeader('Content-Type', 'application/x-www-form-urlencoded');
-    bar.hidden = false;
-    xhr.upload.onprogress = function (e) {
-      if (e.lengthComputable) { bar.value = Math.round((e.loaded / e.total) * 100); status.textContent = 'Uploading ' + bar.value + '%'; }
-    };
-    xhr.onload = function () {
-      if (xhr.status < 400 && xhr.responseURL) { window.location.assign(xhr.responseURL); return; }
-      document.open(); document.write(xhr.responseText); document.close();
-    };
-    xhr.onerror = function () { status.textContent = 'The upload failed; check the connection and try again.'; };
-    xhr.send(body.toString());
-  };
-  reader.readAsDataURL(file);
+    status.parentNode.insertBefore(list, status.nextSibling);
+  }
+  send(0);
 });
 // Copy buttons (a secret shown once): the text of the element named by data-copy goes to the
 // clipboard, and the status next to it says whether it did.

@@ -67,7 +67,7 @@ for (const dialect of DIALECTS) {
         'the first attempt got 410 Gone: endpoint off, delivery failed',
       );
       receiver.answer({ status: 200 });
-      const context = await browser.newContext({ bypassCSP: true, viewport: { width: 1280, height: 900 } });
+      const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
       const page = await context.newPage();
       await signIn(page, app, smtp, await emailOf(app, admin));
       await assertAccessible(page, 'home');
@@ -156,7 +156,7 @@ for (const dialect of DIALECTS) {
     it('a finance member cannot turn an endpoint on; the refusal names the code and the request id', async () => {
       const finance = await createCaller(app, { role: 'finance', organizationId: admin.organizationId });
       const endpoint = await addEndpoint(app, admin, `${receiver.url}/other`);
-      const context = await browser.newContext({ bypassCSP: true });
+      const context = await browser.newContext();
       const page = await context.newPage();
       await signIn(page, app, smtp, await emailOf(app, finance));
       // Finance has no webhooks page; a forged form with a valid CSRF token is still refused by role.
@@ -179,7 +179,7 @@ for (const dialect of DIALECTS) {
 
     it('an idle session expires, and a suspended member is signed out on the next request', async () => {
       const member = await createCaller(app, { role: 'finance', organizationId: admin.organizationId });
-      const context = await browser.newContext({ bypassCSP: true });
+      const context = await browser.newContext();
       const page = await context.newPage();
       await signIn(page, app, smtp, await emailOf(app, member));
       app.clock.advance(app.services.config.sessions.idleMs + 1000);

@@ -29,7 +29,7 @@ for (const dialect of DIALECTS) {
     });
 
     it('Home lists the first steps; an account, a card and a contractor are added by pages and leave the list', async () => {
-      const context = await browser.newContext({ bypassCSP: true });
+      const context = await browser.newContext();
       const page = await context.newPage();
       await signIn(page, app, smtp, admin);
       const steps = page
@@ -85,7 +85,7 @@ for (const dialect of DIALECTS) {
     });
 
     it('the accounts page fits a phone', async () => {
-      const context = await browser.newContext({ bypassCSP: true, viewport: { width: 375, height: 740 } });
+      const context = await browser.newContext({ viewport: { width: 375, height: 740 } });
       const page = await context.newPage();
       await signIn(page, app, smtp, admin);
       await page.goto(`${app.baseUrl}/dashboard/accounts`);

@@ -52,7 +52,7 @@ for (const dialect of DIALECTS) {
     });
 
     it('an endpoint added by the page shows its secret with a working copy button; its state, times and recovery use words and Berlin time', async () => {
-      const context = await browser.newContext({ bypassCSP: true, viewport: { width: 1280, height: 900 } });
+      const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
       await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: app.baseUrl });
       const page = await context.newPage();
       await signIn(page, app, smtp, admin);
@@ -122,7 +122,7 @@ for (const dialect of DIALECTS) {
     });
 
     it('receipt, invoice and contractor pages show words for states, with the codes in titles', async () => {
-      const context = await browser.newContext({ bypassCSP: true, viewport: { width: 390, height: 844 } });
+      const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
       const page = await context.newPage();
       await signIn(page, app, smtp, admin);
       const contractor = await call(

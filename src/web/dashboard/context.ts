@@ -126,7 +126,8 @@ export function sendHtml(reply: FastifyReply, status: number, page: string): Fas
       .header('X-Frame-Options', 'DENY')
       .header(
         'Content-Security-Policy',
-        "default-src 'none'; style-src 'self'; script-src 'self'; img-src 'self' data:; frame-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+        // connect-src: the upload script posts files with XMLHttpRequest (its progress bar).
+        "default-src 'none'; style-src 'self'; script-src 'self'; img-src 'self' data:; connect-src 'self'; frame-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
       )
       .send(page)
   );

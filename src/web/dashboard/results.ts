@@ -46,7 +46,9 @@ export function nextPage(operation: string, data: unknown): string | undefined {
         : record?.item?.id;
   if (typeof id !== 'string' || !/^[0-9a-f-]{36}$/.test(id)) return undefined;
   if (operation === 'transactions.imports.create') return `/dashboard/transactions/imports/${id}`;
-  if (operation === 'receipts.upload') return `/dashboard/receipts/${id}`;
+  // The same bytes again return the item already in the inbox: its page says so.
+  if (operation === 'receipts.upload')
+    return `/dashboard/receipts/${id}${(data as { duplicate?: unknown }).duplicate === true ? '?duplicate=1' : ''}`;
   // A new contractor's page offers the portal invitation next.
   if (operation === 'contractors.create') return `/dashboard/contractors/${id}`;
   return undefined;

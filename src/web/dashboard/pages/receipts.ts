@@ -1,10 +1,12 @@
 import { type Html, html, money, when } from '../../html.ts';
 import { cursorPager, table } from '../../layout.ts';
-import { actionForm, badge, coded, type Row, rows, str } from '../components.ts';
+import { actionForm, badge, coded, intParam, type Row, rows, str } from '../components.ts';
 import { callOperation, type Signed } from '../context.ts';
 import type { PageHandler } from '../routes.ts';
 import { originalViewer, readValues } from './receipt-document.ts';
 
+/** What the file pickers offer (the service reads the type from the bytes whatever is chosen). */
+const RECEIPT_TYPES = 'application/pdf,image/jpeg,image/png,image/webp,application/xml,text/xml,.xml';
 const STATES = ['needs_review', 'ready', 'processing', 'failed', 'matched', 'ignored'];
 const STATE_WORDS: Record<string, string> = {
   needs_review: 'Needs review',
@@ -24,18 +26,21 @@ export const receiptsPage: PageHandler = async (services, signed, request) => {
     ...(state ? { state } : {}),
     ...(cursor ? { cursor } : {}),
   });
+  const uploaded = intParam(request.query.uploaded, 0, 1000);
+  const duplicates = intParam(request.query.duplicates, 0, uploaded);
   return {
     title: 'Receipts',
     current: 'receipts',
-    body: html`<section class="card"><h2>Upload receipts</h2>${actionForm(
+    body: html`${uploaded ? uploadedNotice(uploaded, duplicates) : ''}<section class="card"><h2>Upload receipts</h2>${actionForm(
       signed,
       'receipts.upload',
       'Upload',
       {
         back: '/dashboard/receipts',
         hidden: { fileName: '', mediaType: '', contentBase64: '' },
-        fields: html`<label for="f-receipt">Receipt or invoice</label><p class="hint" id="f-receipt-hint">PDF, JPEG, PNG, WebP or an e-invoice (UBL, CII), up to 10 MiB. Drop it on this box or choose it.</p>
-<input id="f-receipt" type="file" data-base64-into="contentBase64" aria-describedby="f-receipt-hint" required>
+        fields: html`<label for="f-receipt">Receipts or invoices</label><p class="hint" id="f-receipt-hint">PDF, JPEG, PNG, WebP or an e-invoice (UBL, CII), up to 10 MiB each. Drop them on this box or choose several at once.</p>
+<input id="f-receipt" type="file" multiple accept="${RECEIPT_TYPES}" data-base64-into="contentBase64" aria-describedby="f-receipt-hint">
+<label for="f-camera" class="camera">Or take a photo</label><input id="f-camera" type="file" accept="image/*" capture="environment" data-base64-into="contentBase64">
 <p><progress data-upload-progress max="100" value="0" hidden></progress> <span data-upload-status role="status"></span></p>
 <noscript><p class="hint">Uploading needs JavaScript; or mail receipts to the inbox address.</p></noscript>`,
       },
@@ -56,6 +61,16 @@ ${table(
 )}${cursorPager('/dashboard/receipts', state ? { state } : {}, (inbox as Row).nextCursor)}</section>`,
   };
 };
+
+/** After several files: how many arrived and how many were already in the inbox (nothing added). */
+function uploadedNotice(uploaded: number, duplicates: number): Html {
+  const files = (n: number) => (n === 1 ? '1 file' : `${n} files`);
+  const fresh = uploaded - duplicates;
+  const already = duplicates
+    ? ` ${files(duplicates)} ${duplicates === 1 ? 'was' : 'were'} already in the inbox, so nothing was added for ${duplicates === 1 ? 'it' : 'them'}.`
+    : '';
+  return html`<div class="notice" role="status">${files(fresh)} added to the inbox; ${fresh === 1 ? 'it is' : 'they are'} being read.${already}</div>`;
+}
 
 function stateBadge(state: string): Html {
   const tone =
@@ -95,7 +110,11 @@ export const receiptPage: PageHandler = async (services, signed, request) => {
   return {
     title: str(r.merchant) || str(r.file_name),
     current: 'receipts',
-    body: html`<div class="side-by-side"><section class="card"><h2>Original</h2>${originalViewer(r, `Original of ${str(r.file_name)}`)}</section>
+    body: html`${
+      request.query.duplicate === '1'
+        ? html`<div class="notice" role="status">This file was already in the inbox (received ${when(r.created_at, signed.viewer.timeZone)}); nothing new was added.</div>`
+        : ''
+    }<div class="side-by-side"><section class="card"><h2>Original</h2>${originalViewer(r, `Original of ${str(r.file_name)}`)}</section>
 <section class="card"><h2>Read from it</h2><dl class="facts"><dt>State</dt><dd>${stateBadge(str(r.state))}</dd><dt>Kind</dt><dd>${KINDS[str(r.kind)] ?? (str(r.kind) || '—')}</dd>
 <dt>Merchant</dt><dd>${str(r.merchant) || '—'}</dd><dt>Date</dt><dd>${str(r.date) || '—'}</dd><dt>Total</dt><dd>${money(r.total_minor, r.currency)}</dd>
 <dt>Card</dt><dd>${r.card_last_four ? `•••• ${str(r.card_last_four)}` : '—'}</dd><dt>Source</dt><dd>${str(r.source)}</dd></dl>
