@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { TSchema } from 'typebox';
 import { AppError } from '../contract/errors.ts';
+import { iso4217MinorUnit } from '../lib/currencies.ts';
 import { instantFromWallClock } from './html.ts';
 
 /** A urlencoded form body (the only kind the pages send); anything else is refused with 415. */
@@ -80,7 +81,63 @@ export function formToInput(form: URLSearchParams, schema: TSchema, zone = 'UTC'
     else input[key] = first;
   }
   wallClockFields(form, input, zone);
+  amountFields(form, input);
   return input;
+}
+
+/**
+ * An amount typed as people write it ("23.80", "23,80", "1,234.56", "1.234,56", "1 234,5", "-5")
+ * -> the decimal string of minor units for a currency with `exponent` decimals; undefined when
+ * the text is not such an amount (more decimals than the currency has, stray characters). With
+ * one kind of separator, it is the decimal point when 1..exponent digits follow it once, else it
+ * groups thousands; with both kinds, the last one is the decimal point.
+ */
+export function typedAmountToMinor(text: string, exponent: number): string | undefined {
+  const compact = text.replace(/[\s\u00a0\u202f']/g, '');
+  const match = /^([+-]?)([\d.,]+)$/.exec(compact);
+  if (!match) return undefined;
+  const [, sign, body = ''] = match;
+  const lastDot = body.lastIndexOf('.');
+  const lastComma = body.lastIndexOf(',');
+  let whole = body;
+  let fraction = '';
+  const decimalAt = (at: number) => {
+    whole = body.slice(0, at);
+    fraction = body.slice(at + 1);
+  };
+  if (lastDot >= 0 && lastComma >= 0) decimalAt(Math.max(lastDot, lastComma));
+  else {
+    const at = Math.max(lastDot, lastComma);
+    const separator = body[at];
+    const once = at >= 0 && body.indexOf(separator ?? '') === at;
+    const after = body.length - at - 1;
+    // "1,234" groups thousands in a 2-decimal currency; "1,234" is 1.234 in a 3-decimal one.
+    if (once && after >= 1 && after <= exponent && !(after === 3 && exponent < 3)) decimalAt(at);
+  }
+  // What is left of the decimal point is digits, or thousands in groups of three ("1.234.567").
+  if (!/^(\d+|\d{1,3}(\.\d{3})+|\d{1,3}(,\d{3})+)$/.test(whole)) return undefined;
+  if (!/^\d*$/.test(fraction) || fraction.length > exponent) return undefined;
+  const digits = whole.replace(/[.,]/g, '');
+  const minor = BigInt(digits + fraction.padEnd(exponent, '0')).toString();
+  return sign === '-' && minor !== '0' ? `-${minor}` : minor;
+}
+
+/**
+ * Fields the form names in `_amounts` (comma separated, each `field` or `field:currencyField`)
+ * hold amounts typed as people write them; they become minor units by the currency's ISO 4217
+ * exponent (2 when the currency is unknown). Text that is not an amount stays as typed, so
+ * validation names the field.
+ */
+function amountFields(form: URLSearchParams, input: Record<string, unknown>): void {
+  for (const spec of (form.get('_amounts') ?? '').split(',')) {
+    const [key = '', currencyField] = spec.trim().split(':');
+    const value = input[key];
+    if (typeof value !== 'string') continue;
+    const currency = currencyField ? input[currencyField] : undefined;
+    const exponent = typeof currency === 'string' ? (iso4217MinorUnit(currency.toUpperCase()) ?? 2) : 2;
+    const minor = typedAmountToMinor(value, exponent);
+    if (minor !== undefined) input[key] = minor;
+  }
 }
 
 function parseJson(text: string): unknown {

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
+import PDFDocument from 'pdfkit';
 import type { Browser } from 'playwright-core';
 import { cardAccount, cardTransaction, paypalReceipt } from '../operations/matching/helpers.ts';
 import { uploadAndProcess } from '../operations/receipts/helpers.ts';
@@ -134,6 +135,61 @@ for (const dialect of DIALECTS) {
         'the good file of the pair arrived',
       );
       await assertAccessible(page, 'receipts inbox after a partly refused upload');
+      await context.close();
+    });
+
+    it('a receipt that needs review is confirmed beside its original, with the total typed as printed', async () => {
+      const reviewer = await createCaller(app, { role: 'finance', organizationId: finance.organizationId });
+      const slip = await new Promise<Buffer>((resolve) => {
+        const doc = new PDFDocument({ size: 'A6' });
+        const chunks: Buffer[] = [];
+        doc.on('data', (chunk: Buffer) => chunks.push(chunk));
+        doc.on('end', () => resolve(Buffer.concat(chunks)));
+        doc.fontSize(12).text(`Corner Bistro ${dialect}`);
+        doc.text('Hauptstrasse 1, 10115 Berlin');
+        doc.moveDown().text('Soup of the day 9.80');
+        doc.text('Bread and butter 14.00');
+        doc.moveDown().text('Total 23.80 EUR');
+        doc.end();
+      });
+      const item = await uploadAndProcess(app, reviewer, slip, 'bistro.pdf', 'application/pdf');
+      assert.equal(item.state, 'needs_review', 'no date on the slip');
+      const context = await browser.newContext();
+      const page = await context.newPage();
+      await signIn(page, app, smtp, reviewer);
+      await page.goto(`${app.baseUrl}/dashboard/receipts/${item.id}`);
+      await page.getByText('no date found').waitFor();
+      await page.getByText('Nothing from this receipt reaches the books until you confirm it.').waitFor();
+      assert.equal(await page.getByLabel('Total to pay').inputValue(), '23.80');
+      if (process.env.SCREENSHOT_DIR)
+        await page.screenshot({ path: `${process.env.SCREENSHOT_DIR}/receipt-confirm.png`, fullPage: true });
+      await assertAccessible(page, 'receipt to confirm');
+      // A wrong currency is refused in words; nothing is posted.
+      await page.getByLabel('Date on the receipt').fill('2026-03-14');
+      await page.getByLabel('Total to pay').fill('23,90');
+      await page.getByLabel('Currency').fill('EURO');
+      await page.getByRole('button', { name: 'Confirm and post to the books' }).click();
+      await page.getByRole('alert').waitFor();
+      const before = await call(app.baseUrl, 'inbox.get', { id: item.id }, { token: reviewer.token });
+      assert.equal((before.data as { state: string }).state, 'needs_review');
+      await page.goto(`${app.baseUrl}/dashboard/receipts/${item.id}`);
+      await page.getByLabel('Date on the receipt').fill('2026-03-14');
+      await page.getByLabel('Total to pay').fill('23,90');
+      await page.getByRole('button', { name: 'Confirm and post to the books' }).click();
+      await page.getByRole('status').getByText('Done:').waitFor();
+      const after = await call(app.baseUrl, 'inbox.get', { id: item.id }, { token: reviewer.token });
+      const confirmed = after.data as {
+        state: string;
+        date: string;
+        total_minor: string;
+        entry_id: string | null;
+      };
+      assert.equal(confirmed.state, 'ready');
+      assert.equal(confirmed.date, '2026-03-14');
+      assert.equal(confirmed.total_minor, '2390', '"23,90" typed as printed is 2390 cents');
+      assert.ok(confirmed.entry_id, 'confirming posted the receipt entry');
+      assert.match(await page.locator('dl.facts', { hasText: 'Kind' }).innerText(), /23\.90 EUR/);
+      await page.getByText('Correct these values').waitFor();
       await context.close();
     });
 

@@ -1,6 +1,7 @@
+import { iso4217MinorUnit } from '../../../lib/currencies.ts';
 import { type Html, html, money, when } from '../../html.ts';
 import { cursorPager, table } from '../../layout.ts';
-import { actionForm, badge, coded, intParam, type Row, rows, str } from '../components.ts';
+import { actionForm, badge, coded, field, intParam, type Row, rows, str } from '../components.ts';
 import { callOperation, type Signed } from '../context.ts';
 import type { PageHandler } from '../routes.ts';
 import { originalViewer, readValues } from './receipt-document.ts';
@@ -121,6 +122,7 @@ export const receiptPage: PageHandler = async (services, signed, request) => {
 <details${r.state === 'needs_review' ? html` open` : ''}><summary>Everything read from it, with how sure</summary>${readValues((r.fields as Row | null) ?? null)}</details>
 ${reasons.length ? html`<p><strong>To review:</strong> ${reasons.map((reason) => REASONS[reason] ?? reason.replace(/_/g, ' ')).join('; ')}</p>` : ''}
 ${failure ? html`<div class="error" role="alert"><p>${str(failure.message)}</p><p class="hint">Error code <code>${str(failure.code)}</code></p></div>` : ''}
+${r.state === 'needs_review' || r.state === 'ready' ? confirmForm(signed, r, back) : ''}
 ${
   r.state === 'ignored'
     ? actionForm(signed, 'inbox.restore', 'Restore', {
@@ -199,7 +201,41 @@ const REASONS: Record<string, string> = {
   totals_inconsistent: 'net, tax and total do not add up',
   low_confidence: 'a value was read with low confidence',
   no_text: 'no text found in the document',
+  total_uncertain: 'the total was read but not surely',
+  date_uncertain: 'the date was read but not surely',
+  currency_uncertain: 'the currency was guessed (a $ or similar sign with no country)',
+  merchant_uncertain: 'the merchant was guessed from a heading',
+  implausible_date: 'the date read lies too far in the past or future, so it was not kept',
 };
+
+/**
+ * Confirm or correct what was read (inbox.confirm): the four values a receipt entry needs, filled
+ * with what was read. Until a person confirms them, a read that needs review posts nothing to the
+ * books (decision 333); confirming posts the entry and runs matching again. The total is typed as
+ * people write it ("23,80" or "23.80"), in the currency beside it.
+ */
+function confirmForm(signed: Signed, r: Row, back: string): Html {
+  const currency = str(r.currency);
+  const digits = iso4217MinorUnit(currency) ?? 2;
+  const total = typeof r.total_minor === 'string' ? money(r.total_minor, undefined, digits) : '';
+  const needsReview = r.state === 'needs_review';
+  return html`<details class="confirm"${needsReview ? html` open` : ''}><summary>${needsReview ? 'Confirm or correct these values' : 'Correct these values'}</summary>
+${actionForm(
+  signed,
+  'inbox.confirm',
+  needsReview ? 'Confirm and post to the books' : 'Save the corrections',
+  {
+    back,
+    hidden: { id: str(r.id), expectedRevision: Number(r.revision), _amounts: 'totalMinor:currency' },
+    fields: html`<p class="hint">${needsReview ? 'Nothing from this receipt reaches the books until you confirm it.' : 'The receipt entry is updated and matching runs again.'}</p>
+${field('merchant', 'Merchant', { required: true, value: str(r.merchant) })}
+${field('date', 'Date on the receipt', { type: 'date', required: true, value: str(r.date) })}
+<label for="f-totalMinor">Total to pay</label><p class="hint" id="f-totalMinor-hint">As printed, for example 23,80 or 1,234.56; negative for a refund or credit note.</p>
+<input id="f-totalMinor" name="totalMinor" type="text" inputmode="decimal" required aria-describedby="f-totalMinor-hint" value="${total}">
+${field('currency', 'Currency', { required: true, value: currency, hint: 'Three letters, for example EUR, USD, GBP.' })}`,
+  },
+)}</details>`;
+}
 
 /**
  * Where to consolidate this receipt's entry: the entries the preview would accept, nearest in date

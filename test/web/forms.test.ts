@@ -1,0 +1,48 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { Type } from 'typebox';
+import { formToInput, typedAmountToMinor } from '../../src/web/forms.ts';
+
+describe('amounts typed as people write them', () => {
+  const cases: ReadonlyArray<readonly [string, number, string | undefined]> = [
+    ['23.80', 2, '2380'],
+    ['23,80', 2, '2380'],
+    ['6,25', 2, '625'],
+    ['1,234.56', 2, '123456'],
+    ['1.234,56', 2, '123456'],
+    ['1 234,5', 2, '123450'],
+    ["1'234.50", 2, '123450'],
+    ['-5', 2, '-500'],
+    ['-0', 2, '0'],
+    ['1,234', 2, '123400'],
+    ['1.000.000', 2, '100000000'],
+    ['1,234', 3, '1234'],
+    ['100', 0, '100'],
+    ['1.5', 0, undefined],
+    ['12.3456', 2, undefined],
+    ['1,2,3', 2, undefined],
+    ['1.', 2, undefined],
+    ['.5', 2, undefined],
+    ['', 2, undefined],
+    ['12 EUR', 2, undefined],
+  ];
+  for (const [text, exponent, minor] of cases) {
+    it(`${JSON.stringify(text)} with ${exponent} decimals -> ${String(minor)}`, () => {
+      assert.equal(typedAmountToMinor(text, exponent), minor);
+    });
+  }
+
+  it('converts the fields a form names in _amounts, by the currency field beside them', () => {
+    const schema = Type.Object({ totalMinor: Type.String(), currency: Type.String(), note: Type.String() });
+    const form = new URLSearchParams({
+      totalMinor: '1.234,5',
+      currency: 'jpy',
+      note: '1,5',
+      _amounts: 'totalMinor:currency',
+    });
+    // JPY has no decimals: "1.234,5" is not a yen amount, so it stays as typed for validation to name.
+    assert.deepEqual(formToInput(form, schema), { totalMinor: '1.234,5', currency: 'jpy', note: '1,5' });
+    form.set('currency', 'EUR');
+    assert.deepEqual(formToInput(form, schema), { totalMinor: '123450', currency: 'EUR', note: '1,5' });
+  });
+});
