@@ -1,3 +1,4 @@
+import PDFDocument from 'pdfkit';
 /**
  * A minimal UBL 2.1 invoice: enough for extraction to read merchant, date, currency, one tax line
  * and the payable amount, optionally a card (PaymentMeans with the card's last four) and an
@@ -33,4 +34,20 @@ export function ublReceipt(options: {
 <cac:TaxTotal>${amount('TaxAmount', tax)}<cac:TaxSubtotal>${amount('TaxableAmount', net)}${amount('TaxAmount', tax)}<cac:TaxCategory><cbc:ID>S</cbc:ID><cbc:Percent>19</cbc:Percent></cac:TaxCategory></cac:TaxSubtotal></cac:TaxTotal>
 <cac:LegalMonetaryTotal>${amount('LineExtensionAmount', net)}${amount('TaxExclusiveAmount', net)}${amount('TaxInclusiveAmount', gross)}${amount('PayableAmount', gross)}</cac:LegalMonetaryTotal>
 </Invoice>`);
+}
+
+/** A one-page PDF receipt with a merchant and a total (23.80 EUR) and no date: read, but it needs review. */
+export function undatedSlip(merchant = 'Corner Bistro GmbH'): Promise<Buffer> {
+  return new Promise((resolve) => {
+    const doc = new PDFDocument({ size: 'A6' });
+    const chunks: Buffer[] = [];
+    doc.on('data', (chunk: Buffer) => chunks.push(chunk));
+    doc.on('end', () => resolve(Buffer.concat(chunks)));
+    doc.fontSize(12).text(merchant);
+    doc.text('Hauptstrasse 1, 10115 Berlin');
+    doc.moveDown().text('Soup of the day 9.80');
+    doc.text('Bread and butter 14.00');
+    doc.moveDown().text('Total 23.80 EUR');
+    doc.end();
+  });
 }

@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
-import PDFDocument from 'pdfkit';
 import type { Browser } from 'playwright-core';
 import { cardAccount, cardTransaction, paypalReceipt } from '../operations/matching/helpers.ts';
 import { uploadAndProcess } from '../operations/receipts/helpers.ts';
@@ -9,7 +8,7 @@ import { type Caller, createCaller, startTestApp, type TestApp } from '../suppor
 import { auditRows } from '../support/audit.ts';
 import { DIALECTS } from '../support/databases.ts';
 import { call } from '../support/http.ts';
-import { ublReceipt } from '../support/receipts.ts';
+import { ublReceipt, undatedSlip } from '../support/receipts.ts';
 import { startSmtpServer, type TestSmtpServer } from '../support/smtp.ts';
 import { assertAccessible, assertNoHorizontalOverflow, launchChromium, signIn } from './browser.ts';
 
@@ -140,18 +139,7 @@ for (const dialect of DIALECTS) {
 
     it('a receipt that needs review is confirmed beside its original, with the total typed as printed', async () => {
       const reviewer = await createCaller(app, { role: 'finance', organizationId: finance.organizationId });
-      const slip = await new Promise<Buffer>((resolve) => {
-        const doc = new PDFDocument({ size: 'A6' });
-        const chunks: Buffer[] = [];
-        doc.on('data', (chunk: Buffer) => chunks.push(chunk));
-        doc.on('end', () => resolve(Buffer.concat(chunks)));
-        doc.fontSize(12).text(`Corner Bistro ${dialect}`);
-        doc.text('Hauptstrasse 1, 10115 Berlin');
-        doc.moveDown().text('Soup of the day 9.80');
-        doc.text('Bread and butter 14.00');
-        doc.moveDown().text('Total 23.80 EUR');
-        doc.end();
-      });
+      const slip = await undatedSlip(`Corner Bistro ${dialect}`);
       const item = await uploadAndProcess(app, reviewer, slip, 'bistro.pdf', 'application/pdf');
       assert.equal(item.state, 'needs_review', 'no date on the slip');
       const context = await browser.newContext();

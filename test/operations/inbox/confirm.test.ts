@@ -1,28 +1,12 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import PDFDocument from 'pdfkit';
 import { einvoiceFixture } from '../../receipts/extraction/einvoice-fixtures.ts';
 import { createCaller, startTestApp, type TestApp } from '../../support/app.ts';
 import { DIALECTS } from '../../support/databases.ts';
 import { assertError } from '../../support/expect.ts';
 import { call } from '../../support/http.ts';
+import { undatedSlip } from '../../support/receipts.ts';
 import { uploadAndProcess } from '../receipts/helpers.ts';
-
-/** A one-page PDF receipt with a merchant and a total and no date. */
-function undatedSlip(): Promise<Buffer> {
-  return new Promise((resolve) => {
-    const doc = new PDFDocument({ size: 'A6' });
-    const chunks: Buffer[] = [];
-    doc.on('data', (chunk: Buffer) => chunks.push(chunk));
-    doc.on('end', () => resolve(Buffer.concat(chunks)));
-    doc.fontSize(12).text('Corner Bistro GmbH');
-    doc.text('Hauptstrasse 1, 10115 Berlin');
-    doc.moveDown().text('Soup of the day 9.80');
-    doc.text('Bread and butter 14.00');
-    doc.moveDown().text('Total 23.80 EUR');
-    doc.end();
-  });
-}
 
 for (const dialect of DIALECTS) {
   describe(`inbox.confirm (${dialect})`, () => {
