@@ -4215,9 +4215,9 @@ export interface components {
             id: string;
         };
         ContractorsCreateRequest: {
-            /** @description Name shown in the app, 1-200 characters. */
+            /** @description Name shown in the app, 1-200 characters on one line. */
             displayName: string;
-            /** @description Legal name, 1-300 characters. */
+            /** @description Legal name, 1-300 characters on one line. */
             legalName: string;
             /**
              * Format: email
@@ -4236,9 +4236,9 @@ export interface components {
             id: string;
             /** @description The revision of the record the caller last read. */
             expectedRevision: number;
-            /** @description Name shown in the app, 1-200 characters. */
+            /** @description Name shown in the app, 1-200 characters on one line. */
             displayName?: string;
-            /** @description Legal name, 1-300 characters. */
+            /** @description Legal name, 1-300 characters on one line. */
             legalName?: string;
             /** @description Country, two uppercase letters, or null to clear it. */
             country?: string | null;
@@ -4443,7 +4443,7 @@ export interface components {
             id?: string;
             /** @description Revision of the role last read; required with id, refused without. */
             expectedRevision?: number;
-            /** @description Role name, 1-100 characters, unique (case-insensitive). */
+            /** @description Role name, 1-100 characters on one line, unique (case-insensitive). */
             name?: string;
             /** @description Free text up to 1000 characters, or null. */
             description?: string | null;
@@ -5413,7 +5413,7 @@ export interface components {
             id: string;
         };
         PartiesCreateRequest: {
-            /** @description Name, 1-200 characters. */
+            /** @description Name, 1-200 characters on one line. */
             name: string;
             /**
              * Format: email
@@ -5436,7 +5436,7 @@ export interface components {
             id: string;
             /** @description The revision of the record the caller last read. */
             expectedRevision: number;
-            /** @description Name, 1-200 characters. */
+            /** @description Name, 1-200 characters on one line. */
             name?: string;
             /** @description Email. null clears it. */
             email?: string | null;
@@ -5944,7 +5944,7 @@ export interface components {
             id: string;
         };
         InvoicesSchedulesCreateRequest: {
-            /** @description Label shown to the organization, 1-200 characters. */
+            /** @description Label shown to the organization, 1-200 characters on one line. */
             name?: string;
             /** @description The party every invoice is addressed to. */
             partyId: string;
@@ -6005,7 +6005,7 @@ export interface components {
             id: string;
             /** @description The revision of the record the caller last read. */
             expectedRevision: number;
-            /** @description Label shown to the organization, 1-200 characters. */
+            /** @description Label shown to the organization, 1-200 characters on one line. */
             name?: string;
             /** @description The party every invoice is addressed to. */
             partyId?: string;
@@ -6088,7 +6088,7 @@ export interface components {
         InvoicesPaymentPlansCreateRequest: {
             /** @description A sent invoice with a balance above zero. */
             invoiceId: string;
-            /** @description Label shown to the organization, 1-200 characters. */
+            /** @description Label shown to the organization, 1-200 characters on one line. */
             name?: string;
             /** @description Equal installments over an interval. */
             equal?: {
@@ -6505,7 +6505,7 @@ export interface components {
         AdminOrganizationUpdateRequest: {
             /** @description The organization revision last read (admin.organization.get). */
             expectedRevision: number;
-            /** @description Display name, 1-200 characters. */
+            /** @description Display name, 1-200 characters on one line. */
             name?: string;
             /** @description Registered legal name, 1-300 characters, or null. */
             legalName?: string | null;
@@ -6581,7 +6581,7 @@ export interface components {
             email: string;
             /** @description Role: `admin` (everything, administration included) or `finance`. */
             role: "admin" | "finance";
-            /** @description Display name, 1-200 characters. */
+            /** @description Display name, 1-200 characters on one line. */
             name?: string;
             /** @description Idempotency key, 8-200 characters; required unless the Idempotency-Key header is sent. */
             idempotencyKey?: string;
@@ -6671,7 +6671,7 @@ export interface components {
         AdminApiKeysCreateRequest: {
             /** @description Scopes of the new key (1-5, no repeats); each must be held by the calling credential. */
             scopes: ("accounting:read" | "accounting:write" | "accounting:admin" | "mail:read" | "mail:write")[];
-            /** @description Label, 1-200 characters. */
+            /** @description Label, 1-200 characters on one line. */
             name?: string;
             /**
              * Format: date-time
@@ -6860,7 +6860,7 @@ export interface components {
             id: string;
         };
         AccountsCreateRequest: {
-            /** @description Name, 1-200 characters, not blank. */
+            /** @description Name, 1-200 characters on one line, not blank. */
             name: string;
             /** @description Kind of account: checking, savings, credit_card, cash or payment_provider. */
             kind: "checking" | "savings" | "credit_card" | "cash" | "payment_provider";
@@ -6883,7 +6883,7 @@ export interface components {
             id: string;
             /** @description The revision of the record the caller last read. */
             expectedRevision: number;
-            /** @description Name, 1-200 characters, not blank. */
+            /** @description Name, 1-200 characters on one line, not blank. */
             name?: string;
             /** @description Kind of account: checking, savings, credit_card, cash or payment_provider. */
             kind?: "checking" | "savings" | "credit_card" | "cash" | "payment_provider";
@@ -7409,7 +7409,7 @@ export interface components {
             expectedRevision?: number;
             /** @description Code, 1-20 letters, digits, dot, dash or underscore (new categories only). */
             code?: string;
-            /** @description Name, 1-100 characters. */
+            /** @description Name, 1-100 characters on one line. */
             name?: string;
             /** @description income, expense, asset, liability or equity. */
             kind?: "income" | "expense" | "asset" | "liability" | "equity";

@@ -1,5 +1,6 @@
 import { organizationExists } from '../admin/organizations.ts';
 import { isId } from '../contract/formats.ts';
+import { terminalSafe, terminalSafeJson } from '../lib/display-text.ts';
 import { UsageError } from './usage-error.ts';
 
 /** Parsed command-line options and the checks and printing every admin command shares. */
@@ -35,8 +36,9 @@ export function optionalExpiry(options: Options): string | undefined {
   return new Date(value).toISOString();
 }
 
+// Everything printed may hold text from users (names, subjects): made inert for the terminal.
 export function print(options: Options, json: unknown, text: string): void {
-  process.stdout.write(options.json ? `${JSON.stringify(json)}\n` : `${text}\n`);
+  process.stdout.write(options.json ? `${terminalSafeJson(json)}\n` : `${terminalSafe(text)}\n`);
 }
 
 /** Lists print everything: an operator's terminal, not an API page. */
@@ -44,8 +46,11 @@ export const LIST_ALL = 1_000_000;
 
 /** `--json`: one JSON array on one line; otherwise one line per row. */
 export function printRows<T>(options: Options, rows: T[], line: (row: T) => string): void {
-  if (options.json) process.stdout.write(`${JSON.stringify(rows)}\n`);
-  else process.stdout.write(rows.length ? `${rows.map(line).join('\n')}\n` : '(none)\n');
+  if (options.json) process.stdout.write(`${terminalSafeJson(rows)}\n`);
+  else
+    process.stdout.write(
+      rows.length ? `${rows.map((row) => terminalSafe(line(row))).join('\n')}\n` : '(none)\n',
+    );
 }
 
 export async function existingOrganization(

@@ -155,3 +155,15 @@ export const NOT_BLANK_PATTERN = '\\S';
  */
 export const RequiredText = (min: number, max: number, description: string) =>
   Type.String({ minLength: min, maxLength: max, pattern: NOT_BLANK_PATTERN, description });
+
+/**
+ * One line of text shown to people (a name, a label): not blank, and no control characters (C0,
+ * DEL, C1), line or paragraph separators, or bidirectional overrides and isolates. Such a
+ * character in a name breaks a mail header or a terminal line, or disguises a file name
+ * (issue 31 part 7; docs/decisions.md 389).
+ */
+export const SINGLE_LINE_PATTERN =
+  '^(?=[\\s\\S]*\\S)[^\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029\\u200e\\u200f\\u202a-\\u202e\\u2066-\\u2069]*$';
+
+export const SingleLineText = (min: number, max: number, description: string) =>
+  Type.String({ minLength: min, maxLength: max, pattern: SINGLE_LINE_PATTERN, description });

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { authenticate } from '../auth/authenticate.ts';
 import { AppError } from '../contract/errors.ts';
 import { API_PREFIX } from '../contract/version.ts';
+import { downloadName } from '../lib/display-text.ts';
 import type { RateLimitState } from '../lib/rate-limit.ts';
 import { findOperation } from '../operations/catalog.ts';
 import { type AnyOperation, acceptsGet } from '../operations/define.ts';
@@ -91,9 +92,12 @@ function sendFile(
 ): FastifyReply {
   // Names come from users (uploaded originals): quote-safe ASCII in `filename`, the exact name in
   // RFC 8187's `filename*`.
-  const ascii = file.filename.replace(/[^A-Za-z0-9._-]/gu, '_');
+  // Control and bidi characters are dropped first: a right-to-left override would show
+  // `invoice<RLO>fdp.exe` as `invoiceexe.pdf` in the browser's download bar.
+  const name = downloadName(file.filename);
+  const ascii = name.replace(/[^A-Za-z0-9._-]/gu, '_');
   // RFC 8187 attr-char: encodeURIComponent leaves ' ( ) * and ! bare, which are not allowed there.
-  const exact = encodeURIComponent(file.filename).replace(
+  const exact = encodeURIComponent(name).replace(
     /['()*!]/g,
     (char) => `%${char.charCodeAt(0).toString(16).toUpperCase()}`,
   );

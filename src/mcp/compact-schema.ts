@@ -1,4 +1,9 @@
-import { MINOR_PATTERN, SIGNED_MINOR_PATTERN, UUID_PATTERN } from '../contract/formats.ts';
+import {
+  MINOR_PATTERN,
+  SIGNED_MINOR_PATTERN,
+  SINGLE_LINE_PATTERN,
+  UUID_PATTERN,
+} from '../contract/formats.ts';
 import { type JsonSchema, mapSubschemas } from '../openapi/schemas.ts';
 
 /**
@@ -121,6 +126,11 @@ function compactNode(node: JsonSchema, topLevel: boolean): JsonSchema {
   // instructions: an exact decimal of minor units within 2^53-1 either way.
   if (out.pattern === SIGNED_MINOR_PATTERN || out.pattern === MINOR_PATTERN) {
     out.format = out.pattern === MINOR_PATTERN ? 'minor-units' : 'signed-minor-units';
+    delete out.pattern;
+  }
+  // Names on one line (decision 389): the long pattern as a named format, said once too.
+  if (out.pattern === SINGLE_LINE_PATTERN) {
+    out.format = 'single-line';
     delete out.pattern;
   }
   // JSON's own integer limit says nothing to an agent.

@@ -4,6 +4,7 @@ import {
   MINOR_PATTERN,
   NOT_BLANK_PATTERN,
   SIGNED_MINOR_PATTERN,
+  SINGLE_LINE_PATTERN,
   TIMESTAMP_MESSAGE,
   UUID_PATTERN,
 } from '../contract/formats.ts';
@@ -27,6 +28,8 @@ const KNOWN_PATTERNS: Record<string, string> = {
   [SIGNED_MINOR_PATTERN]: 'a decimal string of minor units from -9007199254740991 to 9007199254740991',
   [MINOR_PATTERN]: 'a decimal string of minor units from 0 to 9007199254740991',
   [NOT_BLANK_PATTERN]: 'text that is not blank (white space only is not a value)',
+  [SINGLE_LINE_PATTERN]:
+    'one line of text that is not blank, without control characters, line breaks or bidirectional overrides',
 };
 
 /** Formats named with what they accept, the date range included (docs/decisions.md 321). */

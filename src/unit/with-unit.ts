@@ -1,4 +1,5 @@
 import { newId } from '../lib/ids.ts';
+import { toSingleLine } from '../mail/message.ts';
 import { type Actor, auditActor, defaultTransport, type Transport } from './actor.ts';
 import { type FinalStatement, PendingWrites } from './pending-writes.ts';
 import type { UnitOfWork, UnitRuntime } from './unit-of-work.ts';
@@ -134,7 +135,9 @@ function makeUnit(
     },
     async sendMail(message) {
       refuseOnRead('send mail');
-      await runtime.mail.enqueue(db, organizationId, message);
+      // Subjects are built from stored names; one stored before names had to be one line (or
+      // edited in the database) must not fail the unit, and so change an answer (decision 389).
+      await runtime.mail.enqueue(db, organizationId, { ...message, subject: toSingleLine(message.subject) });
       if (mailQueued) return;
       mailQueued = true;
       afterCommit.push(() => runtime.mail.dispatchPending().then(() => undefined));

@@ -82,4 +82,26 @@ it('mail list prints the letters (JSON or lines), archived ones only with --arch
   ]);
   assert.match(text.stdout, new RegExp(`^${id}  post .* unread .* City Hall — Parking permit$`, 'm'));
   assert.deepEqual(JSON.parse(archived.stdout), []);
+
+  // A subject from inbound mail with terminal escape sequences, a C1 control and a bidi override:
+  // printed inert (U+FFFD on lines, \u escapes in JSON that decode to the stored text).
+  const hostile = 'Invoice\u001b[2J\u001b]0;pwned\u0007 \u009b31mred \u202eevil';
+  const db = await createServices(loadConfig({ ...env, LOG_LEVEL: 'silent' }), {
+    logger: pino({ level: 'silent' }),
+  });
+  try {
+    await db.db.kysely.updateTable('mail_items').set({ subject: hostile }).where('id', '=', id).execute();
+  } finally {
+    await db.db.close();
+  }
+  const [hostileJson, hostileText] = await Promise.all([
+    runCli(['mail', 'list', '--org', org, '--json'], env),
+    runCli(['mail', 'list', '--org', org], env),
+  ]);
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: the test looks for control characters
+  const raw = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e]/;
+  assert.doesNotMatch(hostileText.stdout, raw, 'no control or bidi character reaches the terminal');
+  assert.match(hostileText.stdout, /Invoice\ufffd\[2J\ufffd\]0;pwned\ufffd \ufffd31mred \ufffdevil$/m);
+  assert.doesNotMatch(hostileJson.stdout, raw);
+  assert.equal((JSON.parse(hostileJson.stdout) as Array<{ subject: string }>)[0]?.subject, hostile);
 });

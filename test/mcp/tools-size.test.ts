@@ -1,7 +1,12 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { ALL_SCOPES } from '../../src/contract/access.ts';
-import { MINOR_PATTERN, SIGNED_MINOR_PATTERN, UUID_PATTERN } from '../../src/contract/formats.ts';
+import {
+  MINOR_PATTERN,
+  SIGNED_MINOR_PATTERN,
+  SINGLE_LINE_PATTERN,
+  UUID_PATTERN,
+} from '../../src/contract/formats.ts';
 import { inputSchemaOf } from '../../src/mcp/tools.ts';
 import { plainSchema, withoutIds } from '../../src/openapi/schemas.ts';
 import { findOperation, OPERATIONS } from '../../src/operations/catalog.ts';
@@ -40,6 +45,7 @@ function facts(node: unknown, path: string, out: Set<string>): Set<string> {
     [UUID_PATTERN]: 'uuid',
     [SIGNED_MINOR_PATTERN]: 'signed-minor-units',
     [MINOR_PATTERN]: 'minor-units',
+    [SINGLE_LINE_PATTERN]: 'single-line',
   };
   const format = (schema.pattern !== undefined ? named[String(schema.pattern)] : undefined) ?? schema.format;
   if (format !== undefined) out.add(`${path} format ${String(format)}`);

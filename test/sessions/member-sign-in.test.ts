@@ -65,6 +65,58 @@ for (const dialect of DIALECTS) {
       assert.match(String(audit[0]?.credential_id), /^session:/);
     });
 
+    it('a name with a line break is refused; one stored before that rule changes no answer (no membership oracle)', async () => {
+      const refused = await call(
+        app.baseUrl,
+        'admin.organization.update',
+        { expectedRevision: 1, name: 'Acme\nBcc: attacker@example.com' },
+        { token: admin.token },
+      );
+      assert.equal(refused.status, 400, JSON.stringify(refused.body));
+      assert.equal(refused.error.field, 'name');
+      assert.match(refused.error.message, /one line of text/);
+      // Stored by an older release: the sign-in answer is the same for a member and a stranger.
+      await app.services.db.kysely
+        .updateTable('organizations')
+        .set({ name: 'Acme\r\nBcc: attacker@example.com' })
+        .where('id', '=', admin.organizationId)
+        .execute();
+      const member = await new PageClient(app).post('/dashboard/sign-in', { email });
+      const stranger = await new PageClient(app).post('/dashboard/sign-in', {
+        email: 'stranger@example.com',
+      });
+      assert.equal(member.status, 200);
+      assert.equal(stranger.status, 200);
+      const sanitize = (page: string, address: string) =>
+        page.replaceAll(address, 'ADDRESS').replace(/name="_csrf" value="[^"]*"/g, '');
+      assert.equal(
+        sanitize(await member.text(), email),
+        sanitize(await stranger.text(), 'stranger@example.com'),
+      );
+      await app.services.db.kysely
+        .updateTable('organizations')
+        .set({ name: 'Acme' })
+        .where('id', '=', admin.organizationId)
+        .execute();
+    });
+
+    it("a stranger who spends a member's address allowance locks nobody out: no more mail, the same answer", async () => {
+      const victim = await createCaller(app, { role: 'finance', organizationId: admin.organizationId });
+      const row = await app.services.db.kysely
+        .selectFrom('members')
+        .select('email')
+        .where('id', '=', victim.memberId)
+        .executeTakeFirstOrThrow();
+      // Requests for the address from other clients (each with its own client allowance) used it up.
+      for (let i = 0; i < 30; i += 1) await app.services.signInRateLimiter.take(`sign-in:email:${row.email}`);
+      const count = smtp.messages.length;
+      const res = await new PageClient(app).post('/dashboard/sign-in', { email: row.email });
+      assert.equal(res.status, 200, 'the member is not told to wait: nothing reveals the allowance');
+      assert.match(await res.text(), /a sign-in link is on its way/);
+      await app.services.mail.dispatchPending();
+      assert.equal(smtp.messages.length, count, 'and no mail goes out while the allowance is spent');
+    });
+
     it('an unknown address gets the same answer and no mail', async () => {
       const count = smtp.messages.length;
       const res = await new PageClient(app).post('/dashboard/sign-in', { email: 'nobody@example.com' });

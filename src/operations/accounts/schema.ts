@@ -1,6 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { NullableDate, NullableString, RevisionField } from '../../books/wire.ts';
-import { Id, RequiredText, Timestamp } from '../../contract/formats.ts';
+import { Id, SingleLineText, Timestamp } from '../../contract/formats.ts';
 
 /** A money account as returned on the wire (snake_case like every record). */
 export const Account = Type.Object(
@@ -32,7 +32,7 @@ export const Account = Type.Object(
 );
 export type Account = Static<typeof Account>;
 
-export const AccountName = RequiredText(1, 200, 'Name, 1-200 characters, not blank.');
+export const AccountName = SingleLineText(1, 200, 'Name, 1-200 characters on one line, not blank.');
 export const AccountKind = Type.Union(
   [
     Type.Literal('checking'),

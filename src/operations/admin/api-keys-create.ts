@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { createKeyForMember } from '../../admin/api-keys.ts';
-import { IdempotencyKey, Timestamp } from '../../contract/formats.ts';
+import { IdempotencyKey, SingleLineText, Timestamp } from '../../contract/formats.ts';
 import { defineOperation } from '../define.ts';
 import { ApiKeyWithSecret, ScopeValue, toApiKey } from './schema.ts';
 
@@ -21,9 +21,7 @@ export const createOrganizationApiKey = defineOperation({
         uniqueItems: true,
         description: 'Scopes of the new key (1-5, no repeats); each must be held by the calling credential.',
       }),
-      name: Type.Optional(
-        Type.String({ minLength: 1, maxLength: 200, description: 'Label, 1-200 characters.' }),
-      ),
+      name: Type.Optional(SingleLineText(1, 200, 'Label, 1-200 characters on one line.')),
       expiresAt: Type.Optional(
         Timestamp('When the key stops working (ISO 8601, in the future); omit for never.'),
       ),

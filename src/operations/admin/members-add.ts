@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { addMemberByEmail } from '../../admin/members.ts';
-import { Email, IdempotencyKey } from '../../contract/formats.ts';
+import { Email, IdempotencyKey, SingleLineText } from '../../contract/formats.ts';
 import { defineOperation } from '../define.ts';
 import { Member, RoleInput, toMember } from './schema.ts';
 
@@ -15,9 +15,7 @@ export const addOrganizationMember = defineOperation({
     {
       email: Email('Email address of the new member; compared case-insensitively.'),
       role: RoleInput,
-      name: Type.Optional(
-        Type.String({ minLength: 1, maxLength: 200, description: 'Display name, 1-200 characters.' }),
-      ),
+      name: Type.Optional(SingleLineText(1, 200, 'Display name, 1-200 characters on one line.')),
       idempotencyKey: Type.Optional(IdempotencyKey(200)),
     },
     { additionalProperties: false },

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { updateOrganization } from '../../admin/organization-settings.ts';
-import { IdempotencyKey, Revision } from '../../contract/formats.ts';
+import { IdempotencyKey, Revision, SingleLineText } from '../../contract/formats.ts';
 import { defineOperation } from '../define.ts';
 import { Organization, toOrganization } from './schema.ts';
 
@@ -17,12 +17,10 @@ export const updateOrganizationSettings = defineOperation({
   input: Type.Object(
     {
       expectedRevision: Revision('The organization revision last read (admin.organization.get).'),
-      name: Type.Optional(
-        Type.String({ minLength: 1, maxLength: 200, description: 'Display name, 1-200 characters.' }),
-      ),
+      name: Type.Optional(SingleLineText(1, 200, 'Display name, 1-200 characters on one line.')),
       legalName: Type.Optional(
         Nullable(
-          Type.String({ minLength: 1, maxLength: 300 }),
+          SingleLineText(1, 300, 'Registered legal name, 1-300 characters on one line.'),
           'Registered legal name, 1-300 characters, or null.',
         ),
       ),

@@ -2,7 +2,7 @@ import { Type } from 'typebox';
 import { checkTaxRate } from '../../books/allocations.ts';
 import { ensureChart } from '../../books/categories.ts';
 import { AppError, notFound, revisionConflict } from '../../contract/errors.ts';
-import { Id, IdempotencyKey, Revision } from '../../contract/formats.ts';
+import { Id, IdempotencyKey, Revision, SingleLineText } from '../../contract/formats.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { dbBool } from '../../db/values.ts';
 import { newId } from '../../lib/ids.ts';
@@ -31,9 +31,7 @@ export const saveCategory = defineOperation({
           description: 'Code, 1-20 letters, digits, dot, dash or underscore (new categories only).',
         }),
       ),
-      name: Type.Optional(
-        Type.String({ minLength: 1, maxLength: 100, description: 'Name, 1-100 characters.' }),
-      ),
+      name: Type.Optional(SingleLineText(1, 100, 'Name, 1-100 characters on one line.')),
       kind: Type.Optional(CategoryKind),
       defaultTaxRate: Type.Optional(
         Type.Union([Type.String({ pattern: '^(100|[0-9]{1,2})(\\.[0-9]{1,4})?$' }), Type.Null()], {

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { AppError, notFound, revisionConflict } from '../../contract/errors.ts';
-import { Id, IdempotencyKey, MAX_SAFE, Revision } from '../../contract/formats.ts';
+import { Id, IdempotencyKey, MAX_SAFE, Revision, SingleLineText } from '../../contract/formats.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import type { PayCadence as PayCadenceValue } from '../../db/tables/contractors.ts';
 import { asBool, asMinor, dbBool } from '../../db/values.ts';
@@ -25,11 +25,7 @@ export const saveJobRole = defineOperation({
         Revision('Revision of the role last read; required with id, refused without.'),
       ),
       name: Type.Optional(
-        Type.String({
-          minLength: 1,
-          maxLength: 100,
-          description: 'Role name, 1-100 characters, unique (case-insensitive).',
-        }),
+        SingleLineText(1, 100, 'Role name, 1-100 characters on one line, unique (case-insensitive).'),
       ),
       description: Type.Optional(
         Type.Union([Type.String({ maxLength: 1000 }), Type.Null()], {

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { AppError, notFound } from '../../contract/errors.ts';
-import { Country, Email, Id, IdempotencyKey } from '../../contract/formats.ts';
+import { Country, Email, Id, IdempotencyKey, SingleLineText } from '../../contract/formats.ts';
 import { asBool, dbBool } from '../../db/values.ts';
 import { newId } from '../../lib/ids.ts';
 import { defineOperation } from '../define.ts';
@@ -15,12 +15,8 @@ export const createContractor = defineOperation({
   mutation: { idempotencyKeyMax: 150, revision: 'none' },
   input: Type.Object(
     {
-      displayName: Type.String({
-        minLength: 1,
-        maxLength: 200,
-        description: 'Name shown in the app, 1-200 characters.',
-      }),
-      legalName: Type.String({ minLength: 1, maxLength: 300, description: 'Legal name, 1-300 characters.' }),
+      displayName: SingleLineText(1, 200, 'Name shown in the app, 1-200 characters on one line.'),
+      legalName: SingleLineText(1, 300, 'Legal name, 1-300 characters on one line.'),
       email: Email('Email, unique within the organization (case-insensitive).'),
       country: Type.Optional(Country),
       jobRoleId: Type.Optional(

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { AppError } from '../../contract/errors.ts';
-import { Country, Id, IdempotencyKey, Revision } from '../../contract/formats.ts';
+import { Country, Id, IdempotencyKey, Revision, SingleLineText } from '../../contract/formats.ts';
 import { asBool, dbBool } from '../../db/values.ts';
 import { withdrawSignInLinks } from '../../sessions/sign-in-links.ts';
 import { loadForChange } from '../../unit/revision.ts';
@@ -24,15 +24,9 @@ export const updateContractor = defineOperation({
       id: Id('Contractor id.'),
       expectedRevision: Revision(),
       displayName: Type.Optional(
-        Type.String({
-          minLength: 1,
-          maxLength: 200,
-          description: 'Name shown in the app, 1-200 characters.',
-        }),
+        SingleLineText(1, 200, 'Name shown in the app, 1-200 characters on one line.'),
       ),
-      legalName: Type.Optional(
-        Type.String({ minLength: 1, maxLength: 300, description: 'Legal name, 1-300 characters.' }),
-      ),
+      legalName: Type.Optional(SingleLineText(1, 300, 'Legal name, 1-300 characters on one line.')),
       country: Type.Optional(
         Type.Union([Country, Type.Null()], {
           description: 'Country, two uppercase letters, or null to clear it.',

@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { DateString, Id, Timestamp } from '../../contract/formats.ts';
+import { DateString, Id, SingleLineText, Timestamp } from '../../contract/formats.ts';
 import type { IsoDate } from '../../invoicing/calendar.ts';
 import type { InstallmentLimits } from '../../invoicing/installments.ts';
 import type { Invoice as InvoiceModel } from '../../invoicing/invoices/index.ts';
@@ -234,11 +234,7 @@ export const Notes = Type.String({
 
 /** Fields of a recurring schedule, shared by create (some required) and update (all optional). */
 export const recurringFields = {
-  name: Type.String({
-    minLength: 1,
-    maxLength: 200,
-    description: 'Label shown to the organization, 1-200 characters.',
-  }),
+  name: SingleLineText(1, 200, 'Label shown to the organization, 1-200 characters on one line.'),
   partyId: Id('The party every invoice is addressed to.'),
   currency: Type.String({ pattern: '^[A-Z]{3}$', description: 'ISO 4217 code, uppercase (e.g. CAD).' }),
   lines: TemplateLines,

@@ -1,6 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { AppError } from '../../contract/errors.ts';
-import { Country, Id, Timestamp } from '../../contract/formats.ts';
+import { Country, Id, SingleLineText, Timestamp } from '../../contract/formats.ts';
 import type { Party as PartyModel } from '../../invoicing/invoices/index.ts';
 import { currencyRefusal } from '../../lib/currencies.ts';
 
@@ -47,11 +47,7 @@ export function toPartyRecord(party: PartyModel): Party {
 }
 
 /** Input fields shared by parties.create and parties.update. */
-export const PartyName = Type.String({
-  minLength: 1,
-  maxLength: 200,
-  description: 'Name, 1-200 characters.',
-});
+export const PartyName = SingleLineText(1, 200, 'Name, 1-200 characters on one line.');
 export const AddressLines = Type.Array(
   Type.String({ minLength: 1, maxLength: 200, description: 'One address line, 1-200 characters.' }),
   { maxItems: 6, description: 'Postal address, up to 6 lines of 1-200 characters.' },

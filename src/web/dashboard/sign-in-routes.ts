@@ -42,13 +42,18 @@ export function registerSignInRoutes(app: FastifyInstance, services: Services): 
       });
       return sendHtml(reply, 400, signInPage(undefined, errorBox(error.message, error.code, request.id)));
     }
-    const retryAfter = await limited(services, [`ip:${clientKey(request.ip)}`, `email:${email}`]);
+    const retryAfter = await limited(services, [`ip:${clientKey(request.ip)}`]);
     if (retryAfter !== undefined) return tooMany(reply, request, retryAfter);
-    await memberSignInLinks(services, config.sessions, config.publicUrl, {
-      email,
-      mail: true,
-      requestId: request.id,
-    });
+    // The address's own allowance: once anyone has spent it, no more mail goes to it, but the
+    // answer stays the same, so a stranger can neither lock a member out nor learn anything
+    // (decision 389). Only the asking client's own limit answers 429.
+    if ((await limited(services, [`email:${email}`])) === undefined) {
+      await memberSignInLinks(services, config.sessions, config.publicUrl, {
+        email,
+        mail: true,
+        requestId: request.id,
+      });
+    }
     // The same answer whether or not the address is a member's: the page reveals no membership.
     return sendHtml(
       reply,

@@ -80,7 +80,7 @@ export function registerPortalSignIn(app: FastifyInstance, services: Services): 
         errorBox('Enter an e-mail address like name@example.com.', 'invalid_input', request.id),
       );
     }
-    const retryAfter = await limited(services, [`ip:${clientKey(request.ip)}`, `email:${email}`]);
+    const retryAfter = await limited(services, [`ip:${clientKey(request.ip)}`]);
     if (retryAfter !== undefined) {
       reply.header('Retry-After', String(retryAfter));
       return page(
@@ -89,10 +89,13 @@ export function registerPortalSignIn(app: FastifyInstance, services: Services): 
         errorBox(`Too many sign-in attempts; wait ${retryAfter} seconds.`, 'rate_limited', request.id),
       );
     }
-    await contractorSignInLinks(services, config.sessions, config.publicUrl, {
-      email,
-      requestId: request.id,
-    });
+    // A spent address allowance sends nothing and answers as usual (decision 389).
+    if ((await limited(services, [`email:${email}`])) === undefined) {
+      await contractorSignInLinks(services, config.sessions, config.publicUrl, {
+        email,
+        requestId: request.id,
+      });
+    }
     // The same answer for any address: the page never reveals who is a contractor.
     return page(
       reply,

@@ -84,6 +84,28 @@ for (const dialect of DIALECTS) {
       assert.equal(got.data.read_count, 2);
     });
 
+    it('a download name loses its bidi controls: a right-to-left override cannot disguise it', async () => {
+      const caller = await mailCaller(app);
+      const disguised = 'scan\u202egnp.exe';
+      const id = String(
+        (
+          await upload(app, caller, {
+            files: [{ mediaType: 'image/png', fileName: disguised, contentBase64: b64(PNG) }],
+          })
+        ).data.id,
+      );
+      const raw = await openApiCheckedFetch(
+        `${app.baseUrl}/api/v1/accounting/mail.items.download?id=${id}&file=1`,
+        {
+          headers: { authorization: `Bearer ${caller.token}`, accept: 'image/png' },
+        },
+      );
+      assert.equal(raw.status, 200);
+      const disposition = String(raw.headers.get('content-disposition'));
+      assert.equal(disposition, `attachment; filename="scangnp.exe"; filename*=UTF-8''scangnp.exe`);
+      await raw.arrayBuffer();
+    });
+
     it('marks read and unread with a revision; archives once and emits mail.archived without content', async () => {
       const caller = await mailCaller(app);
       const id = String((await upload(app, caller)).data.id);
