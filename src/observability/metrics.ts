@@ -13,7 +13,7 @@ export interface Metrics {
   recordJobFailure(job: string, outcome: JobFailureOutcome): void;
 }
 
-export type JobFailureOutcome = 'run' | 'retry' | 'failed' | 'skipped';
+export type JobFailureOutcome = 'run' | 'retry' | 'failed' | 'skipped' | 'out_of_range';
 
 interface RequestSeries {
   count: { inc(): void };
