@@ -1,6 +1,6 @@
 import { type Html, html, money, when } from '../../html.ts';
 import { cursorPager, table } from '../../layout.ts';
-import { actionForm, badge, coded, type Row, rows, str } from '../components.ts';
+import { actionForm, actionOrRole, badge, coded, type Row, rows, str } from '../components.ts';
 import { callOperation, type Signed } from '../context.ts';
 import type { PageHandler } from '../routes.ts';
 
@@ -152,7 +152,9 @@ function suggestionRow(signed: Signed, s: Row, transaction: Html, back: string):
   const hidden = { id: str(s.id), expectedRevision: Number(s.revision) };
   const reasons = Array.isArray(s.reasons) ? (s.reasons as unknown[]).map(String).join('; ') : '';
   return html`<tr><td>${transaction}</td><td class="num">${str(s.score)}</td><td>${reasons}${s.exact_amount ? ' · exact amount' : ''}${s.same_card ? ' · same card' : ''}</td>
-<td>${actionForm(signed, 'matching.suggestions.confirm', 'Confirm match', { back, hidden, inline: true })}
+<td>${actionOrRole(signed, 'matching.suggestions.confirm', 'confirm a match', () =>
+    actionForm(signed, 'matching.suggestions.confirm', 'Confirm match', { back, hidden, inline: true }),
+  )}
 ${actionForm(signed, 'matching.suggestions.decline', 'Decline', {
   back,
   hidden,
