@@ -1,5 +1,6 @@
+import type { Services } from '../../../services.ts';
 import { type Html, html, money, when } from '../../html.ts';
-import { cursorPager, table } from '../../layout.ts';
+import { cursorPager, errorBox, table } from '../../layout.ts';
 import { actionForm, actionOrRole, badge, coded, type Row, rows, str } from '../components.ts';
 import { callOperation, type Signed } from '../context.ts';
 import type { PageHandler } from '../routes.ts';
@@ -72,9 +73,30 @@ export function original(fileId: string, mediaType: string, label: string): Html
   return html`<iframe class="original" src="${src}" title="${label}" sandbox></iframe>`;
 }
 
+/** A correction that was refused: the values as typed, and the error to show beside its field. */
+export interface RefusedCorrection {
+  values: Record<string, string>;
+  error: { code: string; message: string; field?: string | undefined; requestId: string };
+}
+
 /** One receipt: its original beside the extracted fields, its suggestions, ignore/restore. */
-export const receiptPage: PageHandler = async (services, signed, request) => {
-  const id = str(request.params.id);
+export const receiptPage: PageHandler = (services, signed, request) =>
+  receiptView(services, signed, str(request.params.id));
+
+/**
+ * The receipt page again after `inbox.confirm` refused a correction (routes.ts): status 400,
+ * the typed values kept in their inputs and the message next to the field it names.
+ */
+export async function refusedCorrectionPage(
+  services: Services,
+  signed: Signed,
+  id: string,
+  refused: RefusedCorrection,
+) {
+  return { ...(await receiptView(services, signed, id, refused)), status: 400 };
+}
+
+async function receiptView(services: Services, signed: Signed, id: string, refused?: RefusedCorrection) {
   const r = (await callOperation(services, signed, 'inbox.get', { id })) as Row;
   const back = `/dashboard/receipts/${id}`;
   const suggestions = rows(
@@ -125,6 +147,7 @@ ${
       })
 }
 ${entryId ? consolidationStart(entryId, targets) : ''}</section></div>
+${correctionCard(signed, r, back, refused)}
 ${
   matched
     ? html`<section class="card"><h2>Matched to</h2><p>${describe(matched)}</p>${actionForm(
@@ -146,7 +169,7 @@ ${
       'No open suggestion for this receipt.',
     )}</section>`,
   };
-};
+}
 
 function suggestionRow(signed: Signed, s: Row, transaction: Html, back: string): Html {
   const hidden = { id: str(s.id), expectedRevision: Number(s.revision) };
@@ -210,4 +233,53 @@ ${str(t.date)} · ${str(t.description)} · ${money(t.amount_minor, t.currency)} 
 <label for="f-target">Consolidate into entry (id)</label><input id="f-target" name="targetEntryId" type="text" required aria-describedby="f-target-hint">`;
   return html`<form method="get" action="/dashboard/consolidations"><input type="hidden" name="receiptEntryId" value="${receiptEntryId}">
 ${choices} <button class="secondary" type="submit">Review consolidation</button></form>`;
+}
+
+/** Fields a person can correct (inbox.confirm), each with its label, input type and hint. */
+const CORRECTABLE: ReadonlyArray<{ name: string; label: string; type: string; hint: string }> = [
+  { name: 'merchant', label: 'Merchant', type: 'text', hint: '1 to 300 characters.' },
+  { name: 'date', label: 'Date', type: 'date', hint: 'The date on the document.' },
+  {
+    name: 'totalMinor',
+    label: 'Total in minor units (cents)',
+    type: 'text',
+    hint: 'The amount to pay, e.g. 2380 for 23.80; negative for a credit note.',
+  },
+  { name: 'currency', label: 'Currency', type: 'text', hint: 'Three letters, e.g. EUR.' },
+];
+
+/**
+ * Confirm or correct what was read, beside the original: the read values filled in; after a
+ * refusal the typed values stay and the message stands next to the field it names (or above).
+ */
+function correctionCard(signed: Signed, r: Row, back: string, refused?: RefusedCorrection): Html {
+  const read: Record<string, string> = {
+    merchant: str(r.merchant),
+    date: str(r.date),
+    totalMinor: r.total_minor === null || r.total_minor === undefined ? '' : str(r.total_minor),
+    currency: str(r.currency),
+  };
+  const values = refused ? refused.values : read;
+  const errorField = refused?.error.field;
+  const general =
+    refused && !CORRECTABLE.some((f) => f.name === errorField)
+      ? errorBox(refused.error.message, refused.error.code, refused.error.requestId)
+      : '';
+  const inputs = CORRECTABLE.map((f) => {
+    const invalid = refused !== undefined && f.name === errorField;
+    const described = `f-fix-${f.name}-hint${invalid ? ` f-fix-${f.name}-error` : ''}`;
+    return html`<label for="f-fix-${f.name}">${f.label}</label><p class="hint" id="f-fix-${f.name}-hint">${f.hint}</p>
+${invalid ? html`<p class="field-error" id="f-fix-${f.name}-error"><strong>${refused?.error.message ?? ''}</strong> <span class="hint">(code <code>${refused?.error.code ?? ''}</code>)</span></p>` : ''}
+<input id="f-fix-${f.name}" name="${f.name}" type="${f.type}" value="${values[f.name] ?? ''}" aria-describedby="${described}"${invalid ? html` aria-invalid="true"` : ''}>`;
+  });
+  const ready = str(r.state) === 'ready' || str(r.state) === 'matched';
+  return html`<section class="card" id="correct"><h2>${ready ? 'Correct what was read' : 'Confirm what was read'}</h2>
+<p class="hint">Read from the original beside it. Confirming posts the receipt's entry with these values${ready ? ' (or updates it)' : ''} and looks for its transaction again.</p>
+${general}${actionOrRole(signed, 'inbox.confirm', 'confirm a receipt', () =>
+  actionForm(signed, 'inbox.confirm', ready ? 'Save correction' : 'Confirm fields', {
+    back,
+    hidden: { id: str(r.id), expectedRevision: Number(r.revision), _fix: 'receipt' },
+    fields: html`${inputs}<p></p>`,
+  }),
+)}</section>`;
 }

@@ -1,0 +1,92 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { Browser } from 'playwright-core';
+import { uploadAndProcess } from '../operations/receipts/helpers.ts';
+import { type Caller, createCaller, startTestApp, type TestApp } from '../support/app.ts';
+import { DIALECTS } from '../support/databases.ts';
+import { call } from '../support/http.ts';
+import { ublReceipt } from '../support/receipts.ts';
+import { startSmtpServer, type TestSmtpServer } from '../support/smtp.ts';
+import { assertAccessible, assertNoHorizontalOverflow, launchChromium, signIn } from './browser.ts';
+
+/**
+ * Issue 30 part 2, "review, correct": a receipt's fields are confirmed or corrected on its page,
+ * beside the original, through the pages only (inbox.confirm). A refused value comes back with the
+ * message next to its input and every typed value kept; a good one is saved and shown.
+ */
+for (const dialect of DIALECTS) {
+  describe(`correcting a receipt's fields in Chromium (${dialect})`, () => {
+    let app: TestApp;
+    let smtp: TestSmtpServer;
+    let browser: Browser;
+    let finance: Caller;
+
+    before(async () => {
+      smtp = await startSmtpServer();
+      app = await startTestApp(dialect, { env: { SMTP_URL: smtp.url } });
+      app.services.config.publicUrl = app.baseUrl;
+      finance = await createCaller(app, { role: 'finance' });
+      browser = await launchChromium();
+    });
+    after(async () => {
+      await browser.close();
+      await app.close();
+      await smtp.close();
+    });
+
+    it('a wrong total is refused beside its input with the typed values kept; the corrected one is saved', async () => {
+      const item = await uploadAndProcess(
+        app,
+        finance,
+        ublReceipt({
+          id: `FIX-${dialect}`,
+          merchant: 'Blue Bottle Coffee',
+          date: '2026-01-15',
+          amountMinor: 1190n,
+        }),
+        'coffee.xml',
+        'application/xml',
+      );
+      const context = await browser.newContext({ bypassCSP: true });
+      const page = await context.newPage();
+      await signIn(page, app, smtp, finance);
+      await page.goto(`${app.baseUrl}/dashboard/receipts/${item.id}`);
+      await page.getByRole('heading', { name: /what was read/ }).waitFor();
+      // The read values are filled in beside the original.
+      assert.equal(await page.getByLabel('Merchant', { exact: true }).inputValue(), 'Blue Bottle Coffee');
+      assert.equal(await page.getByLabel('Total in minor units (cents)').inputValue(), '1190');
+      await assertAccessible(page, 'receipt with its correction form');
+
+      await page.getByLabel('Merchant', { exact: true }).fill('Blue Bottle Coffee Berlin');
+      await page.getByLabel('Total in minor units (cents)').fill('12.50');
+      await page.getByRole('button', { name: /Save correction|Confirm fields/ }).click();
+      const error = page.locator('#f-fix-totalMinor-error');
+      await error.waitFor();
+      assert.match(await error.innerText(), /totalMinor|minor units|decimal/i);
+      assert.equal(
+        await page.getByLabel('Total in minor units (cents)').getAttribute('aria-invalid'),
+        'true',
+      );
+      // Everything typed is still there, the wrong value included, to be fixed in place.
+      assert.equal(
+        await page.getByLabel('Merchant', { exact: true }).inputValue(),
+        'Blue Bottle Coffee Berlin',
+      );
+      assert.equal(await page.getByLabel('Total in minor units (cents)').inputValue(), '12.50');
+      await assertAccessible(page, 'receipt with a refused correction');
+      await page.setViewportSize({ width: 390, height: 844 });
+      await assertNoHorizontalOverflow(page, 'refused correction on a phone');
+      await page.setViewportSize({ width: 1280, height: 900 });
+
+      await page.getByLabel('Total in minor units (cents)').fill('1250');
+      await page.getByRole('button', { name: /Save correction|Confirm fields/ }).click();
+      await page.getByRole('heading', { level: 1, name: 'Blue Bottle Coffee Berlin' }).waitFor();
+      assert.match(await page.locator('dl.facts').first().innerText(), /12\.50 EUR/);
+      const got = await call(app.baseUrl, 'inbox.get', { id: item.id }, { token: finance.token });
+      const data = got.data as { merchant: string; total_minor: string };
+      assert.equal(data.merchant, 'Blue Bottle Coffee Berlin');
+      assert.equal(data.total_minor, '1250');
+      await context.close();
+    });
+  });
+}
