@@ -81,7 +81,13 @@ export interface RefusedCorrection {
 
 /** One receipt: its original beside the extracted fields, its suggestions, ignore/restore. */
 export const receiptPage: PageHandler = (services, signed, request) =>
-  receiptView(services, signed, str(request.params.id));
+  receiptView(
+    services,
+    signed,
+    str(request.params.id),
+    undefined,
+    str(request.query.search).trim().slice(0, 200),
+  );
 
 /**
  * The receipt page again after `inbox.confirm` refused a correction (routes.ts): status 400,
@@ -96,7 +102,13 @@ export async function refusedCorrectionPage(
   return { ...(await receiptView(services, signed, id, refused)), status: 400 };
 }
 
-async function receiptView(services: Services, signed: Signed, id: string, refused?: RefusedCorrection) {
+async function receiptView(
+  services: Services,
+  signed: Signed,
+  id: string,
+  refused?: RefusedCorrection,
+  search = '',
+) {
   const r = (await callOperation(services, signed, 'inbox.get', { id })) as Row;
   const back = `/dashboard/receipts/${id}`;
   const suggestions = rows(
@@ -167,8 +179,64 @@ ${
       ['Transaction', 'Score', 'Why', ''],
       suggestions.map((s, i) => suggestionRow(signed, s, describe(charges[i]), back)),
       'No open suggestion for this receipt.',
-    )}</section>`,
+    )}</section>
+${matched || !ATTACHABLE.has(str(r.state)) ? '' : await attachCard(services, signed, r, back, search, accounts, cards)}`,
   };
+}
+
+/** States in which a receipt can be matched by hand (matching.attach). */
+const ATTACHABLE = new Set(['ready', 'needs_review']);
+
+/**
+ * Search the open transactions and attach one by hand when no suggestion is right: a GET search
+ * on this page (transactions.list `search`, unmatched only), each hit with an Attach button.
+ */
+async function attachCard(
+  services: Services,
+  signed: Signed,
+  r: Row,
+  back: string,
+  search: string,
+  accounts: readonly Row[],
+  cards: readonly Row[],
+): Promise<Html> {
+  const hits = search
+    ? rows(
+        await callOperation(services, signed, 'transactions.list', {
+          search,
+          status: 'unmatched',
+          limit: 10,
+        }),
+      )
+    : [];
+  const results = search
+    ? table(
+        ['Transaction', ''],
+        hits.map(
+          (t) =>
+            html`<tr><td>${chargeSummary(t, accounts, cards)}</td><td>${actionOrRole(
+              signed,
+              'matching.attach',
+              'attach a transaction',
+              () =>
+                actionForm(signed, 'matching.attach', 'Attach', {
+                  back,
+                  hidden: {
+                    receiptId: str(r.id),
+                    expectedReceiptRevision: Number(r.revision),
+                    transactionId: str(t.id),
+                    expectedTransactionRevision: Number(t.revision),
+                  },
+                  inline: true,
+                }),
+            )}</td></tr>`,
+        ),
+        `No open transaction matches “${search}”.`,
+      )
+    : '';
+  return html`<section class="card" id="attach"><h2>Attach a transaction by hand</h2>
+<form method="get" action="${back}#attach" role="search"><label for="f-attach-search">Search open transactions</label><p class="hint" id="f-attach-search-hint">Words from the bank's text, the merchant or the counterparty.</p>
+<input id="f-attach-search" name="search" type="search" value="${search}" maxlength="200" aria-describedby="f-attach-search-hint"> <button class="secondary" type="submit">Search</button></form>${results}</section>`;
 }
 
 function suggestionRow(signed: Signed, s: Row, transaction: Html, back: string): Html {
