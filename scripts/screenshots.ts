@@ -141,6 +141,12 @@ async function main(): Promise<void> {
     await shoot('receipts', `${base}/dashboard/receipts`);
     await shoot('receipt', `${base}/dashboard/receipts/${uploaded.item.id}`);
     await shoot('receipt-consolidate', `${base}/dashboard/receipts/${String(receipt.id)}`);
+    // A correction refused beside its input, the typed values kept (inbox.confirm).
+    await page.goto(`${base}/dashboard/receipts/${uploaded.item.id}`);
+    await page.getByLabel('Total in minor units (cents)').fill('12.50');
+    await page.getByRole('button', { name: /Save correction|Confirm fields/ }).click();
+    await page.locator('#f-fix-totalMinor-error').waitFor();
+    await page.screenshot({ path: path.join(out, 'receipt-correction-refused.png'), fullPage: true });
     await shoot(
       'consolidation-review',
       `${base}/dashboard/consolidations?receiptEntryId=${String(receipt.entry_id)}&targetEntryId=${String(charge.entry_id)}`,

@@ -13,7 +13,7 @@ export interface Metrics {
   recordJobFailure(job: string, outcome: JobFailureOutcome): void;
 }
 
-export type JobFailureOutcome = 'run' | 'retry' | 'failed' | 'skipped';
+export type JobFailureOutcome = 'run' | 'retry' | 'failed' | 'skipped' | 'out_of_range';
 
 interface RequestSeries {
   count: { inc(): void };
@@ -38,7 +38,7 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}): Metri
   });
   const jobFailures = new Counter({
     name: 'accounting_job_failures_total',
-    help: 'Background job failures by job and outcome (run, retry, failed, skipped).',
+    help: 'Background job failures by job and outcome (run, retry, failed, skipped, out_of_range).',
     labelNames: ['job', 'outcome'],
     registers: [registry],
   });

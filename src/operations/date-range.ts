@@ -12,3 +12,15 @@ export function refuseReversedDates(from: string | undefined, to: string | undef
     });
   }
 }
+
+/**
+ * Instant ranges (`from` inclusive, `to` exclusive, RFC 3339) the same way: `to` not after `from`
+ * is a 400 naming `to` (admin.auditLog.list; an equal pair would be an empty range).
+ */
+export function refuseReversedInstants(from: string | undefined, to: string | undefined): void {
+  if (from !== undefined && to !== undefined && to <= from) {
+    throw new AppError('invalid_input', `to (${to}) is not after from (${from}); give to after from.`, {
+      field: 'to',
+    });
+  }
+}

@@ -40,6 +40,8 @@ fieldset{border:1px solid var(--line);border-radius:6px;padding:.4rem .8rem .6re
 label.choice{font-weight:400;display:flex;gap:.5rem;align-items:baseline;margin:.35rem 0}
 .notice{border-left:4px solid var(--ok);background:#eef7f0;padding:.6rem 1rem;margin:0 0 1rem}
 .error{border-left:4px solid var(--bad);background:#fbeeee;padding:.6rem 1rem;margin:0 0 1rem}
+.field-error{color:var(--bad);margin:.2rem 0}
+[aria-invalid=true]{border-color:var(--bad);outline:2px solid var(--bad)}
 .secret{font-family:ui-monospace,monospace;background:#fff8dc;border:1px dashed var(--warn);padding:.6rem;word-break:break-all}
 code{font-family:ui-monospace,monospace;font-size:.92em;word-break:break-all}
 .pager{display:flex;gap:1rem;margin:.8rem 0}

@@ -78,7 +78,13 @@ for (const dialect of DIALECTS) {
         const found = await suggestions(app, caller, { transactionId: healthy[name] });
         assert.equal(found.length, 1, `${name}: the healthy charge is suggested for its receipt`);
       }
-      assert.equal(await failures(app, 'receipts.match.transactions', 'skipped'), 2);
+      // Set aside before the scan since decision 400 (a stored date outside the range), counted
+      // as such; a row whose scan throws for another cause is counted `skipped` the same way.
+      assert.equal(
+        (await failures(app, 'receipts.match.transactions', 'skipped')) +
+          (await failures(app, 'receipts.match.transactions', 'out_of_range')),
+        2,
+      );
     });
 
     it('entries.export that throws is tried again, then ends failed with its cause; the others finish', async () => {

@@ -152,17 +152,16 @@ for (const dialect of DIALECTS) {
       if (process.env.SCREENSHOT_DIR)
         await page.screenshot({ path: `${process.env.SCREENSHOT_DIR}/receipt-confirm.png`, fullPage: true });
       await assertAccessible(page, 'receipt to confirm');
-      // A wrong currency is refused in words; nothing is posted.
+      // A wrong currency is refused next to its input; the typed values stay; nothing is posted.
       await page.getByLabel('Date on the receipt').fill('2026-03-14');
       await page.getByLabel('Total to pay').fill('23,90');
       await page.getByLabel('Currency').fill('EURO');
       await page.getByRole('button', { name: 'Confirm and post to the books' }).click();
-      await page.getByRole('alert').waitFor();
+      await page.locator('#f-fix-currency-error').waitFor();
+      assert.equal(await page.getByLabel('Total to pay').inputValue(), '23,90');
       const before = await call(app.baseUrl, 'inbox.get', { id: item.id }, { token: reviewer.token });
       assert.equal((before.data as { state: string }).state, 'needs_review');
-      await page.goto(`${app.baseUrl}/dashboard/receipts/${item.id}`);
-      await page.getByLabel('Date on the receipt').fill('2026-03-14');
-      await page.getByLabel('Total to pay').fill('23,90');
+      await page.getByLabel('Currency').fill('EUR');
       await page.getByRole('button', { name: 'Confirm and post to the books' }).click();
       await page.getByRole('status').getByText('Done:').waitFor();
       const after = await call(app.baseUrl, 'inbox.get', { id: item.id }, { token: reviewer.token });

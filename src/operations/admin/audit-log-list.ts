@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import { listAuditEntries } from '../../admin/audit-log.ts';
-import { AppError } from '../../contract/errors.ts';
 import { Id, Limit, Timestamp } from '../../contract/formats.ts';
+import { refuseReversedInstants } from '../date-range.ts';
 import { defineOperation } from '../define.ts';
 import { Cursor, CursorPage, cursorPage, decodeCursor } from '../pagination.ts';
 import { AuditEntry, toAuditEntry } from './schema.ts';
@@ -49,9 +49,7 @@ export const listAuditLog = defineOperation({
     const limit = input.limit ?? 30;
     const from = input.from === undefined ? undefined : new Date(input.from).toISOString();
     const to = input.to === undefined ? undefined : new Date(input.to).toISOString();
-    if (from !== undefined && to !== undefined && from >= to) {
-      throw new AppError('invalid_input', 'from must be before to.', { field: 'from' });
-    }
+    refuseReversedInstants(from, to);
     const rows = await listAuditEntries(ctx.db, ctx.organizationId, {
       limit,
       after: input.cursor === undefined ? undefined : decodeCursor(input.cursor),

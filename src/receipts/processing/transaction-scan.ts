@@ -1,3 +1,5 @@
+import { isDateInRange, isMinorInRange } from '../../contract/formats.ts';
+import { asMinor } from '../../db/values.ts';
 import type { Metrics } from '../../observability/metrics.ts';
 import type { UnitRuntime } from '../../unit/unit-of-work.ts';
 import { withUnit } from '../../unit/with-unit.ts';
@@ -19,7 +21,7 @@ const BATCH = 500;
 export async function scanNewTransactions(runtime: UnitRuntime & { metrics?: Metrics }): Promise<number> {
   const rows = await runtime.db.kysely
     .selectFrom('bank_transactions')
-    .select(['id', 'organization_id', 'status', 'receipt_id'])
+    .select(['id', 'organization_id', 'status', 'receipt_id', 'booked_date', 'amount_minor'])
     .where('match_scanned_at', 'is', null)
     .orderBy('created_at')
     .limit(BATCH)
@@ -50,6 +52,12 @@ export async function scanNewTransactions(runtime: UnitRuntime & { metrics?: Met
       .execute();
   }
   for (const row of rows.filter((r) => busy.has(r.organization_id))) {
+    // A row an old release stored outside the ranges (decision 400): no match is looked for,
+    // before any date arithmetic can throw on it; set aside with its own outcome, not a failure.
+    if (!storedInRange(row)) {
+      await setAside(runtime, row, 'out_of_range', undefined);
+      continue;
+    }
     try {
       await withUnit(
         runtime,
@@ -72,22 +80,43 @@ export async function scanNewTransactions(runtime: UnitRuntime & { metrics?: Met
         },
       );
     } catch (error) {
-      await skipPoisoned(runtime, row, error);
+      await setAside(runtime, row, 'skipped', error);
     }
   }
   return rows.length;
 }
 
-/** Marks a transaction whose scan threw as scanned, so the batch (and the next run) goes on without it. */
-async function skipPoisoned(
+/** A stored date and amount within the service's ranges (decisions 320, 321). */
+function storedInRange(row: { booked_date: unknown; amount_minor: unknown }): boolean {
+  try {
+    return isDateInRange(String(row.booked_date)) && isMinorInRange(asMinor(row.amount_minor));
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Marks a transaction as scanned without scanning it, so the batch (and the next run) goes on
+ * without it: `skipped` when its scan threw, `out_of_range` when it was stored outside the ranges.
+ */
+async function setAside(
   runtime: UnitRuntime & { metrics?: Metrics },
   row: { id: string; organization_id: string },
+  outcome: 'skipped' | 'out_of_range',
   error: unknown,
 ): Promise<void> {
-  runtime.metrics?.recordJobFailure(TRANSACTION_SCAN_JOB, 'skipped');
+  runtime.metrics?.recordJobFailure(TRANSACTION_SCAN_JOB, outcome);
   runtime.logger.warn(
-    { err: error, job: TRANSACTION_SCAN_JOB, transactionId: row.id, organizationId: row.organization_id },
-    'matching skipped a transaction it could not scan',
+    {
+      err: error,
+      job: TRANSACTION_SCAN_JOB,
+      transactionId: row.id,
+      organizationId: row.organization_id,
+      outcome,
+    },
+    outcome === 'skipped'
+      ? 'matching skipped a transaction it could not scan'
+      : 'matching set aside a transaction stored outside the date or money range',
   );
   await runtime.db.kysely
     .updateTable('bank_transactions')

@@ -1,4 +1,5 @@
 import { newId } from '../../lib/ids.ts';
+import { findOperation } from '../../operations/catalog.ts';
 import { type Html, html } from '../html.ts';
 import type { Signed } from './context.ts';
 
@@ -76,3 +77,23 @@ export const rows = (data: unknown, key = 'items'): Row[] =>
       ? (data as Row[])
       : [];
 export const str = (value: unknown): string => (value === null || value === undefined ? '' : String(value));
+
+/** The roles that may run an operation from the dashboard (an API-only list counts too). */
+export function rolesFor(operation: string): readonly string[] {
+  const found = findOperation(operation);
+  if (!found) return [];
+  const { access } = found;
+  return access.roles === 'dashboard' ? access.dashboardRoles : access.roles;
+}
+
+/**
+ * The action's form when the member's role may run it; otherwise what is missing, in words:
+ * which role the action needs and the member's own, instead of a button that can only fail
+ * (issue 27 part 5: "the dashboard says what is missing when someone may not").
+ */
+export function actionOrRole(signed: Signed, operation: string, what: string, form: () => Html): Html {
+  const roles = rolesFor(operation);
+  if (roles.includes(signed.principal.role)) return form();
+  if (!roles.length) return html`<p class="hint" role="note"><strong>You cannot ${what}</strong> here.</p>`;
+  return html`<p class="hint" role="note" data-role-needed="${operation}"><strong>You cannot ${what}:</strong> it needs the ${roles.join(' or ')} role and yours is ${signed.principal.role}. Ask an admin of ${signed.viewer.organizationName} to do it or to change your role.</p>`;
+}

@@ -10,6 +10,7 @@ import { type Html, html } from '../html.ts';
 import { errorBox, layout } from '../layout.ts';
 import { callOperation, checkCsrf, type Signed, sendHtml, signedIn } from './context.ts';
 import { PAGES } from './pages/index.ts';
+import { refusedCorrectionPage } from './pages/receipts.ts';
 import { nextPage, resultPage } from './results.ts';
 import { registerSessionRoutes } from './sessions-routes.ts';
 import { registerSignInRoutes } from './sign-in-routes.ts';
@@ -191,6 +192,27 @@ function registerActions(app: FastifyInstance, services: Services): void {
           back.startsWith('/dashboard/consolidations?')
         ) {
           return reply.redirect(`${back}&stale=1`, 303);
+        }
+        // A refused correction of a receipt comes back as its page: typed values kept, the
+        // message beside the field it names (issue 30). Server errors keep the failure page.
+        const receipt = /^\/dashboard\/receipts\/([0-9a-f-]{36})$/.exec(back);
+        if (operation.name === 'inbox.confirm' && form?.get('_fix') === 'receipt' && receipt) {
+          const { appError, unexpected } = toAppError(error);
+          if (!unexpected && appError.status < 500) {
+            const values = Object.fromEntries(
+              ['merchant', 'date', 'totalMinor', 'currency'].map((name) => [name, form.get(name) ?? '']),
+            );
+            const page = await refusedCorrectionPage(services, signed, receipt[1] as string, {
+              values,
+              error: {
+                code: appError.code,
+                message: appError.message,
+                field: appError.field,
+                requestId: request.id,
+              },
+            });
+            return sendHtml(reply, 400, layout({ ...page, viewer: signed.viewer }));
+          }
         }
         return failure(services, request, reply, signed, error, back);
       }

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { OPERATIONS } from '../../../src/operations/catalog.ts';
 import { createAccount, ok } from '../../books/support.ts';
 import { type Caller, createCaller, startTestApp, type TestApp } from '../../support/app.ts';
 import { DIALECTS } from '../../support/databases.ts';
@@ -85,6 +86,24 @@ for (const dialect of DIALECTS) {
       }
       assert.equal(new Set(messages).size, 1, messages.join(' | '));
       assert.match(messages[0] ?? '', /2026-01-31.*before.*2026-02-01/);
+    });
+
+    it('every operation taking from and to (found in the catalog) refuses a reversed pair naming to', async () => {
+      const ranged = OPERATIONS.filter((operation) => {
+        const properties = (operation.input as { properties?: Record<string, { format?: string }> })
+          .properties;
+        return properties?.from?.format !== undefined && properties.to?.format !== undefined;
+      });
+      assert.ok(ranged.length >= 4, ranged.map((o) => o.name).join(', '));
+      for (const operation of ranged) {
+        const timestamps =
+          (operation.input as { properties: Record<string, { format?: string }> }).properties.from?.format ===
+          'date-time';
+        const input = timestamps
+          ? { from: '2026-02-01T00:00:00Z', to: '2026-01-31T00:00:00Z' }
+          : { from: '2026-02-01', to: '2026-01-31' };
+        await refused(operation.name, input, 'to');
+      }
     });
   });
 }

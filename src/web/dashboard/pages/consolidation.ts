@@ -1,6 +1,6 @@
 import { type Html, html, money } from '../../html.ts';
 import { table } from '../../layout.ts';
-import { actionForm, type Row, rows, str } from '../components.ts';
+import { actionForm, actionOrRole, type Row, rows, str } from '../components.ts';
 import { callOperation } from '../context.ts';
 import type { PageHandler } from '../routes.ts';
 
@@ -75,13 +75,15 @@ export const consolidationPage: PageHandler = async (services, signed, request) 
       'No transaction.',
     )}</section>
 <section class="card"><h2>Confirm</h2><p class="hint">Adds the receipt to the entry and remembers the alias; amounts, allocations, tax and review status stay as they are.</p>
-${actionForm(signed, 'matching.receiptConsolidation.confirm', 'Confirm consolidation', {
-  back: self,
-  hidden,
-  fields: html`${repeated}<label for="f-reason">Reason</label><p class="hint" id="f-reason-hint">10 to 1000 characters, kept in the record's history.</p>
+${actionOrRole(signed, 'matching.receiptConsolidation.confirm', 'confirm a consolidation', () =>
+  actionForm(signed, 'matching.receiptConsolidation.confirm', 'Confirm consolidation', {
+    back: self,
+    hidden,
+    fields: html`${repeated}<label for="f-reason">Reason</label><p class="hint" id="f-reason-hint">10 to 1000 characters, kept in the record's history.</p>
 <textarea id="f-reason" name="reason" rows="3" minlength="10" maxlength="1000" required aria-describedby="f-reason-hint"></textarea>
 <p><label><input type="checkbox" name="originalsReviewed" value="true"> I reviewed the originals above</label></p>`,
-})}</section>`,
+  }),
+)}</section>`,
   };
 };
 

@@ -1,7 +1,8 @@
 import { iso4217MinorUnit } from '../../../lib/currencies.ts';
+import type { Services } from '../../../services.ts';
 import { type Html, html, money, when } from '../../html.ts';
-import { cursorPager, table } from '../../layout.ts';
-import { actionForm, badge, coded, field, intParam, type Row, rows, str } from '../components.ts';
+import { cursorPager, errorBox, table } from '../../layout.ts';
+import { actionForm, actionOrRole, badge, coded, intParam, type Row, rows, str } from '../components.ts';
 import { callOperation, type Signed } from '../context.ts';
 import type { PageHandler } from '../routes.ts';
 import { originalViewer, readValues } from './receipt-document.ts';
@@ -79,9 +80,43 @@ function stateBadge(state: string): Html {
   return badge(coded(state, STATE_WORDS), tone);
 }
 
+/** A correction that was refused: the values as typed, and the error to show beside its field. */
+export interface RefusedCorrection {
+  values: Record<string, string>;
+  error: { code: string; message: string; field?: string | undefined; requestId: string };
+}
+
 /** One receipt: its original beside the extracted fields, its suggestions, ignore/restore. */
-export const receiptPage: PageHandler = async (services, signed, request) => {
-  const id = str(request.params.id);
+export const receiptPage: PageHandler = (services, signed, request) =>
+  receiptView(services, signed, str(request.params.id), {
+    search: str(request.query.search).trim().slice(0, 200),
+    duplicate: request.query.duplicate === '1',
+  });
+
+/**
+ * The receipt page again after `inbox.confirm` refused a correction (routes.ts): status 400,
+ * the typed values kept in their inputs and the message next to the field it names.
+ */
+export async function refusedCorrectionPage(
+  services: Services,
+  signed: Signed,
+  id: string,
+  refused: RefusedCorrection,
+) {
+  return { ...(await receiptView(services, signed, id, { refused })), status: 400 };
+}
+
+interface ViewOptions {
+  /** A correction inbox.confirm refused, shown in place. */
+  refused?: RefusedCorrection;
+  /** The attach-by-hand search. */
+  search?: string;
+  /** The upload found these bytes already in the inbox (results.ts). */
+  duplicate?: boolean;
+}
+
+async function receiptView(services: Services, signed: Signed, id: string, options: ViewOptions = {}) {
+  const { refused, search = '', duplicate = false } = options;
   const r = (await callOperation(services, signed, 'inbox.get', { id })) as Row;
   const back = `/dashboard/receipts/${id}`;
   const suggestions = rows(
@@ -112,7 +147,7 @@ export const receiptPage: PageHandler = async (services, signed, request) => {
     title: str(r.merchant) || str(r.file_name),
     current: 'receipts',
     body: html`${
-      request.query.duplicate === '1'
+      duplicate
         ? html`<div class="notice" role="status">This file was already in the inbox (received ${when(r.created_at, signed.viewer.timeZone)}); nothing new was added.</div>`
         : ''
     }<div class="side-by-side"><section class="card"><h2>Original</h2>${originalViewer(r, `Original of ${str(r.file_name)}`)}</section>
@@ -122,7 +157,7 @@ export const receiptPage: PageHandler = async (services, signed, request) => {
 <details${r.state === 'needs_review' ? html` open` : ''}><summary>Everything read from it, with how sure</summary>${readValues((r.fields as Row | null) ?? null)}</details>
 ${reasons.length ? html`<p><strong>To review:</strong> ${reasons.map((reason) => REASONS[reason] ?? reason.replace(/_/g, ' ')).join('; ')}</p>` : ''}
 ${failure ? html`<div class="error" role="alert"><p>${str(failure.message)}</p><p class="hint">Error code <code>${str(failure.code)}</code></p></div>` : ''}
-${r.state === 'needs_review' || r.state === 'ready' ? confirmForm(signed, r, back) : ''}
+${r.state === 'needs_review' || r.state === 'ready' || refused ? correctionCard(signed, r, back, refused) : ''}
 ${
   r.state === 'ignored'
     ? actionForm(signed, 'inbox.restore', 'Restore', {
@@ -156,15 +191,73 @@ ${
       ['Transaction', 'Score', 'Why', ''],
       suggestions.map((s, i) => suggestionRow(signed, s, describe(charges[i]), back)),
       'No open suggestion for this receipt.',
-    )}</section>`,
+    )}</section>
+${matched || !ATTACHABLE.has(str(r.state)) ? '' : await attachCard(services, signed, r, back, search, accounts, cards)}`,
   };
-};
+}
+
+/** States in which a receipt can be matched by hand (matching.attach). */
+const ATTACHABLE = new Set(['ready', 'needs_review']);
+
+/**
+ * Search the open transactions and attach one by hand when no suggestion is right: a GET search
+ * on this page (transactions.list `search`, unmatched only), each hit with an Attach button.
+ */
+async function attachCard(
+  services: Services,
+  signed: Signed,
+  r: Row,
+  back: string,
+  search: string,
+  accounts: readonly Row[],
+  cards: readonly Row[],
+): Promise<Html> {
+  const hits = search
+    ? rows(
+        await callOperation(services, signed, 'transactions.list', {
+          search,
+          status: 'unmatched',
+          limit: 10,
+        }),
+      )
+    : [];
+  const results = search
+    ? table(
+        ['Transaction', ''],
+        hits.map(
+          (t) =>
+            html`<tr><td>${chargeSummary(t, accounts, cards)}</td><td>${actionOrRole(
+              signed,
+              'matching.attach',
+              'attach a transaction',
+              () =>
+                actionForm(signed, 'matching.attach', 'Attach', {
+                  back,
+                  hidden: {
+                    receiptId: str(r.id),
+                    expectedReceiptRevision: Number(r.revision),
+                    transactionId: str(t.id),
+                    expectedTransactionRevision: Number(t.revision),
+                  },
+                  inline: true,
+                }),
+            )}</td></tr>`,
+        ),
+        `No open transaction matches “${search}”.`,
+      )
+    : '';
+  return html`<section class="card" id="attach"><h2>Attach a transaction by hand</h2>
+<form method="get" action="${back}#attach" role="search"><label for="f-attach-search">Search open transactions</label><p class="hint" id="f-attach-search-hint">Words from the bank's text, the merchant or the counterparty.</p>
+<input id="f-attach-search" name="search" type="search" value="${search}" maxlength="200" aria-describedby="f-attach-search-hint"> <button class="secondary" type="submit">Search</button></form>${results}</section>`;
+}
 
 function suggestionRow(signed: Signed, s: Row, transaction: Html, back: string): Html {
   const hidden = { id: str(s.id), expectedRevision: Number(s.revision) };
   const reasons = Array.isArray(s.reasons) ? (s.reasons as unknown[]).map(String).join('; ') : '';
   return html`<tr><td>${transaction}</td><td class="num">${str(s.score)}</td><td>${reasons}${s.exact_amount ? ' · exact amount' : ''}${s.same_card ? ' · same card' : ''}</td>
-<td>${actionForm(signed, 'matching.suggestions.confirm', 'Confirm match', { back, hidden, inline: true })}
+<td>${actionOrRole(signed, 'matching.suggestions.confirm', 'confirm a match', () =>
+    actionForm(signed, 'matching.suggestions.confirm', 'Confirm match', { back, hidden, inline: true }),
+  )}
 ${actionForm(signed, 'matching.suggestions.decline', 'Decline', {
   back,
   hidden,
@@ -209,35 +302,6 @@ const REASONS: Record<string, string> = {
 };
 
 /**
- * Confirm or correct what was read (inbox.confirm): the four values a receipt entry needs, filled
- * with what was read. Until a person confirms them, a read that needs review posts nothing to the
- * books (decision 333); confirming posts the entry and runs matching again. The total is typed as
- * people write it ("23,80" or "23.80"), in the currency beside it.
- */
-function confirmForm(signed: Signed, r: Row, back: string): Html {
-  const currency = str(r.currency);
-  const digits = iso4217MinorUnit(currency) ?? 2;
-  const total = typeof r.total_minor === 'string' ? money(r.total_minor, undefined, digits) : '';
-  const needsReview = r.state === 'needs_review';
-  return html`<details class="confirm"${needsReview ? html` open` : ''}><summary>${needsReview ? 'Confirm or correct these values' : 'Correct these values'}</summary>
-${actionForm(
-  signed,
-  'inbox.confirm',
-  needsReview ? 'Confirm and post to the books' : 'Save the corrections',
-  {
-    back,
-    hidden: { id: str(r.id), expectedRevision: Number(r.revision), _amounts: 'totalMinor:currency' },
-    fields: html`<p class="hint">${needsReview ? 'Nothing from this receipt reaches the books until you confirm it.' : 'The receipt entry is updated and matching runs again.'}</p>
-${field('merchant', 'Merchant', { required: true, value: str(r.merchant) })}
-${field('date', 'Date on the receipt', { type: 'date', required: true, value: str(r.date) })}
-<label for="f-totalMinor">Total to pay</label><p class="hint" id="f-totalMinor-hint">As printed, for example 23,80 or 1,234.56; negative for a refund or credit note.</p>
-<input id="f-totalMinor" name="totalMinor" type="text" inputmode="decimal" required aria-describedby="f-totalMinor-hint" value="${total}">
-${field('currency', 'Currency', { required: true, value: currency, hint: 'Three letters, for example EUR, USD, GBP.' })}`,
-  },
-)}</details>`;
-}
-
-/**
  * Where to consolidate this receipt's entry: the entries the preview would accept, nearest in date
  * first (matching.receiptConsolidation.candidates), or an entry id typed in.
  */
@@ -254,4 +318,73 @@ ${str(t.date)} · ${str(t.description)} · ${money(t.amount_minor, t.currency)} 
 <label for="f-target">Consolidate into entry (id)</label><input id="f-target" name="targetEntryId" type="text" required aria-describedby="f-target-hint">`;
   return html`<form method="get" action="/dashboard/consolidations"><input type="hidden" name="receiptEntryId" value="${receiptEntryId}">
 ${choices} <button class="secondary" type="submit">Review consolidation</button></form>`;
+}
+
+/** Fields a person can correct (inbox.confirm), each with its label, input type and hint. */
+const CORRECTABLE: ReadonlyArray<{ name: string; label: string; type: string; hint: string; mode?: string }> =
+  [
+    { name: 'merchant', label: 'Merchant', type: 'text', hint: '1 to 300 characters.' },
+    { name: 'date', label: 'Date on the receipt', type: 'date', hint: 'The date printed on the document.' },
+    {
+      name: 'totalMinor',
+      label: 'Total to pay',
+      type: 'text',
+      mode: 'decimal',
+      hint: 'As printed, for example 23,80 or 1,234.56; negative for a refund or credit note.',
+    },
+    { name: 'currency', label: 'Currency', type: 'text', hint: 'Three letters, for example EUR, USD, GBP.' },
+  ];
+
+/**
+ * Confirm or correct what was read (inbox.confirm), beside the original: the four values a receipt
+ * entry needs, filled with what was read. Until a person confirms them, a read that needs review
+ * posts nothing to the books (decision 333); confirming posts the entry and runs matching again.
+ * The total is typed as people write it ("23,80" or "23.80") in the currency beside it
+ * (`_amounts`, decision 387). After a refusal the typed values stay and the message stands next
+ * to the field it names (or above the form).
+ */
+function correctionCard(signed: Signed, r: Row, back: string, refused?: RefusedCorrection): Html {
+  const currency = str(r.currency);
+  const read: Record<string, string> = {
+    merchant: str(r.merchant),
+    date: str(r.date),
+    totalMinor:
+      typeof r.total_minor === 'string'
+        ? money(r.total_minor, undefined, iso4217MinorUnit(currency) ?? 2)
+        : '',
+    currency,
+  };
+  const values = refused ? refused.values : read;
+  const errorField = refused?.error.field;
+  const general =
+    refused && !CORRECTABLE.some((f) => f.name === errorField)
+      ? errorBox(refused.error.message, refused.error.code, refused.error.requestId)
+      : '';
+  const inputs = CORRECTABLE.map((f) => {
+    const invalid = refused !== undefined && f.name === errorField;
+    const described = `f-fix-${f.name}-hint${invalid ? ` f-fix-${f.name}-error` : ''}`;
+    return html`<label for="f-fix-${f.name}">${f.label}</label><p class="hint" id="f-fix-${f.name}-hint">${f.hint}</p>
+${invalid ? html`<p class="field-error" id="f-fix-${f.name}-error"><strong>${refused?.error.message ?? ''}</strong> <span class="hint">(code <code>${refused?.error.code ?? ''}</code>)</span></p>` : ''}
+<input id="f-fix-${f.name}" name="${f.name}" type="${f.type}"${f.mode ? html` inputmode="${f.mode}"` : ''} required value="${values[f.name] ?? ''}" aria-describedby="${described}"${invalid ? html` aria-invalid="true"` : ''}>`;
+  });
+  const needsReview = str(r.state) === 'needs_review';
+  return html`<details class="confirm" id="correct"${needsReview || refused ? html` open` : ''}><summary>${needsReview ? 'Confirm or correct these values' : 'Correct these values'}</summary>
+<p class="hint">${needsReview ? 'Nothing from this receipt reaches the books until you confirm it.' : 'The receipt entry is updated with these values and matching runs again.'}</p>
+${general}${actionOrRole(signed, 'inbox.confirm', 'confirm a receipt', () =>
+  actionForm(
+    signed,
+    'inbox.confirm',
+    needsReview ? 'Confirm and post to the books' : 'Save the corrections',
+    {
+      back,
+      hidden: {
+        id: str(r.id),
+        expectedRevision: Number(r.revision),
+        _fix: 'receipt',
+        _amounts: 'totalMinor:currency',
+      },
+      fields: html`${inputs}<p></p>`,
+    },
+  ),
+)}</details>`;
 }
