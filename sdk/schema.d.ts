@@ -6114,7 +6114,7 @@ export interface components {
                  * @description Due date; strictly later than the previous one, the first today or later.
                  */
                 dueDate: string;
-                /** @description Amount, decimal string of minor units, greater than 0. */
+                /** @description Amount, decimal string of minor units, 1 to 9007199254740991. */
                 amountMinor: string;
             }[];
             /** @description IANA time zone whose calendar decides run dates (default: the organization's). */
@@ -6151,7 +6151,7 @@ export interface components {
                  * @description Due date; strictly later than the previous one, the first today or later and after the due date of the last installment kept.
                  */
                 dueDate: string;
-                /** @description Amount, decimal string of minor units, greater than 0. */
+                /** @description Amount, decimal string of minor units, 1 to 9007199254740991. */
                 amountMinor: string;
             }[];
             /** @description Idempotency key, 8-200 characters; required unless the Idempotency-Key header is sent. */

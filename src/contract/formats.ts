@@ -145,6 +145,8 @@ function upTo(max: string): string {
 export const SIGNED_MINOR_PATTERN = `^(0|-?(?:${upTo(MAX_MINOR.toString())}))$`;
 /** Non-negative minor units within the money range. */
 export const MINOR_PATTERN = `^(0|(?:${upTo(MAX_MINOR.toString())}))$`;
+/** Minor units greater than 0 within the money range (a payment, a rate). */
+export const POSITIVE_MINOR_PATTERN = `^(?:${upTo(MAX_MINOR.toString())})$`;
 
 /** At least one character that is not white space: a value that is required cannot be blank. */
 export const NOT_BLANK_PATTERN = '\\S';

@@ -1,5 +1,6 @@
 import {
   MINOR_PATTERN,
+  POSITIVE_MINOR_PATTERN,
   SIGNED_MINOR_PATTERN,
   SINGLE_LINE_PATTERN,
   UUID_PATTERN,
@@ -124,8 +125,17 @@ function compactNode(node: JsonSchema, topLevel: boolean): JsonSchema {
   }
   // The 300-character money-range patterns (decision 320) as named formats, said once in the
   // instructions: an exact decimal of minor units within 2^53-1 either way.
-  if (out.pattern === SIGNED_MINOR_PATTERN || out.pattern === MINOR_PATTERN) {
-    out.format = out.pattern === MINOR_PATTERN ? 'minor-units' : 'signed-minor-units';
+  if (
+    out.pattern === SIGNED_MINOR_PATTERN ||
+    out.pattern === MINOR_PATTERN ||
+    out.pattern === POSITIVE_MINOR_PATTERN
+  ) {
+    out.format =
+      out.pattern === MINOR_PATTERN
+        ? 'minor-units'
+        : out.pattern === POSITIVE_MINOR_PATTERN
+          ? 'positive-minor-units'
+          : 'signed-minor-units';
     delete out.pattern;
   }
   // Names on one line (decision 389): the long pattern as a named format, said once too.

@@ -32,7 +32,7 @@ Mutations require an idempotencyKey argument (8-200 characters unless the tool's
 Changes to an existing record require expectedRevision (the revision last read); a stale value fails with revision_conflict and current_revision.
 Lists take limit (page size, 1-100, default 30) and either offset (records to skip) or cursor (nextCursor of the previous page).
 Arguments a tool's inputSchema does not list are refused (unknown_field). Ids are UUIDs; dates are YYYY-MM-DD.
-Money is a decimal string of minor units: format signed-minor-units is an integer from -9007199254740991 to 9007199254740991 (minor-units: 0 and up). Format single-line is text on one line: not blank, no control characters, line breaks or bidirectional overrides. Errors come back as tool results with isError and structuredContent.error.code.
+Money is a decimal string of minor units: format signed-minor-units is an integer from -9007199254740991 to 9007199254740991 (minor-units: 0 and up; positive-minor-units: 1 and up). Format single-line is text on one line: not blank, no control characters, line breaks or bidirectional overrides. Errors come back as tool results with isError and structuredContent.error.code.
 A tool is listed only when this credential's scopes and role allow it. Destructive tools (destructiveHint) cannot be undone.
 Results are in structuredContent; their full schemas are in the OpenAPI document at /api/v1/openapi.json (component <Operation>Result).`;
 

@@ -3,6 +3,7 @@ import {
   DATE_MESSAGE,
   MINOR_PATTERN,
   NOT_BLANK_PATTERN,
+  POSITIVE_MINOR_PATTERN,
   SIGNED_MINOR_PATTERN,
   SINGLE_LINE_PATTERN,
   TIMESTAMP_MESSAGE,
@@ -27,6 +28,7 @@ const KNOWN_PATTERNS: Record<string, string> = {
   '^[0-9]{4}-[0-9]{2}-[0-9]{2}$': 'a date as YYYY-MM-DD',
   [SIGNED_MINOR_PATTERN]: 'a decimal string of minor units from -9007199254740991 to 9007199254740991',
   [MINOR_PATTERN]: 'a decimal string of minor units from 0 to 9007199254740991',
+  [POSITIVE_MINOR_PATTERN]: 'a decimal string of minor units from 1 to 9007199254740991',
   [NOT_BLANK_PATTERN]: 'text that is not blank (white space only is not a value)',
   [SINGLE_LINE_PATTERN]:
     'one line of text that is not blank, without control characters, line breaks or bidirectional overrides',

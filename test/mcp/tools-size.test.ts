@@ -3,6 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { ALL_SCOPES } from '../../src/contract/access.ts';
 import {
   MINOR_PATTERN,
+  POSITIVE_MINOR_PATTERN,
   SIGNED_MINOR_PATTERN,
   SINGLE_LINE_PATTERN,
   UUID_PATTERN,
@@ -45,6 +46,7 @@ function facts(node: unknown, path: string, out: Set<string>): Set<string> {
     [UUID_PATTERN]: 'uuid',
     [SIGNED_MINOR_PATTERN]: 'signed-minor-units',
     [MINOR_PATTERN]: 'minor-units',
+    [POSITIVE_MINOR_PATTERN]: 'positive-minor-units',
     [SINGLE_LINE_PATTERN]: 'single-line',
   };
   const format = (schema.pattern !== undefined ? named[String(schema.pattern)] : undefined) ?? schema.format;

@@ -1,6 +1,13 @@
 import { Type } from 'typebox';
 import { AppError, notFound, revisionConflict } from '../../contract/errors.ts';
-import { Id, IdempotencyKey, MAX_SAFE, Revision, SingleLineText } from '../../contract/formats.ts';
+import {
+  Id,
+  IdempotencyKey,
+  MAX_SAFE,
+  POSITIVE_MINOR_PATTERN,
+  Revision,
+  SingleLineText,
+} from '../../contract/formats.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import type { PayCadence as PayCadenceValue } from '../../db/tables/contractors.ts';
 import { asBool, asMinor, dbBool } from '../../db/values.ts';
@@ -34,7 +41,7 @@ export const saveJobRole = defineOperation({
       ),
       hourlyRateMinor: Type.Optional(
         Type.String({
-          pattern: '^[1-9][0-9]{0,15}$',
+          pattern: POSITIVE_MINOR_PATTERN,
           description:
             'Hourly rate in minor units as a decimal string, 1 to 9007199254740991 (e.g. "5000" is 50.00).',
         }),

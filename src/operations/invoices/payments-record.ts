@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { DateString, Id, IdempotencyKey, Revision } from '../../contract/formats.ts';
+import { DateString, Id, IdempotencyKey, POSITIVE_MINOR_PATTERN, Revision } from '../../contract/formats.ts';
 import { organizationToday, recordPayment } from '../../invoicing/invoices/index.ts';
 import { defineOperation } from '../define.ts';
 import { Invoice, PaymentMethod, PaymentRecord, toInvoiceRecord, toPaymentRecord } from './schema.ts';
@@ -16,7 +16,7 @@ export const recordInvoicePayment = defineOperation({
       invoiceId: Id('Invoice id.'),
       expectedRevision: Revision("The invoice's revision the caller last read."),
       amountMinor: Type.String({
-        pattern: '^[1-9][0-9]{0,15}$',
+        pattern: POSITIVE_MINOR_PATTERN,
         description: 'Amount in minor units, decimal string greater than 0, at most the balance.',
       }),
       paidOn: DateString(

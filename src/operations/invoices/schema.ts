@@ -1,5 +1,12 @@
 import { type Static, Type } from 'typebox';
-import { DateString, Id, SingleLineText, Timestamp } from '../../contract/formats.ts';
+import {
+  DateString,
+  Id,
+  MINOR_PATTERN,
+  POSITIVE_MINOR_PATTERN,
+  SingleLineText,
+  Timestamp,
+} from '../../contract/formats.ts';
 import type { IsoDate } from '../../invoicing/calendar.ts';
 import type { InstallmentLimits } from '../../invoicing/installments.ts';
 import type { Invoice as InvoiceModel } from '../../invoicing/invoices/index.ts';
@@ -195,7 +202,7 @@ export const LineInput = Type.Object(
       description: 'Decimal string greater than 0, at most 9 integer and 4 fraction digits ("1", "1.5").',
     }),
     unitAmountMinor: Type.String({
-      pattern: '^(0|[1-9][0-9]{0,15})$',
+      pattern: MINOR_PATTERN,
       description: 'Price of one unit in minor units, decimal string 0 to 9007199254740991.',
     }),
     taxRate: Type.Optional(
@@ -300,8 +307,8 @@ export function installmentFields(
       {
         dueDate: DateString(`Due date; strictly later than the previous one, the first ${firstDueRule}.`),
         amountMinor: Type.String({
-          pattern: '^(0|[1-9][0-9]{0,15})$',
-          description: 'Amount, decimal string of minor units, greater than 0.',
+          pattern: POSITIVE_MINOR_PATTERN,
+          description: 'Amount, decimal string of minor units, 1 to 9007199254740991.',
         }),
       },
       { additionalProperties: false },
