@@ -123,9 +123,9 @@ export function typedAmountToMinor(text: string, exponent: number): string | und
 }
 
 /**
- * Fields the form names in `_amounts` (comma separated, each `field` or `field:currencyField`)
- * hold amounts typed as people write them; they become minor units by the currency's ISO 4217
- * exponent (2 when the currency is unknown). Text that is not an amount stays as typed, so
+ * Fields the form names in `_amounts` (comma separated, each `field`, `field:currencyField` or
+ * `field:EUR` when the currency is the record's and not an input) hold amounts typed as people
+ * write them; they become minor units by the currency's ISO 4217 exponent (2 when unknown). Text that is not an amount stays as typed, so
  * validation names the field.
  */
 function amountFields(form: URLSearchParams, input: Record<string, unknown>): void {
@@ -133,7 +133,12 @@ function amountFields(form: URLSearchParams, input: Record<string, unknown>): vo
     const [key = '', currencyField] = spec.trim().split(':');
     const value = input[key];
     if (typeof value !== 'string') continue;
-    const currency = currencyField ? input[currencyField] : undefined;
+    const currency =
+      currencyField && currencyField in input
+        ? input[currencyField]
+        : /^[A-Z]{3}$/.test(currencyField ?? '')
+          ? currencyField
+          : undefined;
     const exponent = typeof currency === 'string' ? (iso4217MinorUnit(currency.toUpperCase()) ?? 2) : 2;
     const minor = typedAmountToMinor(value, exponent);
     if (minor !== undefined) input[key] = minor;

@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { forgetReaderStatus } from '../../src/receipts/extraction/readers.ts';
-import { createCaller, startTestApp, type TestApp } from '../support/app.ts';
+import { createInvoice, createParty, sendInvoice } from '../invoicing/ops-support.ts';
+import { type Caller, createCaller, startTestApp, type TestApp } from '../support/app.ts';
 import { DIALECTS } from '../support/databases.ts';
+import { call } from '../support/http.ts';
 import { startSmtpServer, type TestSmtpServer } from '../support/smtp.ts';
 import { PageClient } from './dashboard-client.ts';
 
@@ -12,12 +14,13 @@ for (const dialect of DIALECTS) {
     let app: TestApp;
     let smtp: TestSmtpServer;
     let client: PageClient;
+    let admin: Caller;
 
     before(async () => {
       smtp = await startSmtpServer();
       app = await startTestApp(dialect, { env: { SMTP_URL: smtp.url } });
       app.services.config.publicUrl = app.baseUrl;
-      const admin = await createCaller(app, { role: 'admin' });
+      admin = await createCaller(app, { role: 'admin' });
       const { email } = await app.services.db.kysely
         .selectFrom('members')
         .select('email')
@@ -29,6 +32,37 @@ for (const dialect of DIALECTS) {
     after(async () => {
       await app.close();
       await smtp.close();
+    });
+
+    it("records an invoice payment typed as people write it, in the invoice's currency", async () => {
+      const party = await createParty(app, admin);
+      const sent = await sendInvoice(app, admin, await createInvoice(app, admin, String(party.id)));
+      const page = await (await client.get(`/dashboard/invoices/${String(sent.id)}`)).text();
+      const form =
+        /<form method="post" action="\/dashboard\/actions\/invoices\.payments\.record"[^>]*>([\s\S]*?)<\/form>/.exec(
+          page,
+        )?.[1];
+      assert.ok(form, 'the invoice page offers to record a payment');
+      assert.match(form, /<label for="f-amountMinor">Amount \(CAD\)<\/label>/);
+      const fields: Record<string, string> = {};
+      for (const [, name, value] of form.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g))
+        fields[name as string] = (value as string).replaceAll('&amp;', '&');
+      assert.equal(fields._amounts, 'amountMinor:CAD');
+      const answer = await client.post('/dashboard/actions/invoices.payments.record', {
+        ...fields,
+        amountMinor: '1.000,50',
+        // The form's own default: the organization's today on the test clock.
+        paidOn: /name="paidOn" type="date" required value="([^"]+)"/.exec(form)?.[1] ?? '',
+        method: 'bank_transfer',
+      });
+      assert.equal(answer.status, 303, await answer.text());
+      const got = await call(app.baseUrl, 'invoices.get', { id: sent.id }, { token: admin.token });
+      const payments = (got.data as { payments: { amount_minor: string }[] }).payments;
+      assert.deepEqual(
+        payments.map((p) => p.amount_minor),
+        ['100050'],
+        '"1.000,50" typed in the form is 1,000.50 CAD',
+      );
     });
 
     it('an unknown address is an HTML 404 page, in the shell for a member, with a way back', async () => {

@@ -45,4 +45,12 @@ describe('amounts typed as people write them', () => {
     form.set('currency', 'EUR');
     assert.deepEqual(formToInput(form, schema), { totalMinor: '123450', currency: 'EUR', note: '1,5' });
   });
+
+  it("takes the record's own currency when the form names a code instead of a field", () => {
+    const schema = Type.Object({ amountMinor: Type.String() });
+    const amount = (code: string) =>
+      formToInput(new URLSearchParams({ amountMinor: '1.234,5', _amounts: `amountMinor:${code}` }), schema);
+    assert.deepEqual(amount('CAD'), { amountMinor: '123450' });
+    assert.deepEqual(amount('BHD'), { amountMinor: '1234500' }, 'three decimals');
+  });
 });

@@ -1,3 +1,4 @@
+import { iso4217MinorUnit } from '../../../lib/currencies.ts';
 import { html, money, when } from '../../html.ts';
 import { pager, table } from '../../layout.ts';
 import { actionForm, badge, coded, field, intParam, type Row, rows, str } from '../components.ts';
@@ -105,8 +106,9 @@ ${
   i.status === 'sent'
     ? html`<h3>Record a payment</h3>${actionForm(signed, 'invoices.payments.record', 'Record payment', {
         back,
-        hidden: { invoiceId: id, ...hidden },
-        fields: html`${field('amountMinor', 'Amount in minor units (cents)', { required: true, value: str(i.balance_minor) })}${field('paidOn', 'Paid on', { type: 'date', required: true, value: today })}${field('method', 'Method', { value: 'bank_transfer', hint: 'bank_transfer, card, cash, cheque or other.' })}${field('reference', 'Reference')}<p></p>`,
+        // The amount as people write it, in the invoice's currency (forms.ts `_amounts`).
+        hidden: { invoiceId: id, ...hidden, _amounts: `amountMinor:${str(i.currency)}` },
+        fields: html`${field('amountMinor', `Amount (${str(i.currency)})`, { required: true, value: money(i.balance_minor, undefined, iso4217MinorUnit(str(i.currency)) ?? 2), hint: 'As you write it, for example 1,234.56 or 1.234,56.' })}${field('paidOn', 'Paid on', { type: 'date', required: true, value: today })}${field('method', 'Method', { value: 'bank_transfer', hint: 'bank_transfer, card, cash, cheque or other.' })}${field('reference', 'Reference')}<p></p>`,
       })}`
     : ''
 }</section>`,
