@@ -74,6 +74,7 @@ export const OPERATIONS = {
   'matching.suggestions.list': { mutation: false, get: true },
   'matching.suggestions.confirm': { mutation: true, get: false },
   'matching.suggestions.decline': { mutation: true, get: false },
+  'matching.suggestions.reopen': { mutation: true, get: false },
   'matching.attach': { mutation: true, get: false },
   'matching.detach': { mutation: true, get: false },
   'matching.aliases.list': { mutation: false, get: true },

@@ -2142,7 +2142,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Decline a suggestion (the pair is never suggested again)
+         * Decline a suggestion (the pair is not suggested again unless the decline is undone)
          * @description **Access:** scopes `accounting:read`, `accounting:write`; roles admin, finance.
          *
          *     **Idempotency:** required: header `Idempotency-Key` (8-200) or body `idempotencyKey` (8-200).
@@ -2152,6 +2152,34 @@ export interface paths {
          *     **MCP tool:** `accounting_matching_suggestions_decline`.
          */
         post: operations["matching.suggestions.decline"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/accounting/matching.suggestions.reopen": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Undo a decline: the suggestion is open again
+         * @description Only a declined suggestion whose receipt is still waiting (ready or needs_review, no transaction) and whose transaction is still unmatched can be reopened; the pair may then be suggested again.
+         *
+         *     **Access:** scopes `accounting:read`, `accounting:write`; roles admin, finance.
+         *
+         *     **Idempotency:** required: header `Idempotency-Key` (8-200) or body `idempotencyKey` (8-200).
+         *
+         *     **Revision:** send `expectedRevision` (the revision last read); a different current revision answers 409 `revision_conflict` with `current_revision`, and nothing changes.
+         *
+         *     **MCP tool:** `accounting_matching_suggestions_reopen`.
+         */
+        post: operations["matching.suggestions.reopen"];
         delete?: never;
         options?: never;
         head?: never;
@@ -6253,6 +6281,14 @@ export interface components {
             idempotencyKey?: string;
         };
         MatchingSuggestionsDeclineRequest: {
+            /** @description Suggestion id. */
+            id: string;
+            /** @description The revision of the suggestion last read. */
+            expectedRevision: number;
+            /** @description Idempotency key, 8-200 characters; required unless the Idempotency-Key header is sent. */
+            idempotencyKey?: string;
+        };
+        MatchingSuggestionsReopenRequest: {
             /** @description Suggestion id. */
             id: string;
             /** @description The revision of the suggestion last read. */
@@ -16333,6 +16369,86 @@ export interface operations {
                  *     }
                  */
                 "application/json": components["schemas"]["MatchingSuggestionsDeclineRequest"];
+            };
+        };
+        responses: {
+            /** @description Success: the result is in `data`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "01920000-0000-7000-8000-000000000001",
+                     *         "receipt_id": "01920000-0000-7000-8000-000000000001",
+                     *         "transaction_id": "01920000-0000-7000-8000-000000000001",
+                     *         "score": 1,
+                     *         "components": {
+                     *           "amount": 1,
+                     *           "date": 1,
+                     *           "merchant": 1,
+                     *           "currency": 1,
+                     *           "card": 1,
+                     *           "order": 1
+                     *         },
+                     *         "reasons": [
+                     *           "text"
+                     *         ],
+                     *         "exact_amount": true,
+                     *         "same_card": true,
+                     *         "state": "open",
+                     *         "revision": 1,
+                     *         "created_at": "2026-09-22T14:30:00.000Z",
+                     *         "updated_at": "2026-09-22T14:30:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["MatchSuggestion"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "matching.suggestions.reopen": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
+                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
+                /** @description Idempotency key of a mutation (8-200 characters); required unless the body has `idempotencyKey`, and must equal it when both are sent. A retry with the same key and input returns the stored result and takes effect once. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKeyHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The operation input. `idempotencyKey` may be sent here or as the Idempotency-Key header. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "00000000-0000-0000-0000-000000000000",
+                 *       "expectedRevision": 2
+                 *     }
+                 */
+                "application/json": components["schemas"]["MatchingSuggestionsReopenRequest"];
             };
         };
         responses: {

@@ -2,10 +2,8 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import type { Browser } from 'playwright-core';
-import { cardAccount, cardTransaction, paypalReceipt } from '../operations/matching/helpers.ts';
 import { uploadAndProcess } from '../operations/receipts/helpers.ts';
 import { type Caller, createCaller, startTestApp, type TestApp } from '../support/app.ts';
-import { auditRows } from '../support/audit.ts';
 import { DIALECTS } from '../support/databases.ts';
 import { call } from '../support/http.ts';
 import { ublReceipt, undatedSlip } from '../support/receipts.ts';
@@ -15,12 +13,11 @@ import { assertAccessible, assertNoHorizontalOverflow, launchChromium, signIn } 
 let serial = 0;
 
 for (const dialect of DIALECTS) {
-  describe(`receipts and the consolidation review in Chromium (${dialect})`, () => {
+  describe(`the receipts inbox, upload and correction pages in Chromium (${dialect})`, () => {
     let app: TestApp;
     let smtp: TestSmtpServer;
     let browser: Browser;
     let finance: Caller;
-    let admin: Caller;
 
     before(async () => {
       smtp = await startSmtpServer();
@@ -30,7 +27,6 @@ for (const dialect of DIALECTS) {
       });
       app.services.config.publicUrl = app.baseUrl;
       finance = await createCaller(app, { role: 'finance' });
-      admin = await createCaller(app, { role: 'admin', organizationId: finance.organizationId });
       browser = await launchChromium();
     });
     after(async () => {
@@ -210,163 +206,6 @@ for (const dialect of DIALECTS) {
       await assertNoHorizontalOverflow(page, 'photographed receipt on a phone');
       await assertAccessible(page, 'photographed receipt');
       await context.close();
-    });
-
-    it('a suggestion shows its charge; confirming says what it matched, Unmatch undoes it; Decline asks first', async () => {
-      serial += 1;
-      const card = await cardAccount(app, finance);
-      const tx = await cardTransaction(app, finance, card, '2026-04-02', '-2380', 'SQ *RUBY TEA HOUSE 0412');
-      const receipt = await uploadAndProcess(
-        app,
-        finance,
-        ublReceipt({
-          id: `TEA-${serial}-${dialect}`,
-          merchant: 'Ruby Tea House',
-          date: '2026-04-01',
-          amountMinor: 2380n,
-        }),
-        'tea.xml',
-        'application/xml',
-      );
-      const context = await browser.newContext();
-      const page = await context.newPage();
-      page.on('dialog', (dialog) => void dialog.accept());
-      await signIn(page, app, smtp, finance);
-      await page.goto(`${app.baseUrl}/dashboard/receipts/${receipt.id}`);
-      const suggested = page.locator('section', {
-        has: page.getByRole('heading', { name: 'Suggested transactions' }),
-      });
-      const row = await suggested.locator('tbody tr').first().innerText();
-      assert.match(row, /2026-04-02 · -23\.80 EUR/);
-      assert.match(row, /Card · card •••• \d{4}/);
-      assert.match(row, /SQ \*RUBY TEA HOUSE 0412/);
-      assert.match(await page.locator('dl.facts', { hasText: 'Kind' }).innerText(), /E-invoice \(UBL\)/);
-      await assertAccessible(page, 'receipt with a suggestion');
-      // Declining asks before it acts (Confirm match does not).
-      const declineForm = suggested.locator('form[data-confirm]');
-      assert.equal(await declineForm.count(), 1);
-      assert.equal(await declineForm.getByRole('button').innerText(), 'Decline');
-
-      await suggested.getByRole('button', { name: 'Confirm match' }).click();
-      const matched = page.locator('section', { has: page.getByRole('heading', { name: 'Matched to' }) });
-      await matched.waitFor();
-      assert.match(await matched.innerText(), /2026-04-02 · -23\.80 EUR[\s\S]*SQ \*RUBY TEA HOUSE 0412/);
-      await matched.getByRole('button', { name: 'Unmatch' }).click();
-      await page.getByText('Done: Detach a receipt from its transaction').waitFor();
-      assert.equal(await page.getByRole('heading', { name: 'Matched to' }).count(), 0);
-      const txNow = await call(app.baseUrl, 'transactions.get', { id: tx.id }, { token: finance.token });
-      assert.equal((txNow.data as { status: string }).status, 'unmatched');
-
-      await context.close();
-    });
-
-    it('a finance member confirms a consolidation after review; stale, unticked, CSRF-less and wrong-role attempts are refused', async () => {
-      serial += 1;
-      const card = await cardAccount(app, finance);
-      const tx = await cardTransaction(
-        app,
-        finance,
-        card,
-        '2026-03-03',
-        '-4990',
-        'PAYPAL *SPOTIFY 4029357733',
-      );
-      const receipt = await paypalReceipt(app, finance, `PP-${serial}-${dialect}`);
-      const review = `${app.baseUrl}/dashboard/consolidations?receiptEntryId=${receipt.entry_id}&targetEntryId=${tx.entry_id}`;
-      const context = await browser.newContext();
-      const page = await context.newPage();
-      await signIn(page, app, smtp, finance);
-      // The receipt's page offers the card charge the preview accepts, and opens the review.
-      await page.goto(`${app.baseUrl}/dashboard/receipts/${receipt.id}`);
-      if (process.env.SCREENSHOT_DIR)
-        await page.screenshot({
-          path: `${process.env.SCREENSHOT_DIR}/receipt-candidates.png`,
-          fullPage: true,
-        });
-      const choice = page.getByRole('radio', { name: /2026-03-03 · SPOTIFY · -49\.90 EUR/ });
-      assert.ok(await choice.isChecked(), 'the nearest candidate is chosen');
-      await assertAccessible(page, 'receipt with consolidation candidates');
-      await page.getByRole('button', { name: 'Review consolidation' }).click();
-      await page.waitForURL(review);
-      await page.getByRole('heading', { name: 'Originals' }).waitFor();
-      await assertAccessible(page, 'consolidation review');
-      const reason = 'Same PayPal charge of 49.90 for Spotify on the card statement.';
-
-      // Unticked "I reviewed the originals": refused, nothing recorded.
-      await page.getByLabel('Reason').fill(reason);
-      await page.getByRole('button', { name: 'Confirm consolidation' }).click();
-      await page.getByRole('alert').waitFor();
-      assert.match(await page.getByRole('alert').innerText(), /originalsReviewed/);
-
-      // Missing CSRF token: refused before the operation runs.
-      await page.goto(review);
-      type Field = { name: string; value: string };
-      // Repeated fields (transactions, evidence ids) collapse to one here; the CSRF check comes first anyway.
-      const pairs = await page
-        .locator('form[action$="matching.receiptConsolidation.confirm"] input[type=hidden]')
-        .evaluateAll((inputs) =>
-          inputs.map((i): [string, string] => [(i as unknown as Field).name, (i as unknown as Field).value]),
-        );
-      const { _csrf: _dropped, ...withoutCsrf } = Object.fromEntries(pairs);
-      const noCsrf = await page.request.post(
-        `${app.baseUrl}/dashboard/actions/matching.receiptConsolidation.confirm`,
-        {
-          form: { ...withoutCsrf, reason, originalsReviewed: 'true' },
-          maxRedirects: 0,
-        },
-      );
-      assert.equal(noCsrf.status(), 403);
-      assert.match(await noCsrf.text(), /csrf_failed/);
-
-      // The preview goes stale while the page is open (the transaction changes): refused and reloaded.
-      const note = await call(
-        app.baseUrl,
-        'transactions.update',
-        { id: tx.id, expectedRevision: tx.revision, note: 'changed meanwhile' },
-        { token: finance.token },
-      );
-      assert.equal(note.status, 200, JSON.stringify(note.body));
-      await page.getByLabel('Reason').fill(reason);
-      await page.getByLabel('I reviewed the originals above').check();
-      await page.getByRole('button', { name: 'Confirm consolidation' }).click();
-      await page.getByText('changed since you opened this review').waitFor();
-      assert.match(page.url(), /stale=1/);
-      const none = await app.services.db.kysely.selectFrom('receipt_consolidations').selectAll().execute();
-      assert.equal(none.length, 0, 'nothing was confirmed');
-
-      // The reloaded review confirms.
-      await page.getByLabel('Reason').fill(reason);
-      await page.getByLabel('I reviewed the originals above').check();
-      await page.getByRole('button', { name: 'Confirm consolidation' }).click();
-      await page.getByRole('status').getByText('Done: Confirm a receipt consolidation').waitFor();
-      const rows = await app.services.db.kysely.selectFrom('receipt_consolidations').selectAll().execute();
-      assert.equal(rows.length, 1);
-      const audit = await auditRows(app, {
-        organizationId: finance.organizationId,
-        operation: 'matching.receiptConsolidation.confirm',
-      });
-      assert.ok(audit.length >= 1);
-      assert.ok(
-        audit.every(
-          (row) => row.transport === 'dashboard' && String(row.credential_id).startsWith('session:'),
-        ),
-      );
-      await context.close();
-
-      // An admin may confirm too (decision 332), but this pair is one association already.
-      const adminContext = await browser.newContext();
-      const adminPage = await adminContext.newPage();
-      await signIn(adminPage, app, smtp, admin);
-      await adminPage.goto(review);
-      await adminPage.getByLabel('Reason').fill(reason);
-      await adminPage.getByLabel('I reviewed the originals above').check();
-      await adminPage.getByRole('button', { name: 'Confirm consolidation' }).click();
-      await adminPage.getByRole('alert').waitFor();
-      assert.match(
-        await adminPage.getByRole('alert').innerText(),
-        /already consolidated[\s\S]*invalid_state/,
-      );
-      await adminContext.close();
     });
   });
 }

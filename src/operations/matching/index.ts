@@ -10,11 +10,13 @@ import { updateMatchingSettings } from './settings-update.ts';
 import { confirmSuggestion } from './suggestions-confirm.ts';
 import { declineSuggestion } from './suggestions-decline.ts';
 import { listSuggestions } from './suggestions-list.ts';
+import { reopenSuggestion } from './suggestions-reopen.ts';
 
 export const matchingOperations: readonly AnyOperation[] = [
   listSuggestions,
   confirmSuggestion,
   declineSuggestion,
+  reopenSuggestion,
   attachMatch,
   detachMatch,
   listAliases,

@@ -7,7 +7,7 @@ import { loadSuggestion, requireSuggestion, toSuggestion } from './store.ts';
 
 export const declineSuggestion = defineOperation({
   name: 'matching.suggestions.decline',
-  summary: 'Decline a suggestion (the pair is never suggested again)',
+  summary: 'Decline a suggestion (the pair is not suggested again unless the decline is undone)',
   access: { scopes: ['accounting:read', 'accounting:write'], roles: ['admin', 'finance'] },
   mutation: { idempotencyKeyMax: 200, revision: 'required' },
   input: Type.Object(

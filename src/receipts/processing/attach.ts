@@ -6,7 +6,8 @@ import { learnAlias } from '../matching/similarity.ts';
 
 export type AttachHow = 'confirmed' | 'manual' | 'auto';
 
-const ATTACHABLE = ['ready', 'needs_review'];
+/** Receipt states that can still take a transaction. */
+export const ATTACHABLE: readonly string[] = ['ready', 'needs_review'];
 
 /**
  * Attaches a receipt to a transaction: the transaction takes the receipt (status `matched`, so it

@@ -140,7 +140,18 @@ async function receiptView(services: Services, signed: Signed, id: string, optio
     typeof transactionId === 'string' && transactionId
       ? ((await callOperation(services, signed, 'transactions.get', { id: transactionId })) as Row)
       : undefined;
+  // Declined pairs stay visible while the receipt waits, so a decline can be undone (decision 391).
+  const declined = ATTACHABLE.has(str(r.state))
+    ? rows(
+        await callOperation(services, signed, 'matching.suggestions.list', {
+          receiptId: id,
+          state: 'declined',
+          limit: 20,
+        }),
+      )
+    : [];
   const charges = await Promise.all(suggestions.map((s) => charge(s.transaction_id)));
+  const declinedCharges = await Promise.all(declined.map((s) => charge(s.transaction_id)));
   const matched = await charge(r.transaction_id);
   const describe = (t: Row | undefined): Html => (t ? chargeSummary(t, accounts, cards) : html`—`);
   return {
@@ -192,6 +203,15 @@ ${
       suggestions.map((s, i) => suggestionRow(signed, s, describe(charges[i]), back)),
       'No open suggestion for this receipt.',
     )}</section>
+${
+  declined.length
+    ? html`<section class="card"><h2>Declined suggestions</h2><p class="hint">Not suggested again unless you undo the decline.</p>${table(
+        ['Transaction', 'Score', ''],
+        declined.map((s, i) => declinedRow(signed, s, describe(declinedCharges[i]), back)),
+        '',
+      )}</section>`
+    : ''
+}
 ${matched || !ATTACHABLE.has(str(r.state)) ? '' : await attachCard(services, signed, r, back, search, accounts, cards)}`,
   };
 }
@@ -263,8 +283,23 @@ ${actionForm(signed, 'matching.suggestions.decline', 'Decline', {
   hidden,
   style: 'secondary',
   inline: true,
-  confirm: 'Decline this suggestion? This transaction is not suggested for this receipt again.',
+  confirm: 'Decline this suggestion? This transaction is not suggested for this receipt again unless you undo it.',
 })}</td></tr>`;
+}
+
+function declinedRow(signed: Signed, s: Row, transaction: Html, back: string): Html {
+  return html`<tr><td>${transaction}</td><td class="num">${str(s.score)}</td><td>${actionOrRole(
+    signed,
+    'matching.suggestions.reopen',
+    'undo a decline',
+    () =>
+      actionForm(signed, 'matching.suggestions.reopen', 'Suggest again', {
+        back,
+        hidden: { id: str(s.id), expectedRevision: Number(s.revision) },
+        style: 'secondary',
+        inline: true,
+      }),
+  )}</td></tr>`;
 }
 
 /** A charge as a person recognises it: date, amount, account and card, and the bank's own text. */
