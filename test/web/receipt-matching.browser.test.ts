@@ -193,21 +193,29 @@ for (const dialect of DIALECTS) {
           (row) => row.transport === 'dashboard' && String(row.credential_id).startsWith('session:'),
         ),
       );
+
+      // The review now shows what was recorded instead of the form.
+      const result = page.locator('section', { has: page.getByRole('heading', { name: 'Consolidated', exact: true }) });
+      await result.waitFor();
+      assert.match(await result.innerText(), /by you/);
+      assert.match(await result.innerText(), /Why\s+(same order|provider card settlement)/);
+      assert.match(await result.innerText(), /Same PayPal charge of 49\.90/);
+      assert.equal(await page.getByRole('button', { name: 'Confirm consolidation' }).count(), 0);
+      if (process.env.SCREENSHOT_DIR)
+        await page.screenshot({
+          path: `${process.env.SCREENSHOT_DIR}/consolidation-done.png`,
+          fullPage: true,
+        });
+      await assertAccessible(page, 'consolidation confirmed');
       await context.close();
 
-      // An admin may confirm too (decision 332), but this pair is one association already.
+      // An admin may confirm too (decision 332), but this pair is one already: the admin sees the result.
       const adminContext = await browser.newContext();
       const adminPage = await adminContext.newPage();
       await signIn(adminPage, app, smtp, admin);
       await adminPage.goto(review);
-      await adminPage.getByLabel('Reason').fill(reason);
-      await adminPage.getByLabel('I reviewed the originals above').check();
-      await adminPage.getByRole('button', { name: 'Confirm consolidation' }).click();
-      await adminPage.getByRole('alert').waitFor();
-      assert.match(
-        await adminPage.getByRole('alert').innerText(),
-        /already consolidated[\s\S]*invalid_state/,
-      );
+      await adminPage.getByText('by another member').waitFor();
+      assert.equal(await adminPage.getByRole('button', { name: 'Confirm consolidation' }).count(), 0);
       await adminContext.close();
     });
   });

@@ -1,7 +1,7 @@
-import { type Html, html, money } from '../../html.ts';
+import { type Html, html, money, when } from '../../html.ts';
 import { table } from '../../layout.ts';
 import { actionForm, actionOrRole, type Row, rows, str } from '../components.ts';
-import { callOperation } from '../context.ts';
+import { callOperation, type Signed } from '../context.ts';
 import type { PageHandler } from '../routes.ts';
 
 const ORIGINAL = '/dashboard/receipts/originals/';
@@ -32,6 +32,7 @@ export const consolidationPage: PageHandler = async (services, signed, request) 
     (await callOperation(services, signed, 'entries.get', { id: str((ref as Row).id) })) as Row;
   const receiptEntry = await entry(p.receipt_entry);
   const targetEntry = await entry(p.target_entry);
+  const done = rows(receiptEntry, 'consolidations').find((c) => c.target_entry_id === targetEntryId);
   const transactions: Row[] = [];
   for (const t of rows(p, 'transactions'))
     transactions.push((await callOperation(services, signed, 'transactions.get', { id: str(t.id) })) as Row);
@@ -55,7 +56,7 @@ export const consolidationPage: PageHandler = async (services, signed, request) 
   return {
     title: 'Review a consolidation',
     current: 'receipts',
-    body: html`${stale ? html`<div class="error" role="alert"><p><strong>The records or originals changed since you opened this review, so nothing was confirmed.</strong> The current preview is shown below: review the originals again before confirming.</p></div>` : ''}
+    body: html`${done ? result(signed, done, receiptEntry) : ''}${stale ? html`<div class="error" role="alert"><p><strong>The records or originals changed since you opened this review, so nothing was confirmed.</strong> The current preview is shown below: review the originals again before confirming.</p></div>` : ''}
 <section class="card"><h2>Originals</h2><div class="side-by-side">${evidence.map(
       (
         e,
@@ -74,7 +75,30 @@ export const consolidationPage: PageHandler = async (services, signed, request) 
       ),
       'No transaction.',
     )}</section>
-<section class="card"><h2>Confirm</h2><p class="hint">Adds the receipt to the entry and remembers the alias; amounts, allocations, tax and review status stay as they are.</p>
+${done ? '' : confirmSection(signed, self, hidden, repeated)}`,
+  };
+};
+
+/** What a confirmed consolidation recorded, in place of the form (decision 392). */
+function result(signed: Signed, c: Row, receiptEntry: Row): Html {
+  const ids = receiptEntry.receipt_ids;
+  const receiptId = Array.isArray(ids) ? str(ids[0]) : '';
+  // Stored as the actor (`member:<id>`).
+  const by =
+    str(c.confirmed_by).replace(/^member:/, '') === signed.principal.memberId ? 'you' : 'another member';
+  return html`<section class="card" aria-labelledby="result-heading"><h2 id="result-heading">Consolidated</h2>
+<div class="notice" role="status">These two entries are one purchase: confirmed ${when(c.confirmed_at, signed.viewer.timeZone)} by ${by}. Nothing is left to confirm here.</div>
+<dl class="facts"><dt>Why</dt><dd>${str(c.mode) === 'same_order' ? 'same order' : 'provider card settlement'}</dd><dt>Reason given</dt><dd>${str(c.reason)}</dd></dl>
+${receiptId ? html`<p><a href="/dashboard/receipts/${receiptId}">Back to the receipt</a></p>` : ''}</section>`;
+}
+
+function confirmSection(
+  signed: Signed,
+  self: string,
+  hidden: Record<string, string | number>,
+  repeated: Html,
+): Html {
+  return html`<section class="card"><h2>Confirm</h2><p class="hint">Adds the receipt to the entry and remembers the alias; amounts, allocations, tax and review status stay as they are.</p>
 ${actionOrRole(signed, 'matching.receiptConsolidation.confirm', 'confirm a consolidation', () =>
   actionForm(signed, 'matching.receiptConsolidation.confirm', 'Confirm consolidation', {
     back: self,
@@ -83,9 +107,8 @@ ${actionOrRole(signed, 'matching.receiptConsolidation.confirm', 'confirm a conso
 <textarea id="f-reason" name="reason" rows="3" minlength="10" maxlength="1000" required aria-describedby="f-reason-hint"></textarea>
 <p><label><input type="checkbox" name="originalsReviewed" value="true"> I reviewed the originals above</label></p>`,
   }),
-)}</section>`,
-  };
-};
+)}</section>`;
+}
 
 function entryFacts(label: string, e: Row): Html {
   return html`<h3>${label}</h3><dl class="facts"><dt>Date</dt><dd>${str(e.date)}</dd><dt>Description</dt><dd>${str(e.description)}</dd>

@@ -283,7 +283,8 @@ ${actionForm(signed, 'matching.suggestions.decline', 'Decline', {
   hidden,
   style: 'secondary',
   inline: true,
-  confirm: 'Decline this suggestion? This transaction is not suggested for this receipt again unless you undo it.',
+  confirm:
+    'Decline this suggestion? This transaction is not suggested for this receipt again unless you undo it.',
 })}</td></tr>`;
 }
 
