@@ -47,6 +47,9 @@ export async function createTestDatabase(dialect: DialectName): Promise<TestData
   const admin = new pg.Client({ connectionString: TEST_POSTGRES_URL });
   await admin.connect();
   await admin.query(`create database ${name}`);
+  // Test databases are thrown away: a commit need not wait for the disk (a crash loses at most the
+  // last moments of a test, never consistency). Every connection, children included, inherits it.
+  await admin.query(`alter database ${name} set synchronous_commit = off`);
   await admin.end();
   const url = new URL(TEST_POSTGRES_URL);
   url.pathname = `/${name}`;
