@@ -24,6 +24,7 @@ const NAV: ReadonlyArray<{ key: string; label: string; href: string; adminOnly?:
   { key: 'home', label: 'Home', href: '/dashboard' },
   { key: 'receipts', label: 'Receipts', href: '/dashboard/receipts' },
   { key: 'transactions', label: 'Transactions', href: '/dashboard/transactions' },
+  { key: 'ledger', label: 'Ledger', href: '/dashboard/entries' },
   { key: 'accounts', label: 'Accounts', href: '/dashboard/accounts' },
   { key: 'invoices', label: 'Invoices', href: '/dashboard/invoices' },
   { key: 'contractors', label: 'Contractors', href: '/dashboard/contractors' },

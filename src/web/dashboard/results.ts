@@ -39,13 +39,14 @@ export function resultPage(
 export function nextPage(operation: string, data: unknown): string | undefined {
   const record = data as { id?: unknown; job?: { id?: unknown }; item?: { id?: unknown } } | null;
   const id =
-    operation === 'transactions.imports.create'
+    operation === 'transactions.imports.create' || operation === 'entries.export'
       ? record?.job?.id
       : operation === 'contractors.create'
         ? record?.id
         : record?.item?.id;
   if (typeof id !== 'string' || !/^[0-9a-f-]{36}$/.test(id)) return undefined;
   if (operation === 'transactions.imports.create') return `/dashboard/transactions/imports/${id}`;
+  if (operation === 'entries.export') return `/dashboard/entries/exports/${id}`;
   // The same bytes again return the item already in the inbox: its page says so.
   if (operation === 'receipts.upload')
     return `/dashboard/receipts/${id}${(data as { duplicate?: unknown }).duplicate === true ? '?duplicate=1' : ''}`;

@@ -106,29 +106,55 @@ function registerFiles(app: FastifyInstance, services: Services): void {
     }
   });
 
-  app.get<{ Params: { id: string } }>('/dashboard/invoices/:id/pdf', async (request, reply) => {
+  fileDownload(
+    app,
+    services,
+    '/dashboard/invoices/:id/pdf',
+    'invoices.pdf',
+    'inline',
+    (id) => `/dashboard/invoices/${id}`,
+  );
+  fileDownload(
+    app,
+    services,
+    '/dashboard/entries/exports/:id/csv',
+    'entries.exports.download',
+    'attachment',
+    (id) => `/dashboard/entries/exports/${id}`,
+  );
+}
+
+/**
+ * A file an operation returns (its catalog `file` form), sent as the file itself; a failure is the
+ * usual page with a way back to the record.
+ */
+function fileDownload(
+  app: FastifyInstance,
+  services: Services,
+  path: string,
+  operationName: string,
+  disposition: 'inline' | 'attachment',
+  backTo: (encodedId: string) => string,
+): void {
+  app.get<{ Params: { id: string } }>(path, async (request, reply) => {
     const signed = await signedIn(services, request);
     if (!signed) return toSignIn(reply);
-    const operation = findOperation('invoices.pdf');
+    const operation = findOperation(operationName);
     try {
-      const data = await callOperation(services, signed, 'invoices.pdf', { id: request.params.id });
+      const data = await callOperation(services, signed, operationName, { id: request.params.id });
       const file = operation?.file?.from(data);
-      if (!file) throw new Error('invoices.pdf has no file form');
+      if (!file) throw new Error(`${operationName} has no file form`);
       return reply
         .type(file.mediaType)
         .header('Cache-Control', 'no-store')
         .header('X-Content-Type-Options', 'nosniff')
-        .header('Content-Disposition', `inline; filename="${file.filename.replace(/[^A-Za-z0-9._-]/g, '_')}"`)
+        .header(
+          'Content-Disposition',
+          `${disposition}; filename="${file.filename.replace(/[^A-Za-z0-9._-]/g, '_')}"`,
+        )
         .send(file.bytes);
     } catch (error) {
-      return failure(
-        services,
-        request,
-        reply,
-        signed,
-        error,
-        `/dashboard/invoices/${encodeURIComponent(request.params.id)}`,
-      );
+      return failure(services, request, reply, signed, error, backTo(encodeURIComponent(request.params.id)));
     }
   });
 }

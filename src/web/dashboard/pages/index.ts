@@ -5,6 +5,7 @@ import { consolidationPage } from './consolidation.ts';
 import { contractorPage, contractorsPage } from './contractors.ts';
 import { homePage } from './home.ts';
 import { invoicePage, invoicesPage } from './invoices.ts';
+import { exportPage, ledgerPage } from './ledger.ts';
 import { receiptPage, receiptsPage } from './receipts.ts';
 import { importPage, transactionsPage } from './transactions.ts';
 import { webhookDeliveryPage, webhookEndpointPage, webhooksPage } from './webhooks.ts';
@@ -22,6 +23,8 @@ export const PAGES: Record<string, PageHandler> = {
   '/dashboard/accounts': accountsPage,
   '/dashboard/transactions': transactionsPage,
   '/dashboard/transactions/imports/:id': importPage,
+  '/dashboard/entries': ledgerPage,
+  '/dashboard/entries/exports/:id': exportPage,
   '/dashboard/admin': adminPage,
   '/dashboard/receipts': receiptsPage,
   '/dashboard/receipts/:id': receiptPage,

@@ -1,4 +1,4 @@
-import { html, money } from '../../html.ts';
+import { type Html, html, money } from '../../html.ts';
 import { pager, table } from '../../layout.ts';
 import { actionForm, coded, intParam, type Row, rows, str } from '../components.ts';
 import { callOperation, type Signed } from '../context.ts';
@@ -10,64 +10,103 @@ const DATE = /^\d{4}-\d{2}-\d{2}$/;
 /** Bank and card transactions with date and text filters, and the ledger entries to review. */
 export const transactionsPage: PageHandler = async (services, signed, request) => {
   const offset = intParam(request.query.offset, 0);
+  const accounts = rows(await callOperation(services, signed, 'accounts.list', { limit: 100 }));
+  const cards = rows(await callOperation(services, signed, 'cards.list', { limit: 100 }));
   const filters: Record<string, string> = {};
   for (const key of ['from', 'to'] as const)
     if (DATE.test(str(request.query[key]))) filters[key] = str(request.query[key]);
+  // Only ids the member can pick are passed on (anything else would be a 400 for a typo in a URL).
+  const account = str(request.query.accountId);
+  if (accounts.some((a) => a.id === account)) filters.accountId = account;
+  const card = str(request.query.cardId);
+  if (cards.some((c) => c.id === card)) filters.cardId = card;
+  const status = str(request.query.status);
+  if ((STATUSES as readonly string[]).includes(status)) filters.status = status;
   const search = str(request.query.search).slice(0, 200);
   if (search) filters.search = search;
-  const transactions = rows(
-    await callOperation(services, signed, 'transactions.list', { limit: LIMIT, offset, ...filters }),
-  );
-  const accounts = rows(await callOperation(services, signed, 'accounts.list', { limit: 100 }));
-  const entries = rows(
-    await callOperation(services, signed, 'entries.list', { limit: 10, status: 'unreviewed' }),
-  );
+  const page = (await callOperation(services, signed, 'transactions.list', {
+    limit: LIMIT,
+    offset,
+    ...filters,
+  })) as Row;
+  const transactions = rows(page);
+  const toReview = (await callOperation(services, signed, 'entries.list', {
+    limit: LIMIT,
+    status: 'unreviewed',
+  })) as Row;
+  const waiting = rows(toReview).length;
+  const option = (value: string, label: string, selected: string | undefined) =>
+    html`<option value="${value}"${selected === value ? html` selected` : ''}>${label}</option>`;
   return {
     title: 'Transactions and entries',
     current: 'transactions',
     body: html`<section class="card"><form method="get" action="/dashboard/transactions" role="search">
 <div class="grid"><div><label for="from">From</label><input id="from" name="from" type="date" value="${filters.from ?? ''}"></div>
 <div><label for="to">To</label><input id="to" name="to" type="date" value="${filters.to ?? ''}"></div>
-<div><label for="search">Text</label><input id="search" name="search" type="text" value="${search}"></div></div>
+<div><label for="accountId">Account</label><select id="accountId" name="accountId">${option('', 'Every account', filters.accountId ?? '')}${accounts.map((a) => option(str(a.id), str(a.name), filters.accountId))}</select></div>
+<div><label for="cardId">Card</label><select id="cardId" name="cardId">${option('', 'Every card', filters.cardId ?? '')}${cards.map((c) => option(str(c.id), cardLabel(c, accounts), filters.cardId))}</select></div>
+<div><label for="status">Status</label><select id="status" name="status">${option('', 'Any', filters.status ?? '')}${STATUSES.map((s) => option(s, STATUS_LABELS[s], filters.status))}</select></div>
+<div><label for="search">Text</label><input id="search" name="search" type="text" maxlength="200" value="${search}"></div></div>
 <p><button class="secondary" type="submit">Filter</button></p></form>
-${table(
-  ['Booked', 'Description', 'Amount', 'Status', 'Receipt'],
-  transactions.map(
-    (
-      t,
-    ) => html`<tr><td>${str(t.booked_date)}</td><td>${str(t.merchant ?? t.description) || str(t.description)}</td><td class="num">${money(t.amount_minor, t.currency)}</td>
-<td>${coded(str(t.status))}</td><td>${t.receipt_id ? 'attached' : 'missing'}</td></tr>`,
-  ),
+${transactions.length ? html`<p class="muted" role="status">Transactions ${offset + 1} to ${offset + transactions.length}${page.nextOffset === null ? ' (the last page)' : ''}</p>` : ''}${table(
+  ['Booked', 'Charge', 'Account', 'Amount', 'Status', 'Receipt'],
+  transactions.map((t) => transactionRow(t, accounts, cards)),
   Object.keys(filters).length
     ? 'No transaction matches these filters.'
     : 'No transactions yet. Import a statement below.',
-)}${pager('/dashboard/transactions', filters, offset, LIMIT, transactions.length)}</section>
-${importSection(signed, accounts)}
-<section class="card"><h2>Entries to review</h2>${table(
-      ['Date', 'Description', 'Amount', ''],
-      entries.map(
-        (e) =>
-          html`<tr><td>${str(e.date)}</td><td>${str(e.description)}</td><td class="num">${money(e.amount_minor, e.currency)}</td><td>${actionForm(
-            signed,
-            'entries.update',
-            'Mark reviewed',
-            {
-              back: '/dashboard/transactions',
-              hidden: { id: str(e.id), expectedRevision: Number(e.revision), reviewStatus: 'reviewed' },
-              style: 'secondary',
-            },
-          )}</td></tr>`,
-      ),
-      'Nothing to review.',
-    )}</section>`,
+  'Transactions, newest booked first',
+)}${pager('/dashboard/transactions', filters, offset, LIMIT, page.nextOffset === null ? 0 : LIMIT)}</section>
+${importSection(signed, accounts, cards)}
+<section class="card"><h2>Entries to review</h2><p>${
+      waiting === 0
+        ? 'Nothing to review.'
+        : `${toReview.nextOffset === null ? waiting : `More than ${waiting}`} ${waiting === 1 ? 'entry waits' : 'entries wait'} for review.`
+    } <a href="/dashboard/entries">Open the ledger</a></p></section>`,
   };
 };
+
+const STATUSES = ['unmatched', 'matched', 'excluded'] as const;
+const STATUS_LABELS: Record<(typeof STATUSES)[number], string> = {
+  unmatched: 'Unmatched',
+  matched: 'Matched',
+  excluded: 'Excluded',
+};
+
+function cardLabel(c: Row, accounts: readonly Row[]): string {
+  const account = str(accounts.find((a) => a.id === c.account_id)?.name);
+  return `${str(c.label) || str(c.brand) || 'Card'} •••• ${str(c.last_four)}${account ? ` · ${account}` : ''}`;
+}
+
+/** A line as the bank wrote it, with who it was and which account and card made it. */
+function transactionRow(t: Row, accounts: readonly Row[], cards: readonly Row[]): Html {
+  const account = str(accounts.find((a) => a.id === t.account_id)?.name) || '—';
+  const card = cards.find((c) => c.id === t.card_id);
+  const merchant = str(t.merchant);
+  const detail = [
+    merchant && merchant !== str(t.description) ? str(t.description) : '',
+    str(t.counterparty_name),
+  ]
+    .filter(Boolean)
+    .join(' · ');
+  // Money in (a refund, a customer's payment) asks for no receipt.
+  const incoming = BigInt(str(t.amount_minor) || '0') > 0n;
+  const receipt = t.receipt_id
+    ? html`<a href="/dashboard/receipts/${str(t.receipt_id)}">attached</a>`
+    : incoming
+      ? html`<span class="muted">not needed</span>`
+      : t.status === 'excluded'
+        ? html`<span class="muted">—</span>`
+        : 'missing';
+  return html`<tr><td>${str(t.booked_date)}</td><td>${merchant || str(t.description)}${detail ? html`<br><span class="muted">${detail}</span>` : ''}</td>
+<td>${account}${card ? html`<br><span class="muted">card •••• ${str(card.last_four)}</span>` : ''}</td><td class="num">${money(t.amount_minor, t.currency)}</td>
+<td>${coded(str(t.status))}</td><td>${receipt}</td></tr>`;
+}
 
 /**
  * Statement upload: the script reads the file, sends it base64-encoded with the form's own fields
  * (CSRF token, idempotency key) and shows the upload's progress; the answer is the import's page.
  */
-function importSection(signed: Signed, accounts: Row[]) {
+function importSection(signed: Signed, accounts: Row[], cards: Row[]) {
   if (accounts.length === 0)
     return html`<section class="card"><h2>Import a statement</h2><p class="empty">Add a bank or card account first: <a href="/dashboard/accounts">Accounts and cards</a>.</p></section>`;
   return html`<section class="card"><h2>Import a statement</h2>
@@ -77,6 +116,14 @@ ${actionForm(signed, 'transactions.imports.create', 'Upload and import', {
   fields: html`<label for="f-account">Account</label><select id="f-account" name="accountId">${accounts.map(
     (a) => html`<option value="${str(a.id)}">${str(a.name)} (${str(a.currency)})</option>`,
   )}</select>
+${
+  cards.length
+    ? html`<label for="f-card">Card</label><p class="hint" id="f-card-hint">For a card statement: the card that made the lines that name none, so they reach its holder's missing receipts. It must belong to the account above.</p>
+<select id="f-card" name="cardId" aria-describedby="f-card-hint"><option value="">No card (a bank statement, or lines that name their card)</option>${cards.map(
+        (c) => html`<option value="${str(c.id)}">${cardLabel(c, accounts)}</option>`,
+      )}</select>`
+    : ''
+}
 <label for="f-file">Statement file</label><p class="hint" id="f-file-hint">CSV, CAMT.053, MT940, OFX or QIF, up to 20 MiB. Drop it here or choose it.</p>
 <input id="f-file" type="file" data-base64-into="contentBase64" aria-describedby="f-file-hint" required>
 <p><progress data-upload-progress max="100" value="0" hidden></progress> <span data-upload-status role="status"></span></p>
