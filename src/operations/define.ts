@@ -27,6 +27,12 @@ export interface MutationRules {
    * it sealed with the endpoint-secret keys and opens it only to replay (docs/decisions.md).
    */
   sealedReplay?: true;
+  /**
+   * A call that changes nothing (the same values again, an upload of bytes already stored, an
+   * archive of what is archived) answers 200 and writes no audit row. Every other mutation must
+   * write at least one: the pipeline checks it (src/operations/run-once.ts, decision 394).
+   */
+  auditOnlyOnChange?: true;
 }
 
 export interface FileForm<O extends TSchema = TSchema> {

@@ -90,9 +90,11 @@ export async function invoke(
     : undefined;
   // The idempotency record commits with the change, its audit row, events and mail, and only
   // while this request still holds the key (src/operations/run-once.ts).
-  const outcome = await runOnce(services, unitOptions, scope, settings, sealer, (unit) =>
-    operation.run({ ctx: { ...unit, principal, services }, input }),
-  ).catch((error: unknown) => {
+  const outcome = await runOnce(services, unitOptions, scope, settings, sealer, async (unit) => {
+    const data = await operation.run({ ctx: { ...unit, principal, services }, input });
+    if (unit.auditCount() === 0 && !operation.mutation?.auditOnlyOnChange) unaudited(services, operation.name);
+    return data;
+  }).catch((error: unknown) => {
     throw call.idempotencyHeader === undefined ? error : namingTheHeader(error);
   });
   if (outcome.replayed) meta.replayed = true;
@@ -114,4 +116,15 @@ function namingTheHeader(error: unknown): unknown {
 
 function memberActor(principal: Principal): Actor {
   return { type: 'member', memberId: principal.memberId, credentialId: principal.credentialId };
+}
+
+/**
+ * Audit that cannot be forgotten (issue 24 part 4, decision 394): a mutation that succeeded
+ * without an audit row is a programming error. The test suite (NODE_ENV=test) fails on it; in
+ * production the change still commits and the error is logged.
+ */
+function unaudited(services: Services, operation: string): void {
+  const message = `${operation} succeeded but wrote no audit row (declare mutation.auditOnlyOnChange if a call may change nothing)`;
+  if (process.env.NODE_ENV === 'test') throw new Error(message);
+  services.logger.error({ operation }, message);
 }

@@ -33,6 +33,8 @@ export interface UnitOfWork {
   dialect: DialectName;
   clock: Clock;
   audit(entry: AuditEntry): Promise<void>;
+  /** How many audit rows the unit has collected so far (the pipeline checks that a mutation wrote one). */
+  auditCount(): number;
   /**
    * Inserts `row` at the unit's end, with its audit rows and events (on PostgreSQL in the same
    * round trip, decision 292), for a write nothing in the unit reads back. `explain` turns the

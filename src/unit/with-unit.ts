@@ -150,6 +150,7 @@ function makeUnit(
       woken.add(topic);
       afterCommit.push(() => runtime.wakeups.notify(topic));
     },
+    auditCount: () => pending.audit.length,
     async endWith(last) {
       refuseOnRead('write');
       await pending.flush(db, runtime.db.dialect, runtime.events, requestId, last);

@@ -25,6 +25,13 @@ const emitThenMaybeFail = defineOperation({
       subject: { type: 'contractor', id: '01920000-0000-7000-8000-00000000000c' },
       data: { displayName: 'A', email: 'a@example.com', country: null, jobRoleId: null },
     });
+    // Every mutation writes an audit row (the pipeline checks it, decision 394).
+    await ctx.audit({
+      recordType: 'contractor',
+      recordId: '01920000-0000-7000-8000-00000000000c',
+      beforeRevision: null,
+      afterRevision: 1,
+    });
     if (input.fail) throw new AppError('invalid_state', 'failing after the event was written');
     return { ok: true };
   },

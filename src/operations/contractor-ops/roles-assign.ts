@@ -13,7 +13,7 @@ export const assignJobRole = defineOperation({
   description:
     "Sets the contractor's job role (it must be active) or clears it with `jobRoleId: null`. The revision is the contractor's. Assigning the role the contractor already has changes nothing (same revision, no event).",
   access: { scopes: ['accounting:read', 'accounting:write'], roles: ['admin', 'finance'] },
-  mutation: { idempotencyKeyMax: 150, revision: 'required' },
+  mutation: { idempotencyKeyMax: 150, revision: 'required', auditOnlyOnChange: true },
   input: Type.Object(
     {
       contractorId: Id('Contractor id.'),

@@ -24,7 +24,7 @@ export const saveJobRole = defineOperation({
   description:
     'Without `id`: creates a role (name, hourlyRateMinor, currency and payCadence required; active by default). With `id` and `expectedRevision`: changes the fields sent and keeps the rest; a save that changes nothing keeps the revision. Names are unique within the organization (case-insensitive). Deactivating a role keeps it on the contractors who have it; inactive roles cannot be assigned.',
   access: { scopes: ['accounting:read', 'accounting:write'], roles: ['admin', 'finance'] },
-  mutation: { idempotencyKeyMax: 150, revision: 'required' },
+  mutation: { idempotencyKeyMax: 150, revision: 'required', auditOnlyOnChange: true },
   input: Type.Object(
     {
       id: Type.Optional(Id('Job role id to change; omit to create a role.')),

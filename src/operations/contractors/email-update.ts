@@ -12,7 +12,7 @@ export const updateContractorEmail = defineOperation({
   description:
     'Sets a new email, unique within the organization (compared case-insensitively). Sending the current email unchanged returns the contractor as it is (same revision, no event); a change of letter case only is a change. A change revokes the open portal invitation, whose link went to the old address (event `invitation.revoked`); invite again to reach the new one.',
   access: { scopes: ['accounting:read', 'accounting:write'], roles: ['admin', 'finance'] },
-  mutation: { idempotencyKeyMax: 150, revision: 'required' },
+  mutation: { idempotencyKeyMax: 150, revision: 'required', auditOnlyOnChange: true },
   input: Type.Object(
     {
       id: Id('Contractor id.'),

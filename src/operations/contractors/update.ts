@@ -18,7 +18,7 @@ export const updateContractor = defineOperation({
     roles: ['admin', 'finance'],
     restrictedFields: { active: ['admin'] },
   },
-  mutation: { idempotencyKeyMax: 150, revision: 'required' },
+  mutation: { idempotencyKeyMax: 150, revision: 'required', auditOnlyOnChange: true },
   input: Type.Object(
     {
       id: Id('Contractor id.'),

@@ -12,7 +12,7 @@ export const uploadReceipt = defineOperation({
   description:
     'The file as base64, at most 10 MiB decoded: PDF (a Factur-X/ZUGFeRD PDF is read from its embedded XML), JPEG, PNG, WebP, UBL 2.1 or UN/CEFACT CII XML. The type is read from the bytes and must agree with the file name and media type. The same bytes uploaded again (SHA-256) return the existing item with `duplicate: true`. Extraction runs in the background; the item moves from new to processing to ready, needs_review or failed (inbox.get, event receipt.processed).',
   access: { scopes: ['accounting:read', 'accounting:write'], roles: ['admin', 'finance'] },
-  mutation: { idempotencyKeyMax: 200, revision: 'none' },
+  mutation: { idempotencyKeyMax: 200, revision: 'none', auditOnlyOnChange: true },
   // 10 MiB as base64 is 13 981 016 characters; 15 MiB leaves room for the other fields.
   maxBodyBytes: 15 * 1024 * 1024,
   input: Type.Object(

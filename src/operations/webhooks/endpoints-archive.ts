@@ -13,7 +13,7 @@ export const archiveEndpoint = defineOperation({
   description:
     'Destructive and final: deliveries stop at once (pending ones are cancelled), the endpoint receives no new events and can no longer be changed, tested or re-enabled. It stays readable with webhooks.endpoints.get and in lists with includeArchived.',
   access: { scopes: ['accounting:read', 'accounting:write', 'accounting:admin'], roles: ['admin'] },
-  mutation: { idempotencyKeyMax: 200, revision: 'required', destructive: true },
+  mutation: { idempotencyKeyMax: 200, revision: 'required', destructive: true, auditOnlyOnChange: true },
   input: Type.Object(
     {
       id: Id('Endpoint id.'),

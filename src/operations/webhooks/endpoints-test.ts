@@ -48,6 +48,13 @@ export const testEndpoint = defineOperation({
       { requestId: ctx.requestId, now },
     );
     const [deliveryId] = await enqueueDeliveries(ctx.db, event, [endpoint.id]);
+    // Who sent a test, and when: the endpoint itself is unchanged (same revision before and after).
+    await ctx.audit({
+      recordType: 'webhook_endpoint',
+      recordId: endpoint.id,
+      beforeRevision: endpoint.revision,
+      afterRevision: endpoint.revision,
+    });
     // Recorded without ctx.emit (no fan-out), so the delivery loop is woken here.
     ctx.wake('events');
     const row = await ctx.db

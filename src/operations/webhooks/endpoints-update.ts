@@ -20,7 +20,7 @@ export const updateEndpoint = defineOperation({
   description:
     'Revision-checked. Fields left out keep their value; a request that changes nothing returns the endpoint unchanged (same revision). Archived endpoints cannot be changed. New patterns apply to events recorded after the change.',
   access: { scopes: ['accounting:read', 'accounting:write', 'accounting:admin'], roles: ['admin'] },
-  mutation: { idempotencyKeyMax: 200, revision: 'required' },
+  mutation: { idempotencyKeyMax: 200, revision: 'required', auditOnlyOnChange: true },
   input: Type.Object(
     {
       id: Id('Endpoint id.'),
