@@ -16,6 +16,8 @@ export interface ReceiptSummary {
   totalMinor: bigint | null;
   currency: string | null;
   cardLastFour: string | null;
+  /** Start of the service period, when the document prints one. */
+  servicePeriodStart: string | null;
 }
 
 export function summaryOf(
@@ -28,6 +30,7 @@ export function summaryOf(
     totalMinor: f.amountDueMinor?.value ?? f.totalMinor?.value ?? null,
     currency: f.currency?.value ?? null,
     cardLastFour: f.cardLastFour?.value ?? null,
+    servicePeriodStart: f.servicePeriod?.value.start ?? null,
   };
 }
 
