@@ -195,8 +195,8 @@ export function expectedChargeDate(receipt: ReceiptCandidate, settings: MatchSet
 /**
  * Date evidence: booking 0..typical days after the receipt date is normal, then it decays to max.
  * A subscription invoice (a service period of a month or more, decision 431) is charged at the
- * start of its period (or on an issue date before it): the date printed at its end, and the next
- * period's charge there, are weak evidence.
+ * start of its period (or on an issue date before it or in its first half): the date printed at
+ * its end, and the next period's charge there, are weak evidence.
  */
 export function dateComponent(
   receipt: ReceiptCandidate,
@@ -214,15 +214,14 @@ export function dateComponent(
           ? `booked ${lag} d from the start of the service period`
           : `charged at the start of the service period (${when(lag)})`,
     };
-    // Invoiced ahead of the period: charged on the issue date, or at the start.
-    if (receipt.date !== null && receipt.date < period.start) {
+    // Invoiced ahead of the period or in its first half: charged on the issue date, or at the start.
+    // An issue date late in the period (at its end) is where the next period's charge falls.
+    const into = receipt.date === null ? null : daysBetween(period.start, receipt.date);
+    if (receipt.date !== null && into !== null && into * 2 <= daysBetween(period.start, period.end)) {
       const issued = byLag(daysBetween(receipt.date, tx.bookedDate), settings);
       if ((issued.value ?? 0) > (best.value ?? 0)) {
-        const ahead = daysBetween(receipt.date, period.start);
-        best = {
-          value: issued.value,
-          reason: `invoiced ${ahead} d ahead of its service period; ${issued.reason}`,
-        };
+        const where = into < 0 ? `${-into} d ahead of` : `${into} d into`;
+        best = { value: issued.value, reason: `invoiced ${where} its service period; ${issued.reason}` };
       }
     }
     if (best.value === 0) {

@@ -45,6 +45,13 @@ describe('service period: the date component', () => {
     assert.match(c.reason ?? '', /invoiced 6 d ahead of its service period/);
   });
 
+  test('invoiced in the first half of the period: the issue date counts too, an issue date at the end does not', () => {
+    const c = dateComponent(invoice('2026-10-07'), charge('a', '2026-10-08'), settings);
+    assert.equal(c.value, 0.97);
+    assert.match(c.reason ?? '', /invoiced 6 d into its service period/);
+    assert.equal(dateComponent(invoice('2026-10-29'), charge('b', '2026-10-30'), settings).value, 0.3);
+  });
+
   test('issued after the period ended (billed in arrears): the issue date rule as for any receipt', () => {
     const r = invoice('2026-11-03');
     assert.equal(dateComponent(r, charge('a', '2026-11-04'), settings).value, 0.97);
