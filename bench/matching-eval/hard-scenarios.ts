@@ -123,7 +123,10 @@ function aggregator(org: OrgBuilder): void {
   });
 }
 
-/** Monthly invoices that print only the service period: read as dated by the period's end. */
+/**
+ * Monthly invoices that print the service period (and, half of them, an issue date at its end):
+ * charged at the period's start, with next month's charge of the same amount at its end.
+ */
 function period(org: OrgBuilder): void {
   const { rnd } = org;
   const merchant = rnd.pick(merchantsOf((m) => m.category === 'subscription' && m.needsAlias !== true));
@@ -141,6 +144,7 @@ function period(org: OrgBuilder): void {
       receiptChance: 0.8,
       bookingLag: rnd.int(0, 1),
       receiptDate: addDays(date, 29),
+      servicePeriod: { start: date, end: addDays(date, 29) },
     });
   }
 }

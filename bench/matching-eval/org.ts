@@ -7,7 +7,7 @@ import type {
 } from '../../src/receipts/matching/types.ts';
 import { type Category, EUR_RATES, MERCHANTS, type Merchant } from './merchants.ts';
 import { descriptorFor, orderNumber, receiptMerchantName } from './noise.ts';
-import { addDays, type Random } from './random.ts';
+import { addDays, type Random, seededRandom } from './random.ts';
 
 export type CaseKind =
   | 'plain'
@@ -74,6 +74,8 @@ export interface Purchase {
   descriptor?: string;
   /** The date the receipt prints when it is not the purchase date (a service period's end). */
   receiptDate?: string;
+  /** The service period a subscription invoice prints (the purchase date is its start). */
+  servicePeriod?: { start: string; end: string };
 }
 
 export const START = '2026-03-02';
@@ -100,11 +102,19 @@ export class OrgBuilder {
   readerConfidences = false;
   /** Whether the last receiptFor read every field right (the generator's own noise aside). */
   lastReadRight = true;
+  /**
+   * How the reader fares on a printed service period: drawn from a stream of its own, so the
+   * rest of the set is the same draw as before periods were read.
+   */
+  private readonly periodRnd: Random;
 
   constructor(
     readonly rnd: Random,
     readonly name: string,
   ) {
+    this.periodRnd = seededRandom(
+      [...name].reduce((h, c) => Math.imul(h ^ c.charCodeAt(0), 16777619), 2166136261),
+    );
     const members = rnd.int(2, 4);
     for (let m = 0; m < members; m++) {
       for (let c = rnd.int(1, 3); c > 0; c--) {
@@ -159,13 +169,38 @@ export class OrgBuilder {
     return tx;
   }
 
+  /**
+   * A service period as the reader reads it (src/receipts/extraction/text/period.ts): an
+   * e-invoice's always (BG-14); a PDF's under its label 90 % of the time, a photo's 75 %
+   * (OCR garbles the label or a date), each at the reader's confidence. E-invoices and half the
+   * others print an issue date at the period's end; the rest are dated by the start the reader
+   * takes (decision 430). A period missed leaves the invoice dated by its end, as before.
+   */
+  private readPeriod(
+    p: Purchase,
+    source: 'einvoice' | 'pdf' | 'photo',
+    confidence: ReceiptCandidate['confidence'],
+  ): { read: ReceiptCandidate['servicePeriod']; printed: string | null } {
+    const period = p.servicePeriod;
+    if (period === undefined) return { read: null, printed: null };
+    const r = this.periodRnd;
+    // An e-invoice always carries its IssueDate (BT-2).
+    const issuedAtEnd = r.chance(0.5) || source === 'einvoice';
+    const found = source === 'einvoice' || r.chance(source === 'pdf' ? 0.9 : 0.75);
+    if (!found) return { read: null, printed: period.end };
+    // Dated by the period's start: no surer than the period (0.9 labelled, 0.81 through OCR), capped at 0.85.
+    if (!issuedAtEnd) confidence.date = source === 'pdf' ? 0.85 : 0.81;
+    return { read: period, printed: issuedAtEnd ? period.end : period.start };
+  }
+
   receiptFor(p: Purchase, order: string | null): ReceiptCandidate {
     const { rnd } = this;
     const confidence = { merchant: 0.95, date: 0.97, total: 0.98, currency: 0.97, cardLastFour: 0.95 };
+    let source: 'einvoice' | 'pdf' | 'photo' = 'pdf';
     if (this.readerConfidences) {
       // The reader's own levels (src/receipts/extraction/text): a text PDF reads card digits at 0.85
       // and a labelled total at 0.9; a photo multiplies by 0.85. E-invoices keep the high levels.
-      const source = rnd.weighted([
+      source = rnd.weighted([
         ['einvoice', 15],
         ['pdf', 50],
         ['photo', 35],
@@ -174,8 +209,9 @@ export class OrgBuilder {
       if (source !== 'einvoice')
         Object.assign(confidence, { total: 0.9 * f, cardLastFour: 0.85 * f, merchant: 0.8 * f });
     }
+    const period = this.readPeriod(p, source, confidence);
     let readRight = true;
-    let date: string | null = rnd.chance(0.05) ? null : (p.receiptDate ?? p.date);
+    let date: string | null = rnd.chance(0.05) ? null : (period.printed ?? p.receiptDate ?? p.date);
     if (date !== null && rnd.chance(0.02)) {
       date = addDays(date, rnd.pick([-1, 1]) * rnd.int(10, 40));
       confidence.date = 0.55;
@@ -208,6 +244,7 @@ export class OrgBuilder {
       paymentMethod:
         card === null ? rnd.pick([null, 'apple pay', 'visa']) : rnd.pick(['visa', 'mastercard', 'debit']),
       orderNumber: order,
+      servicePeriod: period.read,
       documentType: p.documentType ?? (p.merchant.category === 'subscription' ? 'invoice' : 'receipt'),
       confidence,
     };

@@ -13,6 +13,8 @@ export function ublReceipt(options: {
   currency?: string;
   cardLastFour?: string;
   orderNumber?: string;
+  /** BG-14 cac:InvoicePeriod, ISO dates. */
+  servicePeriod?: { start: string; end: string };
 }): Buffer {
   const currency = options.currency ?? 'EUR';
   const gross = options.amountMinor;
@@ -27,9 +29,12 @@ export function ublReceipt(options: {
   const order = options.orderNumber
     ? `<cac:OrderReference><cbc:ID>${options.orderNumber}</cbc:ID></cac:OrderReference>`
     : '';
+  const period = options.servicePeriod
+    ? `<cac:InvoicePeriod><cbc:StartDate>${options.servicePeriod.start}</cbc:StartDate><cbc:EndDate>${options.servicePeriod.end}</cbc:EndDate></cac:InvoicePeriod>`
+    : '';
   return Buffer.from(`<?xml version="1.0" encoding="UTF-8"?>
 <Invoice xmlns="urn:oasis:names:specification:ubl:schema:xsd:Invoice-2" xmlns:cac="urn:oasis:names:specification:ubl:schema:xsd:CommonAggregateComponents-2" xmlns:cbc="urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2">
-<cbc:ID>${options.id}</cbc:ID><cbc:IssueDate>${options.date}</cbc:IssueDate><cbc:InvoiceTypeCode>380</cbc:InvoiceTypeCode><cbc:DocumentCurrencyCode>${currency}</cbc:DocumentCurrencyCode>${order}
+<cbc:ID>${options.id}</cbc:ID><cbc:IssueDate>${options.date}</cbc:IssueDate><cbc:InvoiceTypeCode>380</cbc:InvoiceTypeCode><cbc:DocumentCurrencyCode>${currency}</cbc:DocumentCurrencyCode>${period}${order}
 <cac:AccountingSupplierParty><cac:Party><cac:PartyName><cbc:Name>${options.merchant}</cbc:Name></cac:PartyName></cac:Party></cac:AccountingSupplierParty>${card}
 <cac:TaxTotal>${amount('TaxAmount', tax)}<cac:TaxSubtotal>${amount('TaxableAmount', net)}${amount('TaxAmount', tax)}<cac:TaxCategory><cbc:ID>S</cbc:ID><cbc:Percent>19</cbc:Percent></cac:TaxCategory></cac:TaxSubtotal></cac:TaxTotal>
 <cac:LegalMonetaryTotal>${amount('LineExtensionAmount', net)}${amount('TaxExclusiveAmount', net)}${amount('TaxInclusiveAmount', gross)}${amount('PayableAmount', gross)}</cac:LegalMonetaryTotal>
@@ -48,6 +53,19 @@ export function undatedSlip(merchant = 'Corner Bistro GmbH'): Promise<Buffer> {
     doc.moveDown().text('Soup of the day 9.80');
     doc.text('Bread and butter 14.00');
     doc.moveDown().text('Total 23.80 EUR');
+    doc.end();
+  });
+}
+
+/** A one-page PDF with a text layer, one line per string (pdfkit; read back with pdftotext). */
+export function textPdf(lines: readonly string[]): Promise<Buffer> {
+  return new Promise((resolve) => {
+    const doc = new PDFDocument({ size: 'A4' });
+    const chunks: Buffer[] = [];
+    doc.on('data', (chunk: Buffer) => chunks.push(chunk));
+    doc.on('end', () => resolve(Buffer.concat(chunks)));
+    doc.fontSize(11);
+    for (const line of lines) doc.text(line);
     doc.end();
   });
 }

@@ -2,9 +2,11 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { forgetReaderStatus } from '../../src/receipts/extraction/readers.ts';
 import { createInvoice, createParty, sendInvoice } from '../invoicing/ops-support.ts';
+import { uploadAndProcess } from '../operations/receipts/helpers.ts';
 import { type Caller, createCaller, startTestApp, type TestApp } from '../support/app.ts';
 import { DIALECTS } from '../support/databases.ts';
 import { call } from '../support/http.ts';
+import { ublReceipt } from '../support/receipts.ts';
 import { startSmtpServer, type TestSmtpServer } from '../support/smtp.ts';
 import { PageClient } from './dashboard-client.ts';
 
@@ -82,6 +84,25 @@ for (const dialect of DIALECTS) {
       assert.match(shell, /Go to Home/);
       // Named pages still win over the wildcard.
       assert.equal((await client.get('/dashboard/invoices')).status, 200);
+    });
+
+    it('the receipt page lists the service period read from an invoice (issue 26)', async () => {
+      const receipt = await uploadAndProcess(
+        app,
+        admin,
+        ublReceipt({
+          id: `SUB-${process.pid}`,
+          merchant: 'Notion Labs Inc',
+          date: '2026-10-31',
+          amountMinor: 1900n,
+          servicePeriod: { start: '2026-10-01', end: '2026-10-31' },
+        }),
+        'notion.xml',
+        'application/xml',
+      );
+      const page = await (await client.get(`/dashboard/receipts/${receipt.id}`)).text();
+      assert.match(page, /<dt>Service period<\/dt><dd>2026-10-01 to 2026-10-31/);
+      assert.match(page, /service period 2026-10-01 to 2026-10-31/);
     });
 
     it('Home names a missing receipt reader, and says nothing when all are there', async () => {

@@ -65,6 +65,8 @@ export interface ReceiptsTable {
   failure_message: string | null;
   merchant: string | null;
   document_date: CivilDate | null;
+  /** Start of the service period read from the document (migration 0030); null when none. */
+  service_period_start: CivilDate | null;
   total_minor: Minor | null;
   currency: string | null;
   card_last_four: string | null;

@@ -7,6 +7,7 @@ import {
   moneyField,
   moneyOf,
   paymentMethodOf,
+  periodField,
   textField,
   xmlField,
 } from './einvoice-common.ts';
@@ -101,6 +102,14 @@ export function readCii(root: XmlElement): ExtractedFields {
   fields.paymentTerms = textField(terms.map((t) => find(t, 'Description')).find((el) => el !== undefined));
   fields.dueDate = dateField(
     terms.map((t) => find(t, 'DueDateDateTime', 'DateTimeString')).find((el) => el !== undefined),
+  );
+
+  // BG-14 (BT-73/74); ZUGFeRD 1.0 names it the same.
+  const period = find(settlement, 'BillingSpecifiedPeriod');
+  fields.servicePeriod = periodField(
+    period,
+    find(period, 'StartDateTime', 'DateTimeString'),
+    find(period, 'EndDateTime', 'DateTimeString'),
   );
 
   const means = find(settlement, 'SpecifiedTradeSettlementPaymentMeans');

@@ -1,5 +1,5 @@
 import { decimalToMinor, normalizeDecimal } from './money.ts';
-import type { DocumentType, ExtractedFields, Field } from './types.ts';
+import type { DocumentType, ExtractedFields, Field, ServicePeriod } from './types.ts';
 import type { XmlElement } from './xml.ts';
 import { pathOf, textOf } from './xml-query.ts';
 
@@ -83,6 +83,21 @@ export function isoDate(raw: string | undefined): string | undefined {
 export function dateField(el: XmlElement | undefined): Field<string> | undefined {
   const date = isoDate(textOf(el));
   return el && date ? xmlField(el, date) : undefined;
+}
+
+/**
+ * BG-14 invoicing period from its start and end date elements (UBL `StartDate`/`EndDate`, CII
+ * `StartDateTime`/`EndDateTime`). Only one end printed: a one-day period on it; ends reversed: none.
+ */
+export function periodField(
+  container: XmlElement | undefined,
+  startEl: XmlElement | undefined,
+  endEl: XmlElement | undefined,
+): Field<ServicePeriod> | undefined {
+  const start = isoDate(textOf(startEl)) ?? isoDate(textOf(endEl));
+  const end = isoDate(textOf(endEl)) ?? start;
+  if (!container || !start || !end || start > end) return undefined;
+  return xmlField(container, { start, end });
 }
 
 export function emptyFields(): ExtractedFields {

@@ -39,6 +39,19 @@ export function finish(
   today: string = new Date().toISOString().slice(0, 10),
 ): ExtractionResult {
   const reasons = new Set<ReviewReason>(extra);
+  // No issue date but a service period: dated by its start, when subscriptions are charged
+  // (docs/decisions.md 430); no surer than the period it comes from.
+  if (!fields.date && fields.servicePeriod) {
+    const period = fields.servicePeriod;
+    fields = {
+      ...fields,
+      date: {
+        value: period.value.start,
+        confidence: Math.min(period.confidence, 0.85),
+        source: period.source,
+      },
+    };
+  }
   if (fields.date && !isPlausibleReceiptDate(fields.date.value, today)) {
     const { date: _implausible, ...rest } = fields;
     fields = rest;

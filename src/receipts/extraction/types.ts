@@ -15,6 +15,12 @@ export interface Field<T> {
   source: FieldSource;
 }
 
+/** A span of days a document bills for, both ends included (ISO dates). */
+export interface ServicePeriod {
+  start: string;
+  end: string;
+}
+
 export type DocumentType = 'invoice' | 'credit_note' | 'receipt';
 
 export interface TaxLine {
@@ -49,6 +55,12 @@ export interface ExtractedFields {
   /** ISO dates (YYYY-MM-DD). */
   date?: Field<string>;
   dueDate?: Field<string>;
+  /**
+   * The service period the document bills (BG-14: UBL `cac:InvoicePeriod`, CII
+   * `ram:BillingSpecifiedPeriod`; from text "Billing period", "Leistungszeitraum", "Période du ... au
+   * ..."), ISO dates, start <= end. Matching expects a subscription's charge at its start.
+   */
+  servicePeriod?: Field<ServicePeriod>;
   /** ISO 4217 code. */
   currency?: Field<string>;
   /** The document's gross total (tax included), before prepaid amounts are subtracted. */

@@ -7,6 +7,7 @@ import {
   moneyField,
   moneyOf,
   paymentMethodOf,
+  periodField,
   textField,
   xmlField,
 } from './einvoice-common.ts';
@@ -30,6 +31,9 @@ export function readUbl(root: XmlElement): ExtractedFields {
   fields.date = dateField(find(root, 'IssueDate'));
   // BT-9: cbc:DueDate on an Invoice; a CreditNote carries it in PaymentMeans/PaymentDueDate.
   fields.dueDate = dateField(find(root, 'DueDate') ?? find(root, 'PaymentMeans', 'PaymentDueDate'));
+  // BG-14 at document level (a line's own InvoicePeriod lies under InvoiceLine, not found here).
+  const period = find(root, 'InvoicePeriod');
+  fields.servicePeriod = periodField(period, find(period, 'StartDate'), find(period, 'EndDate'));
   fields.currency = textField(currencyEl);
   fields.orderNumber = textField(find(root, 'OrderReference', 'ID'));
 

@@ -128,6 +128,7 @@ export async function createInboxItem(
     failure_message: null,
     merchant: null,
     document_date: null,
+    service_period_start: null,
     total_minor: null,
     currency: null,
     card_last_four: null,

@@ -140,14 +140,8 @@ export function daysBetween(fromIsoDate: string, toIsoDate: string): number {
   return Math.round((Date.parse(`${toIsoDate}T00:00:00Z`) - Date.parse(`${fromIsoDate}T00:00:00Z`)) / DAY_MS);
 }
 
-/** Date evidence: booking 0..typical days after the purchase is normal, then it decays to max. */
-export function dateComponent(
-  receipt: ReceiptCandidate,
-  tx: TransactionCandidate,
-  settings: MatchSettings,
-): Component {
-  if (receipt.date === null) return { value: null, reason: null };
-  const lag = daysBetween(receipt.date, tx.bookedDate);
+/** Date evidence of a booking `lag` days after the receipt date: 0..typical days is normal, then it decays to max. */
+function byLag(lag: number, settings: MatchSettings): Component {
   if (lag >= 0 && lag <= settings.typicalBookingDays) {
     return { value: 1 - 0.03 * lag, reason: lag === 0 ? 'booked the same day' : `booked ${lag} d after` };
   }
@@ -160,6 +154,89 @@ export function dateComponent(
     return { value: 0.7 - 0.1 * -lag, reason: `booked ${-lag} d before the receipt date` };
   }
   return { value: 0, reason: `booked ${lag} d from the receipt date` };
+}
+
+const when = (lag: number): string =>
+  lag === 0
+    ? 'booked the day it began'
+    : lag > 0
+      ? `booked ${lag} d after it began`
+      : `booked ${-lag} d before it began`;
+
+/**
+ * A service period at least this long (a month, or a quarter, a year) is a subscription's: charged
+ * at its start, and the same charge recurs at its end. Shorter spans (a hotel stay, a car rental)
+ * are charged at their end or any day, and keep the receipt date rule.
+ */
+export const SUBSCRIPTION_PERIOD_DAYS = 27;
+
+/** What a period charge near the period's end (the next period's, most often) is still worth. */
+const NEXT_PERIOD_VALUE = 0.3;
+
+/**
+ * The period the date component reads the charge from: a subscription's period, unless the
+ * document was issued after it ended (usage billed in arrears, charged on the issue date).
+ */
+export function subscriptionPeriod(
+  receipt: ReceiptCandidate,
+  settings: MatchSettings,
+): { start: string; end: string } | null {
+  const period = receipt.servicePeriod ?? null;
+  if (period === null || daysBetween(period.start, period.end) + 1 < SUBSCRIPTION_PERIOD_DAYS) return null;
+  if (receipt.date !== null && daysBetween(period.end, receipt.date) > settings.earlyBookingDays) return null;
+  return period;
+}
+
+/** The date a receipt's charge is expected near: its period's start for a subscription, else its date. */
+export function expectedChargeDate(receipt: ReceiptCandidate, settings: MatchSettings): string | null {
+  return subscriptionPeriod(receipt, settings)?.start ?? receipt.date;
+}
+
+/**
+ * Date evidence: booking 0..typical days after the receipt date is normal, then it decays to max.
+ * A subscription invoice (a service period of a month or more, decision 431) is charged at the
+ * start of its period (or on an issue date before it or in its first half): the date printed at
+ * its end, and the next period's charge there, are weak evidence.
+ */
+export function dateComponent(
+  receipt: ReceiptCandidate,
+  tx: TransactionCandidate,
+  settings: MatchSettings,
+): Component {
+  const period = subscriptionPeriod(receipt, settings);
+  if (period !== null) {
+    const lag = daysBetween(period.start, tx.bookedDate);
+    let best = byLag(lag, settings);
+    best = {
+      value: best.value,
+      reason:
+        best.value === 0
+          ? `booked ${lag} d from the start of the service period`
+          : `charged at the start of the service period (${when(lag)})`,
+    };
+    // Invoiced ahead of the period or in its first half: charged on the issue date, or at the start.
+    // An issue date late in the period (at its end) is where the next period's charge falls.
+    const into = receipt.date === null ? null : daysBetween(period.start, receipt.date);
+    if (receipt.date !== null && into !== null && into * 2 <= daysBetween(period.start, period.end)) {
+      const issued = byLag(daysBetween(receipt.date, tx.bookedDate), settings);
+      if ((issued.value ?? 0) > (best.value ?? 0)) {
+        const where = into < 0 ? `${-into} d ahead of` : `${into} d into`;
+        best = { value: issued.value, reason: `invoiced ${where} its service period; ${issued.reason}` };
+      }
+    }
+    if (best.value === 0) {
+      const afterEnd = daysBetween(period.end, tx.bookedDate);
+      if (afterEnd >= -settings.earlyBookingDays && afterEnd <= settings.maxBookingDays) {
+        return {
+          value: NEXT_PERIOD_VALUE,
+          reason: `booked at the end of the service period ${period.start} to ${period.end} (the next period's charge?)`,
+        };
+      }
+    }
+    return best;
+  }
+  if (receipt.date === null) return { value: null, reason: null };
+  return byLag(daysBetween(receipt.date, tx.bookedDate), settings);
 }
 
 export function currencyComponent(receipt: ReceiptCandidate, tx: TransactionCandidate): Component {

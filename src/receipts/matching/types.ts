@@ -51,6 +51,11 @@ export interface ReceiptCandidate {
   paymentMethod: string | null;
   orderNumber: string | null;
   documentType: ReceiptDocumentType;
+  /**
+   * The service period a subscription invoice bills (ISO dates, start <= end), when the reader found
+   * one it trusts; the date component expects the charge at its start (components.ts).
+   */
+  servicePeriod?: { start: string; end: string } | null;
   confidence: ReceiptConfidences;
 }
 

@@ -133,7 +133,10 @@ const RECEIPT_COLUMNS = [
   'fields',
 ] as const;
 
-/** Read receipts waiting for a transaction (ready or needs_review, not matched), dated near it. */
+/**
+ * Read receipts waiting for a transaction (ready or needs_review, not matched), dated near it or
+ * billing a service period that starts near it (a subscription is charged at its period's start).
+ */
 export async function waitingReceipts(
   db: Kysely<Database>,
   organizationId: string,
@@ -151,6 +154,10 @@ export async function waitingReceipts(
         eb.and([
           eb('document_date', '>=', shift(bookedDate, -WINDOW_BEFORE_DAYS)),
           eb('document_date', '<=', shift(bookedDate, WINDOW_AFTER_DAYS)),
+        ]),
+        eb.and([
+          eb('service_period_start', '>=', shift(bookedDate, -WINDOW_BEFORE_DAYS)),
+          eb('service_period_start', '<=', shift(bookedDate, WINDOW_AFTER_DAYS)),
         ]),
       ]),
     )

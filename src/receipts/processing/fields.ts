@@ -16,6 +16,8 @@ export interface ReceiptSummary {
   totalMinor: bigint | null;
   currency: string | null;
   cardLastFour: string | null;
+  /** Start of the service period, when the document prints one. */
+  servicePeriodStart: string | null;
 }
 
 export function summaryOf(
@@ -28,6 +30,7 @@ export function summaryOf(
     totalMinor: f.amountDueMinor?.value ?? f.totalMinor?.value ?? null,
     currency: f.currency?.value ?? null,
     cardLastFour: f.cardLastFour?.value ?? null,
+    servicePeriodStart: f.servicePeriod?.value.start ?? null,
   };
 }
 
@@ -40,6 +43,14 @@ const str = (field: StoredField | undefined): string | null =>
   typeof field?.value === 'string' ? field.value : null;
 const conf = (field: StoredField | undefined): number =>
   typeof field?.confidence === 'number' ? field.confidence : 0;
+
+/** A stored service period, when it is one: two ISO dates in order. */
+function periodOf(field: StoredField | undefined): { start: string; end: string } | null {
+  const v = field?.value as { start?: unknown; end?: unknown } | undefined;
+  if (typeof v?.start !== 'string' || typeof v.end !== 'string') return null;
+  const iso = /^\d{4}-\d{2}-\d{2}$/;
+  return iso.test(v.start) && iso.test(v.end) && v.start <= v.end ? { start: v.start, end: v.end } : null;
+}
 
 const DOCUMENT_TYPES: Record<string, ReceiptDocumentType> = {
   receipt: 'receipt',
@@ -72,6 +83,7 @@ export function receiptCandidate(row: {
     cardLastFour: row.card_last_four,
     paymentMethod: str(fields.paymentMethod),
     orderNumber: str(fields.orderNumber),
+    servicePeriod: periodOf(fields.servicePeriod),
     // A negative total is a credit whatever the document calls itself (a return slip read as a
     // receipt): the sign is kept as the direction, so it looks for money in, not for the purchase.
     documentType:

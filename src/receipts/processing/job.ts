@@ -120,6 +120,7 @@ async function finish(
         totalMinor: null,
         currency: null,
         cardLastFour: null,
+        servicePeriodStart: null,
       };
       if (result.status === 'failed') {
         await unit.db
@@ -164,6 +165,7 @@ async function finish(
             review_reasons: dbJson(result.reasons),
             merchant: summary.merchant?.slice(0, 300) ?? null,
             document_date: summary.date,
+            service_period_start: summary.servicePeriodStart,
             total_minor: summary.totalMinor === null ? null : summary.totalMinor.toString(),
             currency: summary.currency,
             card_last_four: summary.cardLastFour,

@@ -4,8 +4,9 @@ import { dbJson } from '../../db/values.ts';
 import { newId } from '../../lib/ids.ts';
 import type { UnitOfWork } from '../../unit/unit-of-work.ts';
 import { autoMatchDecision } from '../matching/auto-match.ts';
+import { expectedChargeDate } from '../matching/components.ts';
 import { suggestForReceipt, suggestForTransaction } from '../matching/suggest.ts';
-import type { MatchScore } from '../matching/types.ts';
+import { defaultMatchSettings, type MatchScore } from '../matching/types.ts';
 import { attachReceipt } from './attach.ts';
 import {
   declinedPairs,
@@ -87,7 +88,8 @@ export async function matchNewReceipt(
   const receipt = await receiptCandidateById(db, organizationId, receiptId);
   if (!receipt) return { suggestions: 0, autoMatched: false };
   const [open, aliases, settings, declined] = await Promise.all([
-    openTransactions(db, organizationId, receipt.date),
+    // A subscription invoice's charge is looked for around its period's start, not its printed date.
+    openTransactions(db, organizationId, expectedChargeDate(receipt, defaultMatchSettings)),
     merchantAliases(db, organizationId),
     matchSettings(db, organizationId),
     declinedPairs(db, organizationId, { receiptId }),
@@ -121,7 +123,11 @@ export async function matchNewTransaction(
     if (settings.autoMatch.enabled) {
       // The receipt-side rule decides, over every open transaction near the receipt: the new one
       // must win clearly against the others, not only be a good pair.
-      const open = await openTransactions(db, organizationId, s.candidate.date);
+      const open = await openTransactions(
+        db,
+        organizationId,
+        expectedChargeDate(s.candidate, defaultMatchSettings),
+      );
       const auto = autoMatchDecision(s.candidate, open, aliases, settings, declined);
       if (auto?.id === transaction.id) {
         await attachReceipt(unit, { receiptId: s.candidate.id, transactionId: transaction.id }, 'auto');

@@ -65,11 +65,14 @@ export function dateOf(
   lines: TextLine[],
   f: FieldMaker,
   usOrder: boolean,
+  /** Spans of a service period (period.ts): its dates are neither the document's nor due dates. */
+  skip: ReadonlyArray<{ line: TextLine; start: number; end: number }> = [],
 ): { date?: Field<string>; dueDate?: Field<string> } {
   const candidates: Candidate[] = [];
   let dueDate: Field<string> | undefined;
   lines.forEach((line, i) => {
     for (const found of datesIn(line.text, usOrder)) {
+      if (skip.some((s) => s.line === line && found.start < s.end && s.start < found.end)) continue;
       const label = labelBefore(lines, i, found.start, f.kind);
       if (label === 'due') {
         dueDate ??= f.make(line, found, found.value, 0.85);

@@ -6,6 +6,7 @@ import { creditNoteWords, invoiceWords, labels } from './labels.ts';
 import { lineItemsOf } from './line-items.ts';
 import { merchantOf } from './merchant.ts';
 import { readPayment } from './payment.ts';
+import { periodOf } from './period.ts';
 import { totalOf } from './totals.ts';
 import { type AmountOptions, amountsIn, type Found } from './values.ts';
 
@@ -146,7 +147,9 @@ export function readText(pages: string[], kind: TextKind): ExtractedFields {
   fields.documentNumber = pick(labels.documentNumber, identifier);
   fields.orderNumber = pick(labels.orderNumber, identifier);
   const usOrder = currency === 'USD' || (currency === undefined && lines.some((l) => /\$\s?\d/.test(l.text)));
-  const dates = dateOf(lines, f, usOrder);
+  const period = periodOf(lines, f, usOrder);
+  fields.servicePeriod = period.field;
+  const dates = dateOf(lines, f, usOrder, period.spans);
   fields.date = dates.date;
   fields.dueDate = dates.dueDate;
   fields.merchantTaxId = pick(labels.taxId, identifier);

@@ -43,7 +43,7 @@ export function sureness(confidence: unknown): Html {
   return html` <span title="Read with ${percent}% confidence">${badge(word, tone)}</span>`;
 }
 
-const FIELD_LABELS: ReadonlyArray<readonly [string, string, 'text' | 'money' | 'date']> = [
+const FIELD_LABELS: ReadonlyArray<readonly [string, string, 'text' | 'money' | 'date' | 'period']> = [
   ['merchant', 'Seller', 'text'],
   ['merchantTaxId', 'Seller VAT or tax number', 'text'],
   ['buyer', 'Buyer', 'text'],
@@ -51,6 +51,7 @@ const FIELD_LABELS: ReadonlyArray<readonly [string, string, 'text' | 'money' | '
   ['orderNumber', 'Order number', 'text'],
   ['date', 'Date', 'date'],
   ['dueDate', 'Due date', 'date'],
+  ['servicePeriod', 'Service period', 'period'],
   ['currency', 'Currency', 'text'],
   ['netMinor', 'Net', 'money'],
   ['taxMinor', 'Tax', 'money'],
@@ -90,8 +91,20 @@ const PAYMENT_METHODS: Readonly<Record<string, string>> = {
   other: 'other means',
 };
 
-function shown(key: string, kind: 'text' | 'money' | 'date', value: unknown, currency: string): string {
+/** A service period as read ({ start, end }, ISO dates): "2026-10-01 to 2026-10-31". */
+function periodText(value: unknown): string {
+  const v = value as { start?: unknown; end?: unknown } | null;
+  return v && typeof v === 'object' && v.start && v.end ? `${str(v.start)} to ${str(v.end)}` : '';
+}
+
+function shown(
+  key: string,
+  kind: 'text' | 'money' | 'date' | 'period',
+  value: unknown,
+  currency: string,
+): string {
   if (kind === 'money') return amount(value, currency);
+  if (kind === 'period') return periodText(value);
   if (key === 'paymentMethod') return PAYMENT_METHODS[str(value)] ?? str(value);
   if (key === 'cardLastFour') return `•••• ${str(value)}`;
   return str(value);
@@ -130,7 +143,9 @@ export function readableDocument(fields: Row | null): Html {
   }</p></div>${value('buyer') ? html`<div><h4>To</h4><p>${str(value('buyer'))}</p></div>` : ''}</div>`;
   const dates = html`<p>${value('date') ? html`Issued ${str(value('date'))}` : 'No issue date'}${
     value('dueDate') ? html` · due ${str(value('dueDate'))}` : ''
-  }${value('orderNumber') ? html` · order ${str(value('orderNumber'))}` : ''}</p>`;
+  }${periodText(value('servicePeriod')) ? html` · service period ${periodText(value('servicePeriod'))}` : ''}${
+    value('orderNumber') ? html` · order ${str(value('orderNumber'))}` : ''
+  }</p>`;
   const lineTable = lines.length
     ? html`<div class="table-wrap" tabindex="0" role="region" aria-label="Lines"><table><caption class="muted">Lines</caption>
 <thead><tr><th scope="col">Description</th><th scope="col" class="num">Quantity</th><th scope="col" class="num">Unit price</th><th scope="col" class="num">VAT</th><th scope="col" class="num">Amount</th></tr></thead>
