@@ -5285,7 +5285,7 @@ export interface components {
             error_class: string | null;
             /** @description Short diagnostic of a failure, or null. */
             error_message: string | null;
-            /** @description The first 1024 characters of the answer body. */
+            /** @description The first 1024 characters of the answer body; always empty for an http://localhost endpoint (a local answer is not kept). */
             response_excerpt: string;
         };
         /** WebhookDeliveryWithAttempts */
