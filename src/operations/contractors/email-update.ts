@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import { AppError } from '../../contract/errors.ts';
 import { Email, Id, IdempotencyKey, Revision } from '../../contract/formats.ts';
+import { issueInvitation } from '../../invitations/issue.ts';
 import { revokeOpenInvitationOf } from '../../invitations/revocation.ts';
 import { InvalidMailMessageError } from '../../mail/message.ts';
 import { contractorEmailChanged } from '../../mail/templates/index.ts';
@@ -9,7 +10,6 @@ import { endSessionsOf } from '../../sessions/store.ts';
 import { loadForChange } from '../../unit/revision.ts';
 import type { OperationContext } from '../context.ts';
 import { defineOperation } from '../define.ts';
-import { issueInvitation } from './invitation-send.ts';
 import { Contractor, toContractor } from './schema.ts';
 import {
   applyChange,
@@ -85,7 +85,11 @@ async function moveJoinedContractor(ctx: OperationContext, row: ContractorRow, e
   const principal = { type: 'contractor' as const, id: row.id, organizationId: ctx.organizationId };
   await endSessionsOf(ctx, principal, 'email_changed');
   await withdrawSignInLinks(ctx.db, now, { organizationId: ctx.organizationId, principal });
-  await issueInvitation(ctx, { id: row.id, email, display_name: row.display_name }, now);
+  await issueInvitation(
+    ctx,
+    { id: row.id, email, display_name: row.display_name },
+    { now, createdBy: ctx.principal.memberId, publicUrl: ctx.services.config.publicUrl },
+  );
   const organization = await ctx.db
     .selectFrom('organizations')
     .select('name')

@@ -4,9 +4,9 @@ import { AppError, revisionConflict } from '../../contract/errors.ts';
 import { Id, IdempotencyKey, Revision } from '../../contract/formats.ts';
 import type { Database } from '../../db/schema.ts';
 import { asBool, asIso } from '../../db/values.ts';
+import { issueInvitation } from '../../invitations/issue.ts';
 import { INVITATIONS_PER_WINDOW, invitationRetryAfterSeconds, windowStart } from '../../invitations/rules.ts';
 import { defineOperation } from '../define.ts';
-import { issueInvitation } from './invitation-send.ts';
 import { Invitation, toInvitation } from './schema.ts';
 import { findContractor } from './store.ts';
 
@@ -61,7 +61,11 @@ export const inviteContractor = defineOperation({
       afterRevision: input.expectedRevision + 1,
     });
 
-    const row = await issueInvitation(ctx, contractor, now);
+    const row = await issueInvitation(ctx, contractor, {
+      now,
+      createdBy: ctx.principal.memberId,
+      publicUrl: ctx.services.config.publicUrl,
+    });
     return toInvitation(row, now);
   },
 });

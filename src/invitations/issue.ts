@@ -1,12 +1,12 @@
-import { AppError } from '../../contract/errors.ts';
-import { asIso } from '../../db/values.ts';
-import { invitationUrl } from '../../invitations/link.ts';
-import { invitationExpiry, invitationStatus } from '../../invitations/rules.ts';
-import { invitationSecret, invitationToken, tokenHash } from '../../invitations/token.ts';
-import { newId } from '../../lib/ids.ts';
-import { InvalidMailMessageError } from '../../mail/message.ts';
-import { contractorInvitation } from '../../mail/templates/index.ts';
-import type { OperationContext } from '../context.ts';
+import { AppError } from '../contract/errors.ts';
+import { asIso } from '../db/values.ts';
+import { newId } from '../lib/ids.ts';
+import { InvalidMailMessageError } from '../mail/message.ts';
+import { contractorInvitation } from '../mail/templates/index.ts';
+import type { UnitOfWork } from '../unit/unit-of-work.ts';
+import { invitationUrl } from './link.ts';
+import { invitationExpiry, invitationStatus } from './rules.ts';
+import { invitationSecret, invitationToken, tokenHash } from './token.ts';
 
 /** What an invitation needs of its contractor (the address it goes to is the contractor's now). */
 export interface InvitedContractor {
@@ -20,7 +20,12 @@ export interface InvitedContractor {
  * `invitation.sent` and queues the mail, all in the caller's unit (contractors.invite, and an
  * email change of a joined contractor, decision 412). The caller has checked everything else.
  */
-export async function issueInvitation(ctx: OperationContext, contractor: InvitedContractor, now: Date) {
+export async function issueInvitation(
+  ctx: UnitOfWork,
+  contractor: InvitedContractor,
+  options: { now: Date; createdBy: string; publicUrl: string },
+) {
+  const { now } = options;
   const nowIso = now.toISOString();
   const replacedId = await closeOpenInvitation(ctx, contractor.id, now);
   const id = newId();
@@ -36,7 +41,7 @@ export async function issueInvitation(ctx: OperationContext, contractor: Invited
     accepted_at: null,
     revoked_at: null,
     replaced_at: null,
-    created_by: ctx.principal.memberId,
+    created_by: options.createdBy,
     revision: 1,
     created_at: nowIso,
     updated_at: nowIso,
@@ -56,7 +61,7 @@ export async function issueInvitation(ctx: OperationContext, contractor: Invited
   await mailInvitation(ctx, {
     email: contractor.email,
     contractorName: contractor.display_name,
-    link: invitationUrl(ctx.services.config.publicUrl, token),
+    link: invitationUrl(options.publicUrl, token),
     expiresAt: row.expires_at,
   });
   return row;
@@ -66,7 +71,7 @@ export async function issueInvitation(ctx: OperationContext, contractor: Invited
  * The open invitation (at most one: a partial unique index) stops working. One still in its
  * 7 days becomes 'replaced'; one already past them is recorded as 'expired', which it was.
  */
-async function closeOpenInvitation(ctx: OperationContext, contractorId: string, now: Date) {
+async function closeOpenInvitation(ctx: UnitOfWork, contractorId: string, now: Date) {
   const open = await ctx.db
     .selectFrom('contractor_invitations')
     .select(['id', 'status', 'expires_at', 'revision'])
@@ -98,7 +103,7 @@ async function closeOpenInvitation(ctx: OperationContext, contractorId: string, 
 }
 
 async function mailInvitation(
-  ctx: OperationContext,
+  ctx: UnitOfWork,
   invite: { email: string; contractorName: string; link: string; expiresAt: string },
 ) {
   const organization = await ctx.db
