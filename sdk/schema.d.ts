@@ -8177,7 +8177,7 @@ export interface components {
          * @description The body is too large.
          *
          *     Codes:
-         *     - `payload_too_large`: The body exceeds the operation's size limit.
+         *     - `payload_too_large`: The body exceeds the operation's size limit (or a route's, for a caller not yet known); `error.limit_bytes` names the limit.
          */
         PayloadTooLarge: {
             headers: {
