@@ -133,7 +133,7 @@ export interface paths {
         put?: never;
         /**
          * Change a contractor's email
-         * @description Sets a new email, unique within the organization (compared case-insensitively). Sending the current email unchanged returns the contractor as it is (same revision, no event); a change of letter case only is a change. A change revokes the open portal invitation, whose link went to the old address (event `invitation.revoked`); invite again to reach the new one.
+         * @description Sets a new email, unique within the organization (compared case-insensitively). Sending the current email unchanged returns the contractor as it is (same revision, no event); a change of letter case only is a change. A change revokes the open portal invitation, whose link went to the old address (event `invitation.revoked`); invite again to reach the new one. For a contractor who has joined the portal only the admin role may change it (403 `role_not_allowed`, field `email`): their portal sessions and sign-in links end, they are no longer joined (`joined_at` null) until they accept the invitation this sends to the new address (event `invitation.sent`), and the old address is told by mail.
          *
          *     **Access:** scopes `accounting:read`, `accounting:write`; roles admin, finance.
          *
@@ -5313,7 +5313,7 @@ export interface components {
             error_class: string | null;
             /** @description Short diagnostic of a failure, or null. */
             error_message: string | null;
-            /** @description The first 1024 characters of the answer body. */
+            /** @description The first 1024 characters of the answer body; always empty for an http://localhost endpoint (a local answer is not kept). */
             response_excerpt: string;
         };
         /** WebhookDeliveryWithAttempts */
@@ -8213,7 +8213,7 @@ export interface components {
          * @description The body is too large.
          *
          *     Codes:
-         *     - `payload_too_large`: The body exceeds the operation's size limit.
+         *     - `payload_too_large`: The body exceeds the operation's size limit (or a route's, for a caller not yet known); `error.limit_bytes` names the limit.
          */
         PayloadTooLarge: {
             headers: {

@@ -4,6 +4,7 @@ import { parseDurationMs } from './lib/duration.ts';
 import { DEFAULT_MAIL_FROM } from './mail/sender.ts';
 import { isLocalhost, type SessionSettings } from './sessions/settings.ts';
 import { parseDeliverySettings, type WebhookSettings } from './webhooks/delivery/settings.ts';
+import type { LocalhostPorts } from './webhooks/url-policy.ts';
 
 /** Every setting, read once from the environment (documented in docs/configuration.md). */
 export interface Config {
@@ -200,6 +201,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         env.ACCOUNTING_WEBHOOK_ALLOW_LOCALHOST === undefined || env.ACCOUNTING_WEBHOOK_ALLOW_LOCALHOST === ''
           ? 'NODE_ENV'
           : 'ACCOUNTING_WEBHOOK_ALLOW_LOCALHOST',
+      localhostPorts: parseLocalhostPorts(env.ACCOUNTING_WEBHOOK_LOCALHOST_PORTS),
       retrySchedule: env.ACCOUNTING_WEBHOOK_RETRY_SCHEDULE || undefined,
       secretKey: parseSecretKey(env.ACCOUNTING_SECRET_KEY),
       delivery: parseDeliverySettings(env, ConfigError),
@@ -259,12 +261,38 @@ function parseSecretOverlap(text: string | undefined): number {
   return ms;
 }
 
-/** The start-up log line of the `http://localhost` webhook exception: its state and why. */
+/**
+ * ACCOUNTING_WEBHOOK_LOCALHOST_PORTS: a comma-separated list of ports, or `any` (tests and
+ * development). Unset or empty: no port, so the localhost exception reaches nothing (decision 411).
+ */
+function parseLocalhostPorts(text: string | undefined): LocalhostPorts {
+  const value = (text ?? '').trim();
+  if (value === '') return [];
+  if (value.toLowerCase() === 'any') return 'any';
+  const ports = value.split(',').map((part) => part.trim());
+  for (const port of ports) {
+    if (!/^\d{1,5}$/.test(port) || Number(port) < 1 || Number(port) > 65535)
+      throw new ConfigError(
+        `ACCOUNTING_WEBHOOK_LOCALHOST_PORTS: ${JSON.stringify(port)} is not a port; list ports 1-65535 separated by commas, or say any`,
+      );
+  }
+  return [...new Set(ports.map(Number))];
+}
+
+/** The start-up log line of the `http://localhost` webhook exception: its state, why, and its ports. */
 export function localhostExceptionNotice(config: Config): string {
-  const state = config.webhooks.allowLocalhostHttp ? 'allowed' : 'refused';
+  const { allowLocalhostHttp, allowLocalhostSource, localhostPorts } = config.webhooks;
+  const state = allowLocalhostHttp ? 'allowed' : 'refused';
   const why =
-    config.webhooks.allowLocalhostSource === 'NODE_ENV'
-      ? `default for NODE_ENV ${config.webhooks.allowLocalhostHttp ? 'other than production' : 'production'}`
+    allowLocalhostSource === 'NODE_ENV'
+      ? `default for NODE_ENV ${allowLocalhostHttp ? 'other than production' : 'production'}`
       : 'set by ACCOUNTING_WEBHOOK_ALLOW_LOCALHOST';
-  return `webhook endpoints at http://localhost are ${state} (${why})`;
+  if (!allowLocalhostHttp) return `webhook endpoints at http://localhost are ${state} (${why})`;
+  const ports =
+    localhostPorts === 'any'
+      ? 'on any port (ACCOUNTING_WEBHOOK_LOCALHOST_PORTS=any)'
+      : localhostPorts.length === 0
+        ? 'on no port until ACCOUNTING_WEBHOOK_LOCALHOST_PORTS lists some'
+        : `on ports ${localhostPorts.join(', ')} (ACCOUNTING_WEBHOOK_LOCALHOST_PORTS)`;
+  return `webhook endpoints at http://localhost are ${state} (${why}) ${ports}`;
 }

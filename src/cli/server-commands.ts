@@ -55,7 +55,10 @@ async function prepared(config: Config): Promise<Services> {
   const search = await ensureSearchIndex(services.db);
   if (!search.indexed) services.logger.warn({ searchIndex: false }, search.reason ?? 'search index missing');
   services.logger.info(
-    { allowLocalhostHttp: config.webhooks.allowLocalhostHttp },
+    {
+      allowLocalhostHttp: config.webhooks.allowLocalhostHttp,
+      localhostPorts: config.webhooks.localhostPorts,
+    },
     localhostExceptionNotice(config),
   );
   return services;

@@ -257,7 +257,11 @@ export const ERROR_CODES = {
     description:
       'The consolidation confirmation no longer matches the current preview (`reason`: fingerprint_mismatch, mode_mismatch, transactions_mismatch or evidence_not_current); read matching.receiptConsolidation.preview again and review it.',
   },
-  payload_too_large: { status: 413, description: "The body exceeds the operation's size limit." },
+  payload_too_large: {
+    status: 413,
+    description:
+      "The body exceeds the operation's size limit (or a route's, for a caller not yet known); `error.limit_bytes` names the limit.",
+  },
   unsupported_media_type: { status: 415, description: 'A POST body must be `application/json`.' },
   rate_limited: {
     status: 429,

@@ -9,10 +9,11 @@ import Fastify, {
 import { AppError, errorBody } from '../contract/errors.ts';
 import { API_VERSION } from '../contract/version.ts';
 import { newId } from '../lib/ids.ts';
-import { findOperation, OPERATIONS } from '../operations/catalog.ts';
+import { findOperation } from '../operations/catalog.ts';
 import { toAppError } from '../operations/error-mapping.ts';
 import type { Services } from '../services.ts';
 import { checkApiVersion } from './api-version.ts';
+import { bodyTooLarge, UNAUTHENTICATED_BODY_LIMIT } from './body-limits.ts';
 import { lazyRequestLogger } from './lazy-request-logger.ts';
 import { registerLingeringClose } from './linger.ts';
 import { registerOperationRoutes } from './operation-route.ts';
@@ -22,14 +23,7 @@ import { loggedPath } from './redact.ts';
 /** Extra route groups (OpenAPI, docs, MCP, portal pages) plug in here without touching the pipeline. */
 export type HttpPlugin = (app: FastifyInstance, services: Services) => Promise<void> | void;
 
-/**
- * The largest body any operation accepts (statement imports take the base64 of a 20 MiB file);
- * each operation checks its own, smaller limit after routing.
- */
-export const GLOBAL_BODY_LIMIT = Math.max(
-  16 * 1024 * 1024,
-  ...OPERATIONS.map((operation) => operation.maxBodyBytes ?? 0),
-);
+export { GLOBAL_BODY_LIMIT } from './body-limits.ts';
 
 export interface RegisteredRoute {
   method: string;
@@ -61,7 +55,8 @@ export async function buildHttpApp(
     loggerInstance: services.logger as FastifyBaseLogger,
     logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: 'requestId' }),
     childLoggerFactory: lazyRequestLogger,
-    bodyLimit: GLOBAL_BODY_LIMIT,
+    // Routes that take more (the API, MCP, dashboard actions) say so and know the caller first.
+    bodyLimit: UNAUTHENTICATED_BODY_LIMIT,
     // Our own unique id for every request; a caller's X-Request-Id is kept in the log only.
     genReqId: () => `req_${newId().replace(/-/g, '')}`,
     trustProxy: false,
@@ -143,6 +138,9 @@ export async function buildHttpApp(
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
 
   app.setErrorHandler((error, request: FastifyRequest, reply) => {
+    // Fastify's own size check (a route's `bodyLimit`): name the limit that applied.
+    if ((error as { code?: unknown }).code === 'FST_ERR_CTP_BODY_TOO_LARGE')
+      return sendError(reply, request.id, bodyTooLarge(request.routeOptions.bodyLimit));
     const { appError, unexpected } = toAppError(error);
     if (unexpected) request.log.error({ err: error }, 'request failed');
     return sendError(reply, request.id, appError);

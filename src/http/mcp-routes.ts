@@ -7,8 +7,11 @@ import { AppError } from '../contract/errors.ts';
 import type { McpHttpHandler } from '../mcp/http-handler.ts';
 import type { Principal } from '../operations/context.ts';
 import type { Services } from '../services.ts';
+import { GLOBAL_BODY_LIMIT } from './body-limits.ts';
 
 export const MCP_PATH = '/mcp';
+/** The caller, known from the headers before the body was read. */
+const PRINCIPALS = new WeakMap<FastifyRequest, Principal>();
 export const RESOURCE_METADATA_PATH = '/.well-known/oauth-protected-resource';
 
 function header(request: FastifyRequest, name: string): string | undefined {
@@ -106,35 +109,17 @@ export async function mcpRoutes(app: FastifyInstance, services: Services): Promi
   app.route({
     method: ['GET', 'POST', 'DELETE'],
     url: MCP_PATH,
+    // A tool call may carry the largest operation body; only a known caller gets to send it.
+    bodyLimit: GLOBAL_BODY_LIMIT,
+    // Origin, credential and rate limit come from the headers, before Fastify reads the body: a
+    // stranger's upload is answered 401 and never buffered (issue 31 part 2).
+    onRequest: async (request, reply) => {
+      PRINCIPALS.set(request, await admit(services, request, reply));
+    },
     handler: async (request, reply) => {
       const base = baseUrl(services, request);
-      checkOrigin(request, base);
-      let principal: Principal;
-      try {
-        principal = await authenticate(services, {
-          authorization: header(request, 'authorization'),
-          organizationHeader: header(request, 'x-accounting-organization'),
-        });
-      } catch (error) {
-        if (error instanceof AppError && error.status === 401) {
-          const invalid = error.code === 'invalid_credential' ? ', error="invalid_token"' : '';
-          reply.header(
-            'WWW-Authenticate',
-            `Bearer resource_metadata="${base}${RESOURCE_METADATA_PATH}"${invalid}`,
-          );
-        }
-        throw error;
-      }
-      // One limit per key whatever the door: every MCP request counts against the key's limit (as
-      // an API call does), and a limited key gets the transport's own 429 with Retry-After.
-      const rate = await services.rateLimiter.take(principal.credentialId);
-      reply.header('RateLimit-Policy', `"default";q=${rate.limit};w=${rate.windowSeconds}`);
-      reply.header('RateLimit', `"default";r=${rate.remaining};t=${rate.resetSeconds}`);
-      if (rate.retryAfterSeconds !== undefined) {
-        throw new AppError('rate_limited', 'Too many requests; retry later.', {
-          retryAfterSeconds: rate.retryAfterSeconds,
-        });
-      }
+      const principal = PRINCIPALS.get(request);
+      if (!principal) throw new Error('the onRequest hook admits every MCP request');
       const response = await (await mcpHandler()).fetch(toWebRequest(request, base), {
         authInfo: {
           token: 'redacted',
@@ -146,4 +131,37 @@ export async function mcpRoutes(app: FastifyInstance, services: Services): Promi
       return sendWebResponse(reply, response);
     },
   });
+}
+
+/** The caller behind an MCP request: origin (403), credential (401 with the challenge), rate limit (429). */
+async function admit(services: Services, request: FastifyRequest, reply: FastifyReply): Promise<Principal> {
+  const base = baseUrl(services, request);
+  checkOrigin(request, base);
+  let principal: Principal;
+  try {
+    principal = await authenticate(services, {
+      authorization: header(request, 'authorization'),
+      organizationHeader: header(request, 'x-accounting-organization'),
+    });
+  } catch (error) {
+    if (error instanceof AppError && error.status === 401) {
+      const invalid = error.code === 'invalid_credential' ? ', error="invalid_token"' : '';
+      reply.header(
+        'WWW-Authenticate',
+        `Bearer resource_metadata="${base}${RESOURCE_METADATA_PATH}"${invalid}`,
+      );
+    }
+    throw error;
+  }
+  // One limit per key whatever the door: every MCP request counts against the key's limit (as
+  // an API call does), and a limited key gets the transport's own 429 with Retry-After.
+  const rate = await services.rateLimiter.take(principal.credentialId);
+  reply.header('RateLimit-Policy', `"default";q=${rate.limit};w=${rate.windowSeconds}`);
+  reply.header('RateLimit', `"default";r=${rate.remaining};t=${rate.resetSeconds}`);
+  if (rate.retryAfterSeconds !== undefined) {
+    throw new AppError('rate_limited', 'Too many requests; retry later.', {
+      retryAfterSeconds: rate.retryAfterSeconds,
+    });
+  }
+  return principal;
 }

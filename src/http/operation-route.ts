@@ -5,14 +5,19 @@ import { API_PREFIX } from '../contract/version.ts';
 import { downloadName } from '../lib/display-text.ts';
 import type { RateLimitState } from '../lib/rate-limit.ts';
 import { findOperation } from '../operations/catalog.ts';
+import type { Principal } from '../operations/context.ts';
 import { type AnyOperation, acceptsGet } from '../operations/define.ts';
 import { type InvocationMeta, invoke } from '../operations/execute.ts';
 import type { Services } from '../services.ts';
 import { prefersMediaType } from './accept.ts';
+import { GLOBAL_BODY_LIMIT } from './app.ts';
+import { bodyTooLarge, limitedPayload, refuseDeclaredOver } from './body-limits.ts';
 import { coerceQuery } from './query.ts';
 
-const DEFAULT_MAX_BODY = 1024 * 1024;
+export const DEFAULT_MAX_BODY = 1024 * 1024;
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+/** The caller, known from the headers before the body was read. */
+const PRINCIPALS = new WeakMap<FastifyRequest, Principal>();
 
 function header(request: FastifyRequest, name: string): string | undefined {
   const value = request.headers[name];
@@ -46,8 +51,13 @@ function lookup(request: FastifyRequest): AnyOperation {
   });
 }
 
-/** 415 and 413 come after the operation is known, as the pipeline prescribes. */
-function parseBody(request: FastifyRequest, operation: AnyOperation): unknown {
+/** The most an operation reads: its own `maxBodyBytes`, else 1 MiB. */
+export function bodyLimitOf(operation: AnyOperation): number {
+  return operation.maxBodyBytes ?? DEFAULT_MAX_BODY;
+}
+
+/** 415 from the header alone, after the operation is known and before anything is read. */
+function checkContentType(request: FastifyRequest): void {
   const contentType = header(request, 'content-type') ?? '';
   if (!/^application\/json\s*(;\s*charset=utf-8\s*)?$/i.test(contentType.trim())) {
     throw new AppError(
@@ -55,13 +65,13 @@ function parseBody(request: FastifyRequest, operation: AnyOperation): unknown {
       'POST bodies must be sent as Content-Type: application/json.',
     );
   }
+}
+
+/** The body as read (its size was held to the operation's limit while it arrived). */
+function parseBody(request: FastifyRequest, operation: AnyOperation): unknown {
+  checkContentType(request);
   const body = request.body instanceof Buffer ? request.body : Buffer.alloc(0);
-  if (body.length > (operation.maxBodyBytes ?? DEFAULT_MAX_BODY)) {
-    throw new AppError(
-      'payload_too_large',
-      `The body exceeds ${operation.maxBodyBytes ?? DEFAULT_MAX_BODY} bytes.`,
-    );
-  }
+  if (body.length > bodyLimitOf(operation)) throw bodyTooLarge(bodyLimitOf(operation), operation.name);
   let text: string;
   try {
     // Strict: invalid bytes are refused, never replaced by U+FFFD. One leading BOM is ignored
@@ -112,14 +122,28 @@ export function registerOperationRoutes(app: FastifyInstance, services: Services
     // Fastify's automatic twin of GET: the same handler, the body left out.
     method: [...app.supportedMethods].filter((method) => method !== 'HEAD'),
     url: `${API_PREFIX}/:operation`,
-    onRequest: (request, _reply, done) => {
-      try {
-        lookup(request);
-      } catch (error) {
-        done(error as Error);
-        return;
-      }
-      done();
+    // What an authenticated caller may send at most; each operation's own limit is held below.
+    bodyLimit: GLOBAL_BODY_LIMIT,
+    // Identity before the body (issue 31 part 2): 404, 405, 415 and the credential (401/403) are
+    // decided from the request line and headers, and a declared length over the operation's limit
+    // is 413, all before Fastify reads a byte of the body.
+    onRequest: async (request) => {
+      const operation = lookup(request);
+      if (!readsQuery(request)) checkContentType(request);
+      PRINCIPALS.set(
+        request,
+        await authenticate(services, {
+          authorization: header(request, 'authorization'),
+          organizationHeader: header(request, 'x-accounting-organization'),
+        }),
+      );
+      if (!readsQuery(request)) refuseDeclaredOver(request, bodyLimitOf(operation), operation.name);
+    },
+    // A chunked body declares no length: it is counted as it arrives and refused past the limit.
+    preParsing: async (request, _reply, payload) => {
+      const operation = lookup(request);
+      const limit = bodyLimitOf(operation);
+      return limitedPayload(payload, limit, () => bodyTooLarge(limit, operation.name));
     },
     handler: async (request, reply) => {
       const operation = lookup(request);
@@ -135,10 +159,8 @@ export function registerOperationRoutes(app: FastifyInstance, services: Services
           },
         );
       }
-      const principal = await authenticate(services, {
-        authorization: header(request, 'authorization'),
-        organizationHeader: header(request, 'x-accounting-organization'),
-      });
+      const principal = PRINCIPALS.get(request);
+      if (!principal) throw new Error('the onRequest hook authenticates every operation request');
       const meta: InvocationMeta = {};
       try {
         // Query parameters are input: converted only after the caller is known (401 before 400).

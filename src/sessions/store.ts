@@ -185,3 +185,23 @@ async function markEnded(db: Kysely<Database>, now: Date, id: string, reason: st
     .where('ended_at', 'is', null)
     .execute();
 }
+
+/**
+ * Ends every open session of one principal in the caller's unit (a joined contractor whose email
+ * the organization changed, decision 412): the very next request of any of them is signed out.
+ */
+export async function endSessionsOf(
+  unit: UnitOfWork,
+  principal: SessionPrincipal,
+  reason: 'email_changed',
+): Promise<number> {
+  const result = await unit.db
+    .updateTable('web_sessions')
+    .set({ ended_at: unit.clock.now().toISOString(), end_reason: reason })
+    .where('organization_id', '=', principal.organizationId)
+    .where('principal_type', '=', principal.type)
+    .where('principal_id', '=', principal.id)
+    .where('ended_at', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}

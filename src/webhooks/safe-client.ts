@@ -8,7 +8,7 @@ import { isIP } from 'node:net';
 import { checkAddress } from './address-policy.ts';
 import { codeOf, EXCERPT_CHARS, sendPinned } from './pinned-request.ts';
 import { undici } from './undici.ts';
-import { checkEndpointUrl, isLocalhostException } from './url-policy.ts';
+import { checkEndpointUrl, isLocalhostException, type LocalhostPorts } from './url-policy.ts';
 
 export type Resolver = (hostname: string) => Promise<string[]>;
 export type DeliveryRequest = { url: string; headers: Record<string, string>; body: string };
@@ -22,6 +22,8 @@ export type DeliveryOptions = {
   resolver?: Resolver;
   /** Operator setting for `http://localhost[:port]`, which then goes to 127.0.0.1 or ::1 only. */
   allowLocalhostHttp: boolean;
+  /** The ports that exception may reach (ACCOUNTING_WEBHOOK_LOCALHOST_PORTS). */
+  localhostPorts: LocalhostPorts;
 };
 
 export type DeliveryErrorClass =
@@ -38,7 +40,10 @@ export type DeliveryResult = {
   outcome: 'success' | 'failure' | 'gone';
   status?: number;
   durationMs: number;
-  /** The first 1024 characters of the response body, decoded as UTF-8. */
+  /**
+   * The first 1024 characters of the response body, decoded as UTF-8; always empty for an
+   * `http://localhost` delivery, whose answer comes from this machine and is not the caller's to read.
+   */
   responseExcerpt: string;
   /** True when the body was longer than maxResponseBytes; the rest was not read. */
   responseTruncated: boolean;
@@ -82,7 +87,10 @@ async function resolveOnce(
 
 /** The URL check, then one resolution whose public answers are the only addresses ever used. */
 async function vetTarget(raw: string, opts: DeliveryOptions, signal: AbortSignal): Promise<Failure | Target> {
-  const verdict = checkEndpointUrl(raw, { allowLocalhostHttp: opts.allowLocalhostHttp });
+  const verdict = checkEndpointUrl(raw, {
+    allowLocalhostHttp: opts.allowLocalhostHttp,
+    localhostPorts: opts.localhostPorts,
+  });
   if (!verdict.ok) return { errorClass: 'unsafe_address', errorMessage: verdict.message };
   const url = verdict.url;
   if (isLocalhostException(url, opts)) return [url, [...LOCALHOST_ADDRESSES]];
@@ -101,7 +109,7 @@ async function vetTarget(raw: string, opts: DeliveryOptions, signal: AbortSignal
 const utf8 = new TextDecoder();
 
 /** The first EXCERPT_CHARS characters of the answer. */
-function excerptOf(body: Buffer): string {
+export function excerptOf(body: Buffer): string {
   const text = utf8.decode(body);
   // A string of at most EXCERPT_CHARS UTF-16 units has at most that many code points: as it is.
   if (text.length <= EXCERPT_CHARS) return text;
@@ -169,7 +177,9 @@ export async function deliver(request: DeliveryRequest, opts: DeliveryOptions): 
         address = tried;
       },
     });
-    const responseExcerpt = excerptOf(body);
+    // A local answer stays on the machine: whoever created the endpoint must not read what a
+    // local service says (issue 31 part 7); status and outcome are enough to debug a receiver.
+    const responseExcerpt = isLocalhostException(url, opts) ? '' : excerptOf(body);
     return finish({ ...statusResult(status), status, responseExcerpt, responseTruncated: truncated });
   } catch (error) {
     // Whatever undici reports once the deadline has fired (aborted request or body), it was the deadline.

@@ -18,9 +18,17 @@ export type EndpointUrlVerdict =
   | { ok: true; url: URL }
   | { ok: false; code: EndpointUrlErrorCode; message: string };
 
+/** The ports `http://localhost` may use: those listed, or any (tests and development only). */
+export type LocalhostPorts = 'any' | readonly number[];
+
+/** The operator setting that lists them (docs/configuration.md, decision 411). */
+export const LOCALHOST_PORTS_SETTING = 'ACCOUNTING_WEBHOOK_LOCALHOST_PORTS';
+
 export type EndpointUrlOptions = {
   /** Operator setting: allow `http://localhost[:port]` (local development). Off in production. */
   allowLocalhostHttp: boolean;
+  /** Operator setting: the ports that exception reaches; none unless listed. */
+  localhostPorts: LocalhostPorts;
 };
 
 export const MAX_ENDPOINT_URL_LENGTH = 2048;
@@ -34,12 +42,36 @@ function refuse(code: EndpointUrlErrorCode, message: string): EndpointUrlVerdict
   return { ok: false, code, message };
 }
 
+/** `http://localhost[:port]` while the operator allows the exception, whatever the port. */
+function isLocalhostHttp(url: URL, opts: EndpointUrlOptions): boolean {
+  return opts.allowLocalhostHttp && url.protocol === 'http:' && url.hostname === 'localhost';
+}
+
+function localhostPortListed(url: URL, opts: EndpointUrlOptions): boolean {
+  const port = url.port === '' ? 80 : Number(url.port);
+  return opts.localhostPorts === 'any' || opts.localhostPorts.includes(port);
+}
+
 /**
- * True for the one exception to the https rule: the literal host name `localhost` over http, any
- * port, when the operator allows it. `127.0.0.1` and `[::1]` are deliberately not part of it.
+ * True for the one exception to the https rule: the literal host name `localhost` over http, on a
+ * port the operator lists, when the operator allows it. `127.0.0.1` and `[::1]` are deliberately
+ * not part of it. Anything else listening on the machine (a database, an admin port) stays out of
+ * reach of whoever may create an endpoint (issue 31 part 7).
  */
 export function isLocalhostException(url: URL, opts: EndpointUrlOptions): boolean {
-  return opts.allowLocalhostHttp && url.protocol === 'http:' && url.hostname === 'localhost';
+  return isLocalhostHttp(url, opts) && localhostPortListed(url, opts);
+}
+
+function localhostPortRefusal(url: URL, opts: EndpointUrlOptions): EndpointUrlVerdict {
+  const port = url.port === '' ? 80 : Number(url.port);
+  const listed =
+    opts.localhostPorts === 'any' || opts.localhostPorts.length === 0
+      ? 'none is listed'
+      : `listed: ${opts.localhostPorts.join(', ')}`;
+  return refuse(
+    'url_port_not_allowed',
+    `http://localhost is allowed only on the ports the operator lists in ${LOCALHOST_PORTS_SETTING} (${listed}); port ${port} is not.`,
+  );
 }
 
 function checkDomainName(hostname: string): string | undefined {
@@ -81,14 +113,14 @@ export function checkEndpointUrl(raw: string, opts: EndpointUrlOptions): Endpoin
   if (url.href.length > MAX_ENDPOINT_URL_LENGTH) {
     return refuse('invalid_url', `The normalized URL is longer than ${MAX_ENDPOINT_URL_LENGTH} characters.`);
   }
-  const exception = isLocalhostException(url, opts);
+  const exception = isLocalhostHttp(url, opts);
   if (url.protocol !== 'https:' && !exception) {
     return refuse('url_scheme_not_allowed', 'The URL must use https.');
   }
   if (url.username !== '' || url.password !== '') {
     return refuse('url_credentials_not_allowed', 'The URL must not contain a user name or password.');
   }
-  if (exception) return { ok: true, url };
+  if (exception) return localhostPortListed(url, opts) ? { ok: true, url } : localhostPortRefusal(url, opts);
   const port = url.port === '' ? 443 : Number(url.port);
   if (!ALLOWED_ENDPOINT_PORTS.includes(port)) {
     return refuse(

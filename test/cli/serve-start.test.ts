@@ -86,7 +86,7 @@ describe('serve start-up', () => {
       // The start-up line about the http://localhost webhook exception (decision 140).
       assert.match(
         busy.stderr,
-        /webhook endpoints at http:\/\/localhost are allowed \(default for NODE_ENV other than production\)/,
+        /webhook endpoints at http:\/\/localhost are allowed \(default for NODE_ENV other than production\) on no port until ACCOUNTING_WEBHOOK_LOCALHOST_PORTS lists some/,
       );
       assert.equal(await mailStatus(dataDir, mailId), 'pending', 'no job ran');
     } finally {

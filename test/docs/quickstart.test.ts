@@ -56,10 +56,15 @@ describe('docs/quickstart.md', () => {
   let received = '';
   let receiverPort = 0;
   before(async () => {
-    serve = await startServe({ ACCOUNTING_DATA_DIR: dataDir });
+    // The document's serve command lists the receiver's port for the localhost exception.
+    assert.match(doc, /```sh\nACCOUNTING_WEBHOOK_LOCALHOST_PORTS=4000 \.\/bin\/accounting serve\n```/);
+    receiverPort = await freePort();
+    serve = await startServe({
+      ACCOUNTING_DATA_DIR: dataDir,
+      ACCOUNTING_WEBHOOK_LOCALHOST_PORTS: String(receiverPort),
+    });
     const receiverCode = /```sh\nnode -e '(.*)'\n```/.exec(doc)?.[1];
     assert.ok(receiverCode, 'the receiver one-liner');
-    receiverPort = await freePort();
     receiver = spawn(
       process.execPath,
       ['-e', receiverCode.replace('.listen(4000)', `.listen(${receiverPort})`)],

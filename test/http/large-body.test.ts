@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { GLOBAL_BODY_LIMIT } from '../../src/http/app.ts';
-import { type ServeProcess, startServe } from '../support/processes.ts';
+import { runCli, type ServeProcess, startServe } from '../support/processes.ts';
 
 /**
  * A client that sends a body far over every limit must read the 413, not a broken pipe: the
@@ -62,8 +62,14 @@ function postBig(url: URL, headers: Record<string, string> = {}, chunked = false
 describe('a body of 20 MB or more, over every limit', () => {
   // A real `serve` process: the resets showed up there, under the timing of a separate process.
   let app: ServeProcess;
+  let apiKey = '';
   const dataDir = mkdtempSync(path.join(tmpdir(), 'accounting-big-'));
   before(async () => {
+    const init = await runCli(['init', '--json'], { ACCOUNTING_DATA_DIR: dataDir, LOG_LEVEL: 'silent' });
+    assert.equal(init.code, 0, init.stderr);
+    apiKey = String(
+      (JSON.parse(init.stdout.trim().split('\n').at(-1) ?? '{}') as { apiKey?: string }).apiKey,
+    );
     app = await startServe({ ACCOUNTING_DATA_DIR: dataDir });
   });
   after(async () => {
@@ -71,27 +77,38 @@ describe('a body of 20 MB or more, over every limit', () => {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it('gets a readable 413 every time: in parallel, with or without Content-Length, keep-alive or close', async () => {
+  it('gets a readable answer every time: 413 for a key holder, 401 for a stranger (issue 31 part 2), in parallel, with or without Content-Length, keep-alive or close', async () => {
     const answers: string[] = [];
     for (const where of ['/api/v1/accounting/contractors.create', '/mcp']) {
       for (const chunked of [false, true]) {
         for (const connection of ['keep-alive', 'close']) {
+          const who = ['key', 'none', 'key', 'wrong'] as const;
           const batch = await Promise.all(
-            Array.from({ length: 4 }, (_, i) =>
+            who.map((caller) =>
               postBig(
                 new URL(`${app.baseUrl}${where}`),
-                { connection, ...(i % 2 ? { authorization: 'Bearer ak_nope' } : {}) },
+                {
+                  connection,
+                  ...(caller === 'key' ? { authorization: `Bearer ${apiKey}` } : {}),
+                  ...(caller === 'wrong' ? { authorization: 'Bearer ak_nope' } : {}),
+                },
                 chunked,
               ),
             ),
           );
           answers.push(
-            ...batch.map((answer) => `${where} ${chunked} ${connection}: ${answer.slice(0, 200)}`),
+            ...batch.map(
+              (answer, i) => `${who[i]} ${where} ${chunked} ${connection}: ${answer.slice(0, 200)}`,
+            ),
           );
         }
       }
     }
-    const broken = answers.filter((answer) => !/: 413 \{"error":\{"code":"payload_too_large"/.test(answer));
+    const broken = answers.filter((answer) =>
+      answer.startsWith('key ')
+        ? !/: 413 \{"error":\{"limit_bytes":\d+,"code":"payload_too_large"/.test(answer)
+        : !/: 401 \{"error":\{"code":"(missing|invalid)_credential"/.test(answer),
+    );
     assert.deepEqual(broken, []);
     assert.equal(answers.length, 32);
   });
@@ -99,7 +116,7 @@ describe('a body of 20 MB or more, over every limit', () => {
   it('is answered by fetch (undici) with the 413 too', async () => {
     const res = await fetch(`${app.baseUrl}/api/v1/accounting/contractors.create`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${apiKey}` },
       body: Buffer.alloc(SIZE, 0x20),
     });
     assert.equal(res.status, 413);

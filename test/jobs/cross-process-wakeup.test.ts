@@ -40,6 +40,7 @@ for (const dialect of dialects) {
           ...app.database.env,
           LOG_LEVEL: 'info',
           ACCOUNTING_WEBHOOK_ALLOW_LOCALHOST: 'true',
+          ACCOUNTING_WEBHOOK_LOCALHOST_PORTS: 'any',
           // Without a notification the worker would look again only after this pause.
           ACCOUNTING_POLL_INTERVAL: '10m',
         }),

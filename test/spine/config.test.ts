@@ -67,4 +67,29 @@ describe('configuration checks at start', () => {
       /ACCOUNTING_WEBHOOK_ALLOW_LOCALHOST/,
     );
   });
+
+  it('lists the ports the localhost exception reaches: none by default, a list, or any', () => {
+    assert.deepEqual(loadConfig({}).webhooks.localhostPorts, []);
+    assert.deepEqual(loadConfig({ ACCOUNTING_WEBHOOK_LOCALHOST_PORTS: '' }).webhooks.localhostPorts, []);
+    assert.deepEqual(
+      loadConfig({ ACCOUNTING_WEBHOOK_LOCALHOST_PORTS: ' 3000, 8080,3000 ' }).webhooks.localhostPorts,
+      [3000, 8080],
+    );
+    assert.equal(loadConfig({ ACCOUNTING_WEBHOOK_LOCALHOST_PORTS: 'ANY' }).webhooks.localhostPorts, 'any');
+    for (const value of ['0', '65536', '3000;4000', 'http', '30 00', '-1', '3000,']) {
+      assert.throws(
+        () => loadConfig({ ACCOUNTING_WEBHOOK_LOCALHOST_PORTS: value }),
+        /ACCOUNTING_WEBHOOK_LOCALHOST_PORTS: .* is not a port/,
+        value,
+      );
+    }
+    assert.match(
+      localhostExceptionNotice(loadConfig({})),
+      /allowed .* on no port until ACCOUNTING_WEBHOOK_LOCALHOST_PORTS lists some/,
+    );
+    assert.match(
+      localhostExceptionNotice(loadConfig({ ACCOUNTING_WEBHOOK_LOCALHOST_PORTS: '4000' })),
+      /on ports 4000 \(ACCOUNTING_WEBHOOK_LOCALHOST_PORTS\)$/,
+    );
+  });
 });

@@ -41,6 +41,8 @@ export async function startTestApp(dialect: DialectName, options: TestAppOptions
     ...loadConfig({
       LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
       ACCOUNTING_RATE_LIMIT: '100000/1m',
+      // Test receivers listen on http://localhost:<random port> (the exception, decision 411).
+      ACCOUNTING_WEBHOOK_LOCALHOST_PORTS: 'any',
       ...options.env,
     }),
     ...options.config,

@@ -6,6 +6,8 @@ import { call } from './http.ts';
 /** Short, test-friendly delivery settings (the schedule keeps the contract's shape, in seconds). */
 export const FAST_DELIVERY_ENV = {
   ACCOUNTING_WEBHOOK_ALLOW_LOCALHOST: 'true',
+  // Test receivers listen on http://localhost:<random port>.
+  ACCOUNTING_WEBHOOK_LOCALHOST_PORTS: 'any',
   ACCOUNTING_WEBHOOK_TIMEOUT: '400ms',
   ACCOUNTING_WEBHOOK_LEASE: '5s',
 };

@@ -50,6 +50,7 @@ for (const dialect of DIALECTS) {
           LOG_LEVEL: 'debug',
           SMTP_URL: '',
           ACCOUNTING_WEBHOOK_ALLOW_LOCALHOST: 'true',
+          ACCOUNTING_WEBHOOK_LOCALHOST_PORTS: 'any',
           ACCOUNTING_WEBHOOK_TIMEOUT: '1s',
           ACCOUNTING_WEBHOOK_LEASE: '2s',
           ACCOUNTING_WEBHOOK_RETRY_SCHEDULE: '0,200ms,200ms,200ms,200ms,200ms,200ms,200ms',

@@ -6,7 +6,7 @@ import { createServer as createTcpServer, type Socket, type Server as TcpServer 
 import { after, describe, test } from 'node:test';
 import { getGlobalDispatcher, ProxyAgent, setGlobalDispatcher } from 'undici';
 import { sendPinned } from '../../src/webhooks/pinned-request.ts';
-import { deliver, type Resolver } from '../../src/webhooks/safe-client.ts';
+import { deliver, excerptOf, type Resolver } from '../../src/webhooks/safe-client.ts';
 
 // ---- Loopback servers -------------------------------------------------------------------------
 
@@ -81,7 +81,7 @@ function countingResolver(answer: (call: number) => string[]): Resolver & { call
   return Object.assign(resolver, { calls });
 }
 
-const DEV = { allowLocalhostHttp: true };
+const DEV = { allowLocalhostHttp: true, localhostPorts: 'any' } as const;
 const request = (url: string) => ({
   url,
   headers: { 'Content-Type': 'application/json', 'Service-Event-Id': 'evt_1' },
@@ -100,7 +100,8 @@ describe('deliveries to http://localhost', () => {
     );
     assert.equal(result.outcome, 'success');
     assert.equal(result.status, 200);
-    assert.equal(result.responseExcerpt, 'thanks');
+    // The receiver said "thanks"; a local answer is never kept (issue 31 part 7).
+    assert.equal(result.responseExcerpt, '');
     assert.equal(result.responseTruncated, false);
     assert.equal(result.address, '127.0.0.1');
     assert.equal(result.errorClass, undefined);
@@ -118,6 +119,7 @@ describe('deliveries to http://localhost', () => {
     const receiver = await httpServer((_req, res) => res.end());
     const result = await deliver(request(`http://localhost:${receiver.port}/`), {
       allowLocalhostHttp: false,
+      localhostPorts: 'any',
     });
     assert.equal(result.outcome, 'failure');
     assert.equal(result.errorClass, 'unsafe_address');
@@ -211,17 +213,41 @@ describe('deliveries to http://localhost', () => {
     });
     assert.equal(result.outcome, 'success');
     assert.equal(result.responseTruncated, true);
-    assert.equal(result.responseExcerpt, 'x'.repeat(1000));
+    assert.equal(result.responseExcerpt, '', 'a local answer is not kept');
     assert.ok(result.durationMs < 2000, `took ${result.durationMs} ms`);
     await socketClosed;
   });
 
-  test('the excerpt is the first 1024 characters of the UTF-8 body', async () => {
+  test('the excerpt is the first 1024 characters of the UTF-8 body (none for localhost)', async () => {
+    // Only public receivers get an excerpt, and tests reach none: the cut is checked on the bytes.
+    assert.equal(excerptOf(Buffer.from('é☕'.repeat(1500))), 'é☕'.repeat(512));
+    assert.equal(excerptOf(Buffer.from('😀'.repeat(1500))), '😀'.repeat(1024));
+    assert.equal(excerptOf(Buffer.from('ok')), 'ok');
     const receiver = await httpServer((_req, res) => res.writeHead(500).end('é☕'.repeat(1500)));
     const result = await deliver(request(`http://localhost:${receiver.port}/`), DEV);
     assert.equal(result.errorClass, 'http_status');
-    assert.equal(result.responseExcerpt, 'é☕'.repeat(512));
+    assert.equal(result.responseExcerpt, '');
     assert.equal(result.responseTruncated, false);
+  });
+
+  test('reaches only the ports the operator lists (ACCOUNTING_WEBHOOK_LOCALHOST_PORTS)', async () => {
+    const listed = await httpServer((_req, res) => res.writeHead(200).end('secret local answer'));
+    const unlisted = await httpServer((_req, res) => res.writeHead(200).end('database'));
+    const opts = { allowLocalhostHttp: true, localhostPorts: [listed.port] };
+    const ok = await deliver(request(`http://localhost:${listed.port}/`), opts);
+    assert.equal(ok.outcome, 'success');
+    assert.equal(ok.responseExcerpt, '', 'no excerpt of a local answer');
+    const refused = await deliver(request(`http://localhost:${unlisted.port}/`), opts);
+    assert.equal(refused.outcome, 'failure');
+    assert.equal(refused.errorClass, 'unsafe_address');
+    assert.match(refused.errorMessage ?? '', /ACCOUNTING_WEBHOOK_LOCALHOST_PORTS/);
+    assert.equal(unlisted.connections, 0, 'nothing connected to the unlisted port');
+    const none = await deliver(request(`http://localhost:${listed.port}/`), {
+      allowLocalhostHttp: true,
+      localhostPorts: [],
+    });
+    assert.equal(none.errorClass, 'unsafe_address');
+    assert.equal(listed.connections, 1, 'only the first delivery connected');
   });
 
   test('proxy settings in the environment and the global dispatcher are ignored', async () => {

@@ -3,14 +3,18 @@ import { describe, test } from 'node:test';
 import {
   checkEndpointUrl,
   type EndpointUrlErrorCode,
+  type EndpointUrlOptions,
   MAX_ENDPOINT_URL_LENGTH,
 } from '../../src/webhooks/url-policy.ts';
 
-const DEV = { allowLocalhostHttp: true };
-const PROD = { allowLocalhostHttp: false };
+const DEV = { allowLocalhostHttp: true, localhostPorts: 'any' } as const;
+const PROD = { allowLocalhostHttp: false, localhostPorts: 'any' } as const;
 
 // [raw URL, expected verdict, options]: 'ok' or the refusal code. Options default to PROD.
-type Row = readonly [string, 'ok' | EndpointUrlErrorCode, typeof DEV?];
+type Row = readonly [string, 'ok' | EndpointUrlErrorCode, EndpointUrlOptions?];
+// The operator lists ports 3000 and 80; the default lists none.
+const LISTED: EndpointUrlOptions = { allowLocalhostHttp: true, localhostPorts: [3000, 80] };
+const UNLISTED: EndpointUrlOptions = { allowLocalhostHttp: true, localhostPorts: [] };
 
 const HOST = 'url_host_not_allowed';
 const SCHEME = 'url_scheme_not_allowed';
@@ -62,6 +66,17 @@ const TABLE: readonly Row[] = [
   ['https://localhost/', HOST, DEV],
   ['https://localhost:8443/', HOST, DEV],
   ['http://user:pw@localhost:3000/', CREDENTIALS, DEV],
+  // ...and only on the ports the operator lists (ACCOUNTING_WEBHOOK_LOCALHOST_PORTS).
+  ['http://localhost:3000/hook', 'ok', LISTED],
+  ['http://localhost/hook', 'ok', LISTED],
+  ['http://localhost:80/hook', 'ok', LISTED],
+  ['http://localhost:5432/', PORT, LISTED],
+  ['http://localhost:3001/', PORT, LISTED],
+  ['http://localhost:443/', PORT, LISTED],
+  ['http://localhost:3000/', PORT, UNLISTED],
+  ['http://localhost/', PORT, UNLISTED],
+  ['http://127.0.0.1:3000/', SCHEME, LISTED],
+  ['https://localhost:3000/', PORT, LISTED],
   // Schemes.
   ['http://example.com/', SCHEME],
   ['HTTP://example.com/', SCHEME],
@@ -248,7 +263,9 @@ const TABLE: readonly Row[] = [
 
 describe('checkEndpointUrl: SSRF table', () => {
   for (const [raw, expected, opts = PROD] of TABLE) {
-    const label = `${JSON.stringify(raw.length > 80 ? `${raw.slice(0, 60)}…` : raw)} ${opts === DEV ? '(dev)' : ''}`;
+    const mode =
+      opts === DEV ? '(dev)' : opts === LISTED ? '(ports 3000, 80)' : opts === UNLISTED ? '(no port)' : '';
+    const label = `${JSON.stringify(raw.length > 80 ? `${raw.slice(0, 60)}…` : raw)} ${mode}`;
     test(`${label} -> ${expected}`, () => {
       const verdict = checkEndpointUrl(raw, opts);
       if (expected === 'ok') {
@@ -285,6 +302,22 @@ test('the length limit is exactly 2048 characters, raw and normalized', () => {
   assert.ok(expanding.length < 2048);
   const verdict = checkEndpointUrl(expanding, PROD);
   assert.equal(verdict.ok ? 'ok' : verdict.code, 'invalid_url');
+});
+
+test('an unlisted localhost port is refused with a message naming the setting and what is listed', () => {
+  const unlisted = checkEndpointUrl('http://localhost:5432/', LISTED);
+  assert.equal(unlisted.ok, false);
+  if (!unlisted.ok) {
+    assert.equal(unlisted.code, 'url_port_not_allowed');
+    assert.equal(
+      unlisted.message,
+      'http://localhost is allowed only on the ports the operator lists in ACCOUNTING_WEBHOOK_LOCALHOST_PORTS (listed: 3000, 80); port 5432 is not.',
+    );
+  }
+  const none = checkEndpointUrl('http://localhost/', UNLISTED);
+  assert.equal(none.ok, false);
+  if (!none.ok)
+    assert.match(none.message, /ACCOUNTING_WEBHOOK_LOCALHOST_PORTS \(none is listed\); port 80 is not/);
 });
 
 test('the refusal message names the reason for an address', () => {

@@ -1,3 +1,4 @@
+export { type ContractorEmailChangedInput, contractorEmailChanged } from './contractor-email-changed.ts';
 export { type ContractorInvitationInput, contractorInvitation } from './contractor-invitation.ts';
 export { type InvoiceDeadlineSoonInput, invoiceDeadlineSoon } from './invoice-deadline-soon.ts';
 export { type InvoiceSentInput, invoiceFilename, invoiceSent } from './invoice-sent.ts';

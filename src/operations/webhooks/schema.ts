@@ -116,7 +116,8 @@ export const EventsInput = Type.Array(
 
 /** The normalized URL to store (WHATWG serialization), or 400 `webhook_url_not_allowed`. */
 export function checkUrl(services: Services, raw: string): string {
-  const verdict = checkEndpointUrl(raw, { allowLocalhostHttp: services.config.webhooks.allowLocalhostHttp });
+  const { allowLocalhostHttp, localhostPorts } = services.config.webhooks;
+  const verdict = checkEndpointUrl(raw, { allowLocalhostHttp, localhostPorts });
   if (!verdict.ok) {
     throw new AppError('webhook_url_not_allowed', verdict.message, {
       field: 'url',

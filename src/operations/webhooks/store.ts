@@ -58,7 +58,10 @@ export const WebhookAttempt = Type.Object(
       'timeout, connection_refused, connection_error, dns_error, unsafe_address, redirect, http_status, tls_error or gone; null on success.',
     ),
     error_message: NullableString('Short diagnostic of a failure, or null.'),
-    response_excerpt: Type.String({ description: 'The first 1024 characters of the answer body.' }),
+    response_excerpt: Type.String({
+      description:
+        'The first 1024 characters of the answer body; always empty for an http://localhost endpoint (a local answer is not kept).',
+    }),
   },
   { title: 'WebhookAttempt', additionalProperties: false },
 );

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../contract/errors.ts';
 import { GLOBAL_BODY_LIMIT, type HttpPlugin } from '../../http/app.ts';
+import { bodyTooLarge, declaredLength, limitedPayload } from '../../http/body-limits.ts';
 import { findOperation } from '../../operations/catalog.ts';
 import { toAppError } from '../../operations/error-mapping.ts';
 import type { Services } from '../../services.ts';
@@ -180,22 +181,66 @@ function registerPage(app: FastifyInstance, services: Services, path: string, ha
   );
 }
 
+/** The member behind an action, known from the cookie before the body was read. */
+const SIGNED = new WeakMap<FastifyRequest, Signed>();
+
+/** An action's form may be as large as its operation's body limit, else 64 KiB. */
+function actionLimit(name: string): number {
+  return findOperation(name)?.maxBodyBytes ?? FORM_LIMIT;
+}
+
+function tooLargeForm(name: string): AppError {
+  const operation = findOperation(name);
+  return bodyTooLarge(actionLimit(name), operation ? `the form of ${operation.name}` : 'this form');
+}
+
 function registerActions(app: FastifyInstance, services: Services): void {
   app.post<{ Params: { operation: string } }>(
     '/dashboard/actions/:operation',
-    // The largest operation body (a statement file in base64); each operation's own limit below.
-    { bodyLimit: GLOBAL_BODY_LIMIT },
+    {
+      // The largest operation body (a statement file in base64), for a signed-in member only;
+      // each operation's own limit is held while the body arrives.
+      bodyLimit: GLOBAL_BODY_LIMIT,
+      // The session before the body (issue 31 part 2): without one the answer is the sign-in
+      // page, and a declared length over the action's limit is refused, before anything is read.
+      onRequest: async (request, reply) => {
+        const signed = await signedIn(services, request);
+        if (!signed) return toSignIn(reply);
+        SIGNED.set(request, signed);
+        const length = declaredLength(request);
+        const limit = actionLimit(request.params.operation);
+        if (length !== undefined && length > limit)
+          return failure(
+            services,
+            request,
+            reply,
+            signed,
+            tooLargeForm(request.params.operation),
+            '/dashboard',
+          );
+        return undefined;
+      },
+      preParsing: async (request, _reply, payload) => {
+        const limit = actionLimit(request.params.operation);
+        return limitedPayload(payload, limit, () => tooLargeForm(request.params.operation));
+      },
+      // A chunked form over the limit fails while it is read: the member gets the failure page.
+      errorHandler: (error, request, reply) => {
+        const signed = SIGNED.get(request);
+        if (!signed) throw error;
+        return failure(services, request, reply, signed, error, '/dashboard');
+      },
+    },
     async (request, reply) => {
-      const signed = await signedIn(services, request);
+      const signed = SIGNED.get(request);
       if (!signed) return toSignIn(reply);
       const operation = findOperation(request.params.operation);
       if (!operation) return reply.callNotFound();
       const size = Buffer.isBuffer(request.body) ? request.body.length : 0;
-      const form = size <= (operation.maxBodyBytes ?? FORM_LIMIT) ? formBody(request) : undefined;
+      const form = size <= actionLimit(operation.name) ? formBody(request) : undefined;
       const back = safeBack(form?.get('_back'));
       try {
-        if (!form)
-          throw new AppError('payload_too_large', `The form is larger than ${operation.name} accepts.`);
+        if (!form) throw tooLargeForm(operation.name);
         checkCsrf(request, signed.token, form.get('_csrf'));
         const data = await callOperation(
           services,

@@ -281,7 +281,11 @@ async function attempt(
   });
   const result: DeliveryResult = await deliver(
     { url: row.url, headers, body },
-    { timeoutMs: settings.timeoutMs, allowLocalhostHttp: services.config.webhooks.allowLocalhostHttp },
+    {
+      timeoutMs: settings.timeoutMs,
+      allowLocalhostHttp: services.config.webhooks.allowLocalhostHttp,
+      localhostPorts: services.config.webhooks.localhostPorts,
+    },
   );
   // After a success the endpoint's next held delivery may go while this outcome is written; after
   // anything else it waits for the outcome (performAttempt gives the turn back then).

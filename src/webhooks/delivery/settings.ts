@@ -2,6 +2,7 @@
 // contract (10 s answer time); tests and benchmarks shorten the lease and the timeout through env.
 import { parseDurationMs } from '../../lib/duration.ts';
 import { DEFAULT_RETRY_SCHEDULE, parseRetrySchedule, type RetrySchedule } from '../retry-schedule.ts';
+import type { LocalhostPorts } from '../url-policy.ts';
 
 export interface DeliverySettings {
   /** How long a claim holds a delivery; a worker that dies lets it go after this. > timeoutMs. */
@@ -121,6 +122,8 @@ export interface WebhookSettings {
   allowLocalhostHttp: boolean;
   /** Where allowLocalhostHttp came from, for the start-up log line. */
   allowLocalhostSource: 'ACCOUNTING_WEBHOOK_ALLOW_LOCALHOST' | 'NODE_ENV';
+  /** ACCOUNTING_WEBHOOK_LOCALHOST_PORTS: the ports the exception reaches (none unless listed; decision 411). */
+  localhostPorts: LocalhostPorts;
   retrySchedule: string | undefined;
   /** ACCOUNTING_SECRET_KEY: seals endpoint signing secrets; unset = instance key in the DB (docs/webhooks.md). */
   secretKey: string | undefined;

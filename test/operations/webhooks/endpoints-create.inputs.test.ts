@@ -170,4 +170,36 @@ for (const dialect of DIALECTS) {
       assert.equal(res.error.reason, 'url_scheme_not_allowed');
     });
   });
+
+  describe(`webhook endpoint URLs on the ports the operator lists (${dialect})`, () => {
+    let app: TestApp;
+    let admin: Caller;
+    before(async () => {
+      app = await startTestApp(dialect, { env: { ACCOUNTING_WEBHOOK_LOCALHOST_PORTS: '3000, 4000' } });
+      admin = await createCaller(app);
+    });
+    after(() => app.close());
+
+    it('accepts http://localhost on a listed port and refuses any other, naming the setting', async () => {
+      const listed = await call(
+        app.baseUrl,
+        'webhooks.endpoints.create',
+        { url: 'http://localhost:4000/hook', events: ['*'] },
+        { token: admin.token },
+      );
+      assert.equal(listed.status, 200, JSON.stringify(listed.body));
+      for (const url of ['http://localhost:5432/', 'http://localhost/hook', 'http://localhost:6379/']) {
+        const res = await call(
+          app.baseUrl,
+          'webhooks.endpoints.create',
+          { url, events: ['*'] },
+          { token: admin.token },
+        );
+        assertError(res, 400, 'webhook_url_not_allowed', url);
+        assert.equal(res.error.reason, 'url_port_not_allowed');
+        assert.equal(res.error.field, 'url');
+        assert.match(res.error.message, /ACCOUNTING_WEBHOOK_LOCALHOST_PORTS \(listed: 3000, 4000\)/);
+      }
+    });
+  });
 }
