@@ -15,6 +15,8 @@ export const DIST = path.join(ROOT, 'dist');
 export const ENTRIES = {
   accounting: 'src/cli/main.ts',
   'extraction-worker': 'src/receipts/extraction/worker.ts',
+  // Children of the parsing sandbox (src/lib/sandbox): each its own bundle, started by path.
+  'statement-sandbox': 'src/books/statements/sandbox-child.ts',
 };
 
 /** Packages bundled into dist/ (see the build options). */
