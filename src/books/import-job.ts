@@ -170,14 +170,15 @@ async function runImport(services: UnitRuntime, job: ClaimedJob): Promise<void> 
     // The file is read in a sandbox child (statements/sandboxed.ts): a hostile file costs the
     // child its memory and time, never this process's.
     const { parseStatementSandboxed } = await import('./statements/sandboxed.ts');
-    const parse = (parsing = parseStatementSandboxed({
+    const parse = parseStatementSandboxed({
       bytes,
       fileName: row.file_name ?? '',
       mediaType: row.media_type ?? '',
       ...(params.mapping ? { mapping: params.mapping } : {}),
       accountCurrency: account.currency,
       accountKind: account.kind as 'checking',
-    }));
+    });
+    parsing = parse;
     detection = parse.detection;
     const deadline = services.clock.now().getTime() + IMPORT_TIME_LIMIT_MS;
     for await (const item of parse.items) {
