@@ -15,7 +15,9 @@ export function serveSandbox(handlers: Record<string, SandboxHandler>): void {
   console.log = () => {};
   console.warn = () => {};
   const out = new Socket({ fd: 3, readable: false, writable: true });
-  const send = (message: FromChild) => out.write(encodeFrame(message));
+  const send = (message: FromChild) => {
+    for (const part of encodeFrame(message)) out.write(part);
+  };
   const peakRssKb = () => process.resourceUsage().maxRSS;
   const reader = new FrameReader(Number.MAX_SAFE_INTEGER);
   let current: AsyncIterator<unknown> | undefined;
@@ -42,6 +44,8 @@ export function serveSandbox(handlers: Record<string, SandboxHandler>): void {
       if (!handler) return fail(new Error(`no sandbox task named ${message.task}`));
       try {
         const answer = handler(message.input);
+        // Its rejection is read at the next pull; until then it must not count as unhandled.
+        if (answer instanceof Promise) answer.catch(() => {});
         current =
           Symbol.asyncIterator in Object(answer)
             ? (answer as AsyncIterable<unknown>)[Symbol.asyncIterator]()

@@ -5,11 +5,12 @@ import { deserialize, serialize } from 'node:v8';
 // learns each frame's length before it keeps any of its bytes, so a cap refuses an oversized
 // answer without buffering it.
 
-export function encodeFrame(message: unknown): Buffer {
+/** The frame as its head and body (written one after the other: a 20 MiB body is not copied again). */
+export function encodeFrame(message: unknown): [Buffer, Buffer] {
   const body = serialize(message);
   const head = Buffer.alloc(4);
   head.writeUInt32BE(body.length, 0);
-  return Buffer.concat([head, body]);
+  return [head, body];
 }
 
 export type FrameEvent = { kind: 'message'; message: unknown } | { kind: 'too_large'; bytes: number };

@@ -135,7 +135,7 @@ export class Sandbox {
   }
 
   private send(child: Child, message: ToChild): void {
-    (child.proc.stdin as Writable).write(encodeFrame(message));
+    for (const part of encodeFrame(message)) (child.proc.stdin as Writable).write(part);
   }
 
   private ask(child: Child, message: ToChild, limits: SandboxLimits): Promise<FromChild> {

@@ -50,7 +50,7 @@ describe('the parsing sandbox', () => {
   it("carries a task's own error code back, and the child stays usable", async () => {
     const pid = await sandbox.run<number>('pid', null, limits);
     await assert.rejects(sandbox.run('coded', null, limits), (error: unknown) => {
-      assert.ok(error instanceof SandboxTaskError);
+      assert.ok(error instanceof SandboxTaskError, String(error));
       assert.equal(error.code, 'limit_exceeded');
       assert.equal(error.message, 'too many things');
       return true;
