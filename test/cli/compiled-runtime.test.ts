@@ -98,6 +98,28 @@ describe('the compiled runtime', () => {
     assert.match(text, /"totalMinor":\{"value":"112500"/);
   });
 
+  it('the compiled agreement sandbox child renders a signed PDF', async () => {
+    const pdf = await compiledSandbox('agreement-sandbox.mjs').run<Uint8Array>(
+      'render',
+      {
+        document: Buffer.from('# Agreement\n\nText.\n'),
+        facts: {
+          agreementId: 'agr_1',
+          title: 'Agreement',
+          fileName: 'draft.md',
+          mediaType: 'text/markdown',
+          documentSha256: '0'.repeat(64),
+          signedName: 'Ada',
+          signedAt: '2026-11-28T00:00:00Z',
+          clientAddress: '127.0.0.1',
+          consentText: 'I agree.',
+        },
+      },
+      limits,
+    );
+    assert.equal(Buffer.from(pdf).subarray(0, 5).toString('latin1'), '%PDF-');
+  });
+
   it('the compiled statement sandbox child reads a statement', async () => {
     const source = {
       bytes: Buffer.from('Date,Description,Amount\n2026-01-02,Coffee,-3.50\n'),
