@@ -1,7 +1,9 @@
 // Compiles the service to plain JavaScript for production (issue 16, "Lean runtime"):
 //   node scripts/build.mjs         (bin/accounting runs it on its own when dist/ is missing or stale)
 // esbuild bundles our TypeScript into dist/current/accounting.mjs (the CLI and everything it
-// starts) and dist/current/extraction-worker.mjs (the receipt extraction worker thread); packages
+// starts) and one bundle per child of the parsing sandbox (statement-sandbox.mjs,
+// extraction-sandbox.mjs, agreement-sandbox.mjs: child processes that read untrusted files,
+// src/lib/sandbox); packages
 // stay in node_modules, except kysely and typebox (BUNDLED below). Code behind a dynamic import()
 // (MCP, the API reference, admin commands) is split into chunks that load on first use. Each build goes to a directory of its own and the
 // `current` link is swapped to it in one rename, so processes that start together (a test run, a
@@ -14,7 +16,10 @@ export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '
 export const DIST = path.join(ROOT, 'dist');
 export const ENTRIES = {
   accounting: 'src/cli/main.ts',
-  'extraction-worker': 'src/receipts/extraction/worker.ts',
+  // Children of the parsing sandbox (src/lib/sandbox): each its own bundle, started by path.
+  'statement-sandbox': 'src/books/statements/sandbox-child.ts',
+  'extraction-sandbox': 'src/receipts/extraction/sandbox-child.ts',
+  'agreement-sandbox': 'src/contractors/agreement-sandbox-child.ts',
 };
 
 /** Packages bundled into dist/ (see the build options). */

@@ -156,6 +156,8 @@ async function runImport(services: UnitRuntime, job: ClaimedJob): Promise<void> 
     return owned;
   };
 
+  // What the reader detected is reported on a failed job too (known before any line is read).
+  let parsing: { detection: unknown } | undefined;
   try {
     if (job.attempts > MAX_ATTEMPTS) {
       throw new StatementFileError(
@@ -165,9 +167,10 @@ async function runImport(services: UnitRuntime, job: ClaimedJob): Promise<void> 
     }
     const bytes = await readJobFile(db, job.id);
     if (!bytes) throw new StatementFileError('empty_file', 'The file is no longer stored.');
-    // The statement parsers (csv-parse, saxes) load with the first import, not at start.
-    const { parseStatement } = await import('./statements/index.ts');
-    const parse = parseStatement({
+    // The file is read in a sandbox child (statements/sandboxed.ts): a hostile file costs the
+    // child its memory and time, never this process's.
+    const { parseStatementSandboxed } = await import('./statements/sandboxed.ts');
+    const parse = parseStatementSandboxed({
       bytes,
       fileName: row.file_name ?? '',
       mediaType: row.media_type ?? '',
@@ -175,9 +178,11 @@ async function runImport(services: UnitRuntime, job: ClaimedJob): Promise<void> 
       accountCurrency: account.currency,
       accountKind: account.kind as 'checking',
     });
+    parsing = parse;
     detection = parse.detection;
     const deadline = services.clock.now().getTime() + IMPORT_TIME_LIMIT_MS;
     for await (const item of parse.items) {
+      detection = parse.detection;
       counts.read += 1;
       if (counts.read % YIELD_EVERY_LINES === 0 && services.clock.now().getTime() > deadline) {
         throw new StatementFileError(
@@ -216,6 +221,7 @@ async function runImport(services: UnitRuntime, job: ClaimedJob): Promise<void> 
     await finish(services, job, account.id, { state: 'succeeded', counts, rejected, detection });
     await refreshStatistics(services, counts.added);
   } catch (error) {
+    detection = parsing?.detection ?? detection;
     const fileError =
       error instanceof StatementFileError
         ? { code: error.code, message: error.message }

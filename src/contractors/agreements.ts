@@ -258,9 +258,9 @@ export async function signAgreement(
     .where('organization_id', '=', unit.organizationId)
     .where('id', '=', id)
     .executeTakeFirstOrThrow();
-  // pdf-lib (about 20 MB resident) loads with the first signed agreement, not at start.
-  const { renderSignedPdf } = await import('./agreement-pdf.ts');
-  const pdf = await renderSignedPdf(Buffer.from(document), {
+  // Rendered in a sandbox child (agreement-sandboxed.ts): the template is untrusted bytes.
+  const { renderSignedPdfInSandbox } = await import('./agreement-sandboxed.ts');
+  const pdf = await renderSignedPdfInSandbox(Buffer.from(document), {
     agreementId: row.id,
     title: row.title,
     fileName: row.file_name,

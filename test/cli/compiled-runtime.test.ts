@@ -4,9 +4,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import { Sandbox } from '../../src/lib/sandbox/index.ts';
+import type { ExtractionJob } from '../../src/receipts/extraction/sandbox-child.ts';
 import { defaultLimits } from '../../src/receipts/extraction/types.ts';
-import type { WorkerMessage } from '../../src/receipts/extraction/worker.ts';
 import { einvoiceFixture } from '../receipts/extraction/einvoice-fixtures.ts';
 import { type ServeProcess, startServe } from '../support/processes.ts';
 
@@ -65,32 +65,78 @@ describe('the compiled runtime', () => {
     assert.match(await res.text(), /"serverInfo"/);
   });
 
-  it('the compiled extraction worker reads an e-invoice', async () => {
-    const worker = new Worker(new URL(`file://${path.join(CURRENT, 'extraction-worker.mjs')}`));
-    try {
-      const result = await new Promise<unknown>((resolve, reject) => {
-        worker.on('message', (message: WorkerMessage) => {
-          if (message.type === 'result') resolve(message.result);
-        });
-        worker.on('error', reject);
-        worker.postMessage({
-          input: {
-            bytes: einvoiceFixture('cii-invoice.xml'),
-            fileName: 'invoice.xml',
-            mediaType: 'application/xml',
-          },
-          limits: defaultLimits,
-          deadline: Date.now() + 20_000,
-        });
-      });
-      const text = JSON.stringify(result, (_key, value) =>
-        typeof value === 'bigint' ? String(value) : value,
-      );
-      assert.equal((result as { status: string }).status, 'ready', text.slice(0, 500));
-      assert.match(text, /"documentNumber":\{"value":"LB-2024-0117"/);
-      assert.match(text, /"totalMinor":\{"value":"112500"/);
-    } finally {
-      await worker.terminate();
-    }
+  /** A sandbox whose children run from the compiled bundle, as the compiled service starts them. */
+  const compiledSandbox = (bundle: string) =>
+    new Sandbox(
+      {
+        compiled: bundle,
+        source: new URL('file:///unused.ts'),
+        from: `file://${path.join(CURRENT, 'accounting.mjs')}`,
+      },
+      1,
+    );
+  const limits = { memoryMb: 512, heapMb: 256, timeoutMs: 20_000, maxOutputBytes: 1024 * 1024 };
+
+  it('the compiled extraction sandbox child reads an e-invoice', async () => {
+    const job: ExtractionJob = {
+      input: {
+        bytes: einvoiceFixture('cii-invoice.xml'),
+        fileName: 'invoice.xml',
+        mediaType: 'application/xml',
+      },
+      limits: defaultLimits,
+      deadline: Date.now() + 20_000,
+    };
+    const result = await compiledSandbox('extraction-sandbox.mjs').run<{ status: string }>(
+      'extract',
+      job,
+      limits,
+    );
+    const text = JSON.stringify(result, (_key, value) => (typeof value === 'bigint' ? String(value) : value));
+    assert.equal(result.status, 'ready', text.slice(0, 500));
+    assert.match(text, /"documentNumber":\{"value":"LB-2024-0117"/);
+    assert.match(text, /"totalMinor":\{"value":"112500"/);
+  });
+
+  it('the compiled agreement sandbox child renders a signed PDF', async () => {
+    const pdf = await compiledSandbox('agreement-sandbox.mjs').run<Uint8Array>(
+      'render',
+      {
+        document: Buffer.from('# Agreement\n\nText.\n'),
+        facts: {
+          agreementId: 'agr_1',
+          title: 'Agreement',
+          fileName: 'draft.md',
+          mediaType: 'text/markdown',
+          documentSha256: '0'.repeat(64),
+          signedName: 'Ada',
+          signedAt: '2026-11-28T00:00:00Z',
+          clientAddress: '127.0.0.1',
+          consentText: 'I agree.',
+        },
+      },
+      limits,
+    );
+    assert.equal(Buffer.from(pdf).subarray(0, 5).toString('latin1'), '%PDF-');
+  });
+
+  it('the compiled statement sandbox child reads a statement', async () => {
+    const source = {
+      bytes: Buffer.from('Date,Description,Amount\n2026-01-02,Coffee,-3.50\n'),
+      fileName: 's.csv',
+      mediaType: 'text/csv',
+      accountCurrency: 'EUR',
+      accountKind: 'checking',
+    };
+    const batches: { items: { kind: string; line?: { amountMinor: bigint } }[] }[] = [];
+    for await (const batch of compiledSandbox('statement-sandbox.mjs').stream<(typeof batches)[number]>(
+      'parse',
+      source,
+      limits,
+    ))
+      batches.push(batch);
+    const items = batches.flatMap((b) => b.items);
+    assert.equal(items.length, 1);
+    assert.equal(items[0]?.line?.amountMinor, -350n);
   });
 });

@@ -1,4 +1,5 @@
-import { deflateSync } from 'node:zlib';
+import { once } from 'node:events';
+import { constants, createDeflate, deflateSync } from 'node:zlib';
 
 /**
  * Hostile files, generated at the size asked for (nothing multi-megabyte is committed). Used by the
@@ -55,7 +56,29 @@ export function longWordDraft(chars: number): string {
  * inflated with no cap when it loaded the file.
  */
 export function pdfObjectStreamBomb(inflatedBytes: number): Buffer {
-  const body = deflateSync(Buffer.alloc(inflatedBytes, 0x20), { level: 9 });
+  return pdfWithObjectStream(deflateSync(Buffer.alloc(inflatedBytes, 0x20), { level: 9 }));
+}
+
+/**
+ * The same bomb at any size without holding the inflated bytes: deflated a MiB at a time (1 GiB
+ * makes a 1 MB file), its object stream repeated `copies` times (10 copies: a 10 MB file that
+ * inflates to 10 GiB).
+ */
+export async function pdfObjectStreamBombStreamed(inflatedBytes: number, copies = 1): Promise<Buffer> {
+  const chunk = Buffer.alloc(1024 * 1024, 0x20);
+  const deflate = createDeflate({ level: 9, strategy: constants.Z_RLE });
+  const out: Buffer[] = [];
+  deflate.on('data', (c: Buffer) => out.push(c));
+  const ended = once(deflate, 'end');
+  for (let left = inflatedBytes; left > 0; left -= chunk.length) {
+    if (!deflate.write(left >= chunk.length ? chunk : chunk.subarray(0, left))) await once(deflate, 'drain');
+  }
+  deflate.end();
+  await ended;
+  return pdfWithObjectStream(Buffer.concat(out), copies);
+}
+
+function pdfWithObjectStream(body: Buffer, copies = 1): Buffer {
   const parts: Buffer[] = [];
   const offsets: number[] = [];
   let length = 0;
@@ -69,14 +92,19 @@ export function pdfObjectStreamBomb(inflatedBytes: number): Buffer {
   add('1 0 obj\n<< /Type /Catalog /Pages 2 0 R >>\nendobj\n');
   offsets.push(length);
   add('2 0 obj\n<< /Type /Pages /Kids [] /Count 0 >>\nendobj\n');
-  offsets.push(length);
-  add(`3 0 obj\n<< /Type /ObjStm /N 1 /First 4 /Filter /FlateDecode /Length ${body.length} >>\nstream\n`);
-  add(body);
-  add('\nendstream\nendobj\n');
+  for (let copy = 0; copy < copies; copy++) {
+    offsets.push(length);
+    add(
+      `${3 + copy} 0 obj\n<< /Type /ObjStm /N 1 /First 4 /Filter /FlateDecode /Length ${body.length} >>\nstream\n`,
+    );
+    add(body);
+    add('\nendstream\nendobj\n');
+  }
   const xref = length;
+  const size = 3 + copies;
   add(
-    `xref\n0 4\n0000000000 65535 f \n${offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('')}`,
+    `xref\n0 ${size}\n0000000000 65535 f \n${offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('')}`,
   );
-  add(`trailer\n<< /Size 4 /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`);
+  add(`trailer\n<< /Size ${size} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`);
   return Buffer.concat(parts);
 }

@@ -123,7 +123,12 @@ export class StatementFileError extends Error {
       | 'line_too_long'
       | 'time_limit'
       /** A size, depth or count limit of the reader (`message` names which); see docs/security.md. */
-      | 'limit_exceeded',
+      | 'limit_exceeded'
+      /** The sandbox reading the file (src/lib/sandbox) ended it: memory, time, answer size, crash. */
+      | 'parse_memory_limit'
+      | 'parse_timeout'
+      | 'parse_output_too_large'
+      | 'parse_crashed',
     message: string,
   ) {
     super(message);

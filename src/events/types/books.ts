@@ -126,7 +126,7 @@ export const booksEvents: readonly EventDefinition[] = [
       {
         ...importFields,
         errorCode: Str(
-          'Why: empty_file, unsupported_format, format_mismatch, malformed_file, unsafe_xml, unknown_columns, bad_encoding, line_too_long, time_limit, limit_exceeded, internal_error.',
+          'Why: empty_file, unsupported_format, format_mismatch, malformed_file, unsafe_xml, unknown_columns, bad_encoding, line_too_long, time_limit, limit_exceeded, parse_memory_limit, parse_timeout, parse_output_too_large, parse_crashed (the sandboxed reader ran out of memory or time, answered too much, or stopped), internal_error.',
         ),
         errorMessage: Str('A readable explanation.'),
       },

@@ -13,7 +13,7 @@ import {
   type ExtractionResult,
 } from './types.ts';
 
-// The extraction itself, run inside the worker (see extract.ts for the isolation). Order matters:
+// The extraction itself, run inside the sandbox child (see extract.ts for the isolation). Order matters:
 // size, then magic bytes, then the cheap header checks, and only then any parser or child process.
 
 /** Below this many letters and digits a PDF's text layer is treated as absent (a scan). */

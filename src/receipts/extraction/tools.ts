@@ -4,16 +4,8 @@ import path from 'node:path';
 import { ExtractionFailure } from './types.ts';
 
 // Child processes (pdftotext, pdftoppm, tesseract) with a wall-clock timeout and an output cap,
-// both enforced by SIGKILL. Every pid is announced to `onSpawn` so that the thread owning the
-// worker can kill children a terminated worker can no longer reach.
-
-let onSpawn: (pid: number) => void = () => {};
-let onExit: (pid: number) => void = () => {};
-
-export function setChildTracker(spawned: (pid: number) => void, exited: (pid: number) => void): void {
-  onSpawn = spawned;
-  onExit = exited;
-}
+// both enforced by SIGKILL. They run in the extraction sandbox child's process group, so a
+// sandbox child killed on its own timeout takes them with it (src/lib/sandbox).
 
 export interface ToolRun {
   timeoutMs: number;
@@ -27,8 +19,6 @@ export function runTool(command: string, args: string[], run: ToolRun): Promise<
       stdio: ['ignore', 'pipe', 'pipe'],
       env: { PATH: process.env.PATH ?? '/usr/bin:/bin', OMP_THREAD_LIMIT: '1', LC_ALL: 'C.UTF-8' },
     });
-    const pid = child.pid;
-    if (pid !== undefined) onSpawn(pid);
     const chunks: Buffer[] = [];
     let size = 0;
     let failure: ExtractionFailure | undefined;
@@ -52,7 +42,6 @@ export function runTool(command: string, args: string[], run: ToolRun): Promise<
     });
     child.on('close', (code) => {
       clearTimeout(timer);
-      if (pid !== undefined) onExit(pid);
       if (failure) reject(failure);
       else if (code !== 0)
         reject(new ExtractionFailure('corrupt_file', `${path.basename(command)} exited with ${code}`));

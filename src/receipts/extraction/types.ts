@@ -89,7 +89,7 @@ export type ExtractionKind = 'einvoice_ubl' | 'einvoice_cii' | 'facturx' | 'pdf_
  * - unsafe_xml: XML with a DOCTYPE or entity declaration (entity bombs, XXE) - refused unread.
  * - too_large: input over the byte cap, an image over the pixel cap, or a stream that inflates past its cap.
  * - timeout: the extraction ran past its wall-clock limit and was killed.
- * - memory_limit: the extraction worker ran out of its heap and was killed.
+ * - memory_limit: the extraction child ran out of its memory (OS limit or V8 heap) and was killed.
  * - corrupt_file: bytes that claim a format but cannot be read as it.
  */
 export type FailureCode =
@@ -144,10 +144,12 @@ export interface ExtractionInput {
 export interface ExtractionLimits {
   /** Input cap in bytes (10 MB). */
   maxBytes: number;
-  /** Wall-clock limit for the whole extraction, worker included. */
+  /** Wall-clock limit for the whole extraction, the child's start included. */
   timeoutMs: number;
-  /** Heap limit of the extraction worker. */
+  /** V8 heap limit of the extraction child process. */
   maxHeapMb: number;
+  /** OS limit on the extraction child's whole memory (prlimit --data), tools it starts each alike. */
+  maxMemoryMb: number;
   /** Largest image accepted, in pixels (width x height from the header, checked before decoding). */
   maxPixels: number;
   /** Cap on any decompressed stream (embedded XML) and on a child process's output. */
@@ -160,6 +162,7 @@ export const defaultLimits: ExtractionLimits = {
   maxBytes: 10 * 1024 * 1024,
   timeoutMs: 20_000,
   maxHeapMb: 256,
+  maxMemoryMb: 1024,
   maxPixels: 40_000_000,
   maxInflatedBytes: 20 * 1024 * 1024,
   ocr: true,
