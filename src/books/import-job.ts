@@ -5,6 +5,7 @@ import { asJson } from '../db/values.ts';
 import type { UnitRuntime } from '../unit/unit-of-work.ts';
 import { withUnit } from '../unit/with-unit.ts';
 import { Deduper } from './dedupe.ts';
+import { type ImportWriter, importWriter } from './import-writes.ts';
 import {
   type ClaimedJob,
   claimJob,
@@ -17,7 +18,7 @@ import {
   reportProgress,
 } from './jobs-queue.ts';
 import { type CsvColumnMapping, StatementFileError, type StatementLine } from './statements/types.ts';
-import { deleteImported, insertTransactions, type NewTransaction } from './transactions.ts';
+import { deleteImported, type NewTransaction } from './transactions.ts';
 
 /** Largest amount stored (18 digits of minor units, as everywhere in the service). */
 const MAX_MINOR = 999_999_999_999_999_999n;
@@ -122,6 +123,8 @@ async function runImport(services: UnitRuntime, job: ClaimedJob): Promise<void> 
   let detection: unknown;
   let batch: StatementLine[] = [];
   const batchSize = services.db.dialect === 'sqlite' ? SQLITE_IMPORT_BATCH : IMPORT_BATCH;
+  // Made at the first batch, outside its transaction (it may create the chart in its own).
+  let writer: Promise<ImportWriter> | undefined;
 
   const flush = async (): Promise<boolean> => {
     const lines = batch;
@@ -142,13 +145,15 @@ async function runImport(services: UnitRuntime, job: ClaimedJob): Promise<void> 
         ),
       );
     });
+    writer ??= importWriter(db, services.db.dialect, job.organizationId, services.clock.now().toISOString());
+    const write = await writer;
     const now = services.clock.now();
     const progress = { counts: { ...counts, added: counts.added + fresh.length }, rejected, detection };
     // The lease is checked and extended in the transaction that inserts: a worker that lost its
     // job (stalled past the lease) adds nothing after the new owner cleared the earlier attempt.
     const owned = await db.transaction().execute(async (trx) => {
       if (!(await reportProgress(trx, job, workerId, now, progress))) return false;
-      await insertTransactions(trx, job.organizationId, fresh, now.toISOString());
+      await write.write(trx, fresh, now.toISOString());
       return true;
     });
     if (owned) counts.added += fresh.length;
