@@ -92,6 +92,7 @@ async function run(name: string, fileName: string, bytes: Buffer, accountId: str
   if (child.status !== 0) throw new Error(`worker failed: ${child.stderr}`);
   const worker = JSON.parse(child.stdout.trim().split('\n').at(-1) ?? '{}') as {
     seconds: number;
+    cpuSeconds: number;
     idleRssMiB: number;
     startupPeakMiB: number;
     peakRssMiB: number;
@@ -113,6 +114,7 @@ async function run(name: string, fileName: string, bytes: Buffer, accountId: str
       counts,
       seconds: Number(seconds.toFixed(1)),
       linesPerSecond: Math.round(lines / seconds),
+      workerCpuSeconds: Number(worker.cpuSeconds.toFixed(1)),
       workerIdleRssMiB: worker.idleRssMiB,
       workerStartupPeakMiB: worker.startupPeakMiB,
       workerPeakRssMiB: worker.peakRssMiB,

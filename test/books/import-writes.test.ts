@@ -186,5 +186,55 @@ for (const dialect of DIALECTS) {
         { added: 0, duplicates: 1234 },
       );
     });
+    it('a re-import decided by references alone counts a reference twice only where it was stored twice', async () => {
+      const accountId = String((await createAccount(app, admin)).id);
+      const first = await importStatement(
+        app,
+        admin,
+        accountId,
+        'a.csv',
+        csv([
+          'Date,Description,Amount,Reference',
+          '2026-03-01,Rent,-500.00,REF-1',
+          '2026-03-02,Shop,-2.00,REF-2',
+        ]),
+      );
+      assert.equal(first.counts.added, 2);
+      // Every line has a reference; REF-1 comes twice but is stored once, so the second REF-1 is new
+      // (the lines of one file never absorb each other), whatever the amounts and texts say.
+      const second = await importStatement(
+        app,
+        admin,
+        accountId,
+        'b.csv',
+        csv([
+          'Date,Description,Amount,Reference',
+          '2026-03-01,Rent,-500.00,REF-1',
+          '2026-03-01,Rent,-500.00,REF-1',
+          '2026-03-02,Shop,-2.00,REF-2',
+        ]),
+      );
+      assert.deepEqual(
+        { added: second.counts.added, duplicates: second.counts.duplicates },
+        { added: 1, duplicates: 2 },
+      );
+      // All three again: each is now stored as often as it appears.
+      const third = await importStatement(
+        app,
+        admin,
+        accountId,
+        'c.csv',
+        csv([
+          'Date,Description,Amount,Reference',
+          '2026-03-01,Rent,-500.00,REF-1',
+          '2026-03-01,Rent,-500.00,REF-1',
+          '2026-03-02,Shop,-2.00,REF-2',
+        ]),
+      );
+      assert.deepEqual(
+        { added: third.counts.added, duplicates: third.counts.duplicates },
+        { added: 0, duplicates: 3 },
+      );
+    });
   });
 }
