@@ -29,5 +29,7 @@ const seconds = (performance.now() - started) / 1000;
 const cpu = process.cpuUsage(cpuStart);
 // CPU time of the worker (user + system): what the job itself costs, less swayed by others' load.
 const cpuSeconds = (cpu.user + cpu.system) / 1e6;
-console.log(JSON.stringify({ jobs, seconds, cpuSeconds, idleRssMiB, startupPeakMiB, peakRssMiB: statusMiB('VmHWM') }));
+console.log(
+  JSON.stringify({ jobs, seconds, cpuSeconds, idleRssMiB, startupPeakMiB, peakRssMiB: statusMiB('VmHWM') }),
+);
 await services.db.close();
