@@ -35,6 +35,11 @@ export const IMPORT_BATCH = 1000;
  * milliseconds; between batches the job yields so others' requests and writes interleave.
  */
 export const SQLITE_IMPORT_BATCH = 100;
+/**
+ * Lines compared with the account at once on SQLite: one read (a few milliseconds) decides 500
+ * lines, which are then written in slices of SQLITE_IMPORT_BATCH (decision 423).
+ */
+export const SQLITE_DEDUPE_BATCH = 500;
 /** Parsed lines between two yields to the event loop when no batch is written (rejected, pending lines). */
 const YIELD_EVERY_LINES = 200;
 
@@ -156,7 +161,9 @@ async function runImport(services: UnitRuntime, job: ClaimedJob): Promise<void> 
   const deduper = new Deduper(db, account.id, job.id, params.dedupeWindowDays);
   let detection: unknown;
   let batch: StatementLine[] = [];
-  const batchSize = services.db.dialect === 'sqlite' ? SQLITE_IMPORT_BATCH : IMPORT_BATCH;
+  // Lines read per dedupe (one read of the account for them all), and written per transaction.
+  const batchSize = services.db.dialect === 'sqlite' ? SQLITE_DEDUPE_BATCH : IMPORT_BATCH;
+  const writeSlice = services.db.dialect === 'sqlite' ? SQLITE_IMPORT_BATCH : IMPORT_BATCH;
   // Made at the first batch, outside its transaction (it may create the chart in its own).
   let writer: Promise<ImportWriter> | undefined;
 
@@ -181,18 +188,24 @@ async function runImport(services: UnitRuntime, job: ClaimedJob): Promise<void> 
     });
     writer ??= importWriter(db, services.db.dialect, job.organizationId, services.clock.now().toISOString());
     const write = await writer;
-    const now = services.clock.now();
-    const progress = { counts: { ...counts, added: counts.added + fresh.length }, rejected, detection };
-    // The lease is checked and extended in the transaction that inserts: a worker that lost its
-    // job (stalled past the lease) adds nothing after the new owner cleared the earlier attempt.
-    const owned = await db.transaction().execute(async (trx) => {
-      if (!(await reportProgress(trx, job, workerId, now, progress))) return false;
-      await write.write(trx, fresh, now.toISOString());
-      return true;
-    });
-    if (owned) counts.added += fresh.length;
-    await yieldToOthers();
-    return owned;
+    // The fresh lines go in slices, each in its own short transaction with the progress, the
+    // event loop free in between; a batch of duplicates only reports its progress.
+    for (let start = 0; start === 0 || start < fresh.length; start += writeSlice) {
+      const slice = fresh.slice(start, start + writeSlice);
+      const now = services.clock.now();
+      const progress = { counts: { ...counts, added: counts.added + slice.length }, rejected, detection };
+      // The lease is checked and extended in the transaction that inserts: a worker that lost its
+      // job (stalled past the lease) adds nothing after the new owner cleared the earlier attempt.
+      const owned = await db.transaction().execute(async (trx) => {
+        if (!(await reportProgress(trx, job, workerId, now, progress))) return false;
+        await write.write(trx, slice, now.toISOString());
+        return true;
+      });
+      if (!owned) return false;
+      counts.added += slice.length;
+      await yieldToOthers();
+    }
+    return true;
   };
 
   try {
