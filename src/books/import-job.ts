@@ -49,32 +49,6 @@ const YIELD_EVERY_LINES = 200;
  * without this a whole import ran before any other request was read (issue 29: 13 s waits).
  */
 const yieldToOthers = () => new Promise<void>((resolve) => setImmediate(resolve));
-/**
- * SQLite: WAL pages after which a commit also checkpoints, while an import runs (SQLite's default,
- * 1,000, again when none runs). A batch of 100 lines dirties a few hundred pages (the indexes by
- * date and by amount take a page each per line), so with the default every third or fourth batch
- * copied the WAL back into the database and synced it: half the import's time (decision 421).
- * 10,000 pages (40 MiB of WAL at 4 KiB a page) checkpoints about every thirtieth batch, and a page
- * written by several batches in between is copied once.
- */
-export const IMPORT_WAL_AUTOCHECKPOINT = 10_000;
-const SQLITE_DEFAULT_AUTOCHECKPOINT = 1_000;
-let sqliteImportsRunning = 0;
-
-/** Widens the writer's checkpoint interval while at least one import runs in this process. */
-async function widenCheckpoints(services: UnitRuntime): Promise<() => Promise<void>> {
-  if (services.db.dialect !== 'sqlite') return async () => {};
-  const db = services.db.kysely;
-  sqliteImportsRunning += 1;
-  if (sqliteImportsRunning === 1)
-    await sql.raw(`pragma wal_autocheckpoint = ${IMPORT_WAL_AUTOCHECKPOINT}`).execute(db);
-  return async () => {
-    sqliteImportsRunning -= 1;
-    if (sqliteImportsRunning === 0)
-      await sql.raw(`pragma wal_autocheckpoint = ${SQLITE_DEFAULT_AUTOCHECKPOINT}`).execute(db);
-  };
-}
-
 /** A job whose worker died this many times is failed instead of tried again (a poison file). */
 export const MAX_ATTEMPTS = 3;
 /**
@@ -97,12 +71,7 @@ const workerId = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}
 export async function runStatementImports(services: UnitRuntime): Promise<number> {
   const job = await claimJob(services.db, 'statement_import', workerId, services.clock.now());
   if (!job) return 0;
-  const restore = await widenCheckpoints(services);
-  try {
-    await runImport(services, job);
-  } finally {
-    await restore();
-  }
+  await runImport(services, job);
   return 1;
 }
 
