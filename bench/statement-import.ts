@@ -6,9 +6,11 @@
 // through transactions.imports.create (HTTP, base64), then the import job runs in a separate worker
 // process (bench/statement-import-worker.ts: parse, dedupe, insert in batches with entries and
 // allocations). Prints lines/s of the job (claim to success) and the worker's idle and peak RSS;
-// then imports the same CSV again (every line a duplicate) to time the dedupe alone. Run it with
+// then imports the same CSV again (every line a duplicate) to time the dedupe alone. While each job
+// runs, another member's read (accounts.list) and write (accounts.update) go to the server in turn;
+// their p50/p99 latency is printed (otherP50Ms, otherP99Ms) with --probe. --only csv|camt runs one file. Run it with
 // --lines 10000 and 100000: a bounded job peaks at the same memory whatever the line count.
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { parseArgs } from 'node:util';
 import { pino } from 'pino';
 import { addMember, createApiKey, createOrganization } from '../src/admin/organizations.ts';
@@ -22,7 +24,15 @@ import { createTestDatabase } from '../test/support/databases.ts';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
-  options: { lines: { type: 'string', default: '100000' } },
+  options: {
+    lines: { type: 'string', default: '100000' },
+    // Which runs, comma-separated: csv (and its re-import), camt.
+    only: { type: 'string', default: 'csv,camt' },
+    // Another member's requests while each job runs (they take CPU from the job on a small machine).
+    probe: { type: 'boolean', default: false },
+    // Dates ascending as banks print them, instead of cycling through the year line by line.
+    chronological: { type: 'boolean', default: false },
+  },
 });
 const dialect = (positionals[0] ?? 'sqlite') as DialectName;
 const lines = Number(values.lines);
@@ -77,17 +87,51 @@ async function run(name: string, fileName: string, bytes: Buffer, accountId: str
     // WORKER_PROFILE=dir writes a CPU profile of each job run into dir.
     ...(process.env.WORKER_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.WORKER_PROFILE}`] : []),
   ];
-  const child = spawnSync(
-    process.execPath,
-    [...heap, '--import', 'tsx', 'bench/statement-import-worker.ts'],
-    {
-      env: { ...process.env, ...database.env },
-      encoding: 'utf8',
-    },
-  );
-  if (child.status !== 0) throw new Error(`worker failed: ${child.stderr}`);
-  const worker = JSON.parse(child.stdout.trim().split('\n').at(-1) ?? '{}') as {
+  const child = spawn(process.execPath, [...heap, '--import', 'tsx', 'bench/statement-import-worker.ts'], {
+    env: { ...process.env, ...database.env },
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => {
+    stdout += chunk.toString('utf8');
+  });
+  child.stderr.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString('utf8');
+  });
+  const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+  // Meanwhile another member's requests go to the server one after another: a read
+  // (accounts.list) and a write (accounts.update of another account); their latencies while the
+  // job runs are the "other requests" of issue 29 part 1.
+  const latencies: number[] = [];
+  let running = values.probe;
+  const probe = (async () => {
+    if (!running) return;
+    let revision = Number((await post('accounts.get', { id: probeAccount })).revision);
+    while (running) {
+      const started = performance.now();
+      await post('accounts.list', { limit: 10 });
+      latencies.push(performance.now() - started);
+      const writeStarted = performance.now();
+      const updated = await post('accounts.update', {
+        id: probeAccount,
+        expectedRevision: revision,
+        name: `Other ${revision}`,
+      });
+      revision = Number(updated.revision);
+      latencies.push(performance.now() - writeStarted);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  })();
+  const status = await exited;
+  running = false;
+  await probe;
+  if (status !== 0) throw new Error(`worker failed: ${stderr}`);
+  latencies.sort((a, b) => a - b);
+  const percentile = (p: number) =>
+    Math.round(latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * p))] ?? 0);
+  const worker = JSON.parse(stdout.trim().split('\n').at(-1) ?? '{}') as {
     seconds: number;
+    cpuSeconds: number;
     idleRssMiB: number;
     startupPeakMiB: number;
     peakRssMiB: number;
@@ -109,24 +153,43 @@ async function run(name: string, fileName: string, bytes: Buffer, accountId: str
       counts,
       seconds: Number(seconds.toFixed(1)),
       linesPerSecond: Math.round(lines / seconds),
+      workerCpuSeconds: Number(worker.cpuSeconds.toFixed(1)),
       workerIdleRssMiB: worker.idleRssMiB,
       workerStartupPeakMiB: worker.startupPeakMiB,
       workerPeakRssMiB: worker.peakRssMiB,
+      otherRequests: latencies.length,
+      otherP50Ms: percentile(0.5),
+      otherP99Ms: percentile(0.99),
+      otherMaxMs: Math.round(latencies.at(-1) ?? 0),
     }),
   );
 }
 
+let probeAccount = '';
 try {
+  probeAccount = String(
+    (await post('accounts.create', { name: 'Other', kind: 'checking', currency: 'EUR' })).id,
+  );
   const csvAccount = String(
     (await post('accounts.create', { name: 'CSV', kind: 'checking', currency: 'EUR' })).id,
   );
-  const csvBytes = generatedCsv(lines);
-  await run('csv', 'bench.csv', csvBytes, csvAccount);
-  await run('csv again (all duplicates)', 'bench.csv', csvBytes, csvAccount);
-  const camtAccount = String(
-    (await post('accounts.create', { name: 'CAMT', kind: 'checking', currency: 'EUR' })).id,
-  );
-  await run('camt053', 'bench.xml', generatedCamt(lines), camtAccount);
+  const only = new Set(values.only.split(','));
+  if (only.has('csv')) {
+    const csvBytes = generatedCsv(lines, { chronological: values.chronological });
+    await run('csv', 'bench.csv', csvBytes, csvAccount);
+    await run('csv again (all duplicates)', 'bench.csv', csvBytes, csvAccount);
+  }
+  if (only.has('camt')) {
+    const camtAccount = String(
+      (await post('accounts.create', { name: 'CAMT', kind: 'checking', currency: 'EUR' })).id,
+    );
+    await run(
+      'camt053',
+      'bench.xml',
+      generatedCamt(lines, { chronological: values.chronological }),
+      camtAccount,
+    );
+  }
 } finally {
   await server.close();
   await database.drop();

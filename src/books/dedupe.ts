@@ -30,6 +30,30 @@ function daysBetween(a: string, b: string): number {
 }
 
 /**
+ * Whether every line has a bank reference and, for each reference, the existing transactions with
+ * it not yet matched are at least as many as the batch's lines with it: then each line is a
+ * duplicate by reference (the first rule), whatever the order, and none looks further.
+ */
+function coveredByReferences(
+  lines: readonly DedupeLine[],
+  byRef: ReadonlyArray<{ id: string; bank_reference: string | null }>,
+  used: ReadonlySet<string>,
+): boolean {
+  const wanted = new Map<string, number>();
+  for (const line of lines) {
+    if (!line.bankReference) return false;
+    wanted.set(line.bankReference, (wanted.get(line.bankReference) ?? 0) + 1);
+  }
+  for (const row of byRef) {
+    if (row.bank_reference === null || used.has(row.id)) continue;
+    const left = wanted.get(row.bank_reference);
+    if (left !== undefined) wanted.set(row.bank_reference, left - 1);
+  }
+  for (const left of wanted.values()) if (left > 0) return false;
+  return true;
+}
+
+/**
  * Finds lines that are already in the account (docs/books.md, "Dedupe"), in the spirit of
  * Actual Budget's reconcileTransactions:
  * 1. a line with a bank reference is a duplicate of a transaction with the same reference;
@@ -65,13 +89,18 @@ export class Deduper {
         .where('account_id', '=', this.accountId)
         .where((eb) => eb.or([eb('import_id', 'is', null), eb('import_id', '!=', this.importId)]));
     const byRef = refs.length > 0 ? await base().where('bank_reference', 'in', refs).execute() : [];
-    const fuzzy = await base()
-      .where('amount_minor', 'in', amounts)
-      .where('booked_date', '>=', shiftDate(dates[0] ?? '1970-01-01', -this.windowDays))
-      .where('booked_date', '<=', shiftDate(dates.at(-1) ?? '1970-01-01', this.windowDays))
-      .orderBy('booked_date')
-      .orderBy('id')
-      .execute();
+    // A batch whose every line has a reference with enough unmatched transactions of that reference
+    // is decided by the references alone (a re-imported statement): no line reaches the comparison
+    // by amount and text, so its read is skipped.
+    const fuzzy = coveredByReferences(lines, byRef, this.used)
+      ? []
+      : await base()
+          .where('amount_minor', 'in', amounts)
+          .where('booked_date', '>=', shiftDate(dates[0] ?? '1970-01-01', -this.windowDays))
+          .where('booked_date', '<=', shiftDate(dates.at(-1) ?? '1970-01-01', this.windowDays))
+          .orderBy('booked_date')
+          .orderBy('id')
+          .execute();
     const toExisting = (row: (typeof fuzzy)[number]): Existing => ({
       id: row.id,
       booked_date: row.booked_date,

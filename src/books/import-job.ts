@@ -5,6 +5,7 @@ import { asJson } from '../db/values.ts';
 import type { UnitRuntime } from '../unit/unit-of-work.ts';
 import { withUnit } from '../unit/with-unit.ts';
 import { Deduper } from './dedupe.ts';
+import { type ImportWriter, importWriter } from './import-writes.ts';
 import {
   type ClaimedJob,
   claimJob,
@@ -17,20 +18,28 @@ import {
   reportProgress,
 } from './jobs-queue.ts';
 import { type CsvColumnMapping, StatementFileError, type StatementLine } from './statements/types.ts';
-import { deleteImported, insertTransactions, type NewTransaction } from './transactions.ts';
+import { deleteImported, type NewTransaction } from './transactions.ts';
 
 /** Largest amount stored (18 digits of minor units, as everywhere in the service). */
 const MAX_MINOR = 999_999_999_999_999_999n;
 
 export const IMPORT_JOB = 'transactions.import';
-/** Lines per batch: one dedupe query pair and one insert (under both databases' parameter limits). */
-export const IMPORT_BATCH = 500;
+/**
+ * Lines per batch on PostgreSQL: one dedupe query pair and one insert statement (decision 420),
+ * which holds no lock another request needs.
+ */
+export const IMPORT_BATCH = 1000;
 /**
  * Lines per batch on SQLite: each batch holds the one writer (and, better-sqlite3 being
  * synchronous, the serving thread) while it commits, so it is kept to a slice of a few tens of
  * milliseconds; between batches the job yields so others' requests and writes interleave.
  */
 export const SQLITE_IMPORT_BATCH = 100;
+/**
+ * Lines compared with the account at once on SQLite: one read (a few milliseconds) decides 500
+ * lines, which are then written in slices of SQLITE_IMPORT_BATCH (decision 423).
+ */
+export const SQLITE_DEDUPE_BATCH = 500;
 /** Parsed lines between two yields to the event loop when no batch is written (rejected, pending lines). */
 const YIELD_EVERY_LINES = 200;
 
@@ -121,7 +130,11 @@ async function runImport(services: UnitRuntime, job: ClaimedJob): Promise<void> 
   const deduper = new Deduper(db, account.id, job.id, params.dedupeWindowDays);
   let detection: unknown;
   let batch: StatementLine[] = [];
-  const batchSize = services.db.dialect === 'sqlite' ? SQLITE_IMPORT_BATCH : IMPORT_BATCH;
+  // Lines read per dedupe (one read of the account for them all), and written per transaction.
+  const batchSize = services.db.dialect === 'sqlite' ? SQLITE_DEDUPE_BATCH : IMPORT_BATCH;
+  const writeSlice = services.db.dialect === 'sqlite' ? SQLITE_IMPORT_BATCH : IMPORT_BATCH;
+  // Made at the first batch, outside its transaction (it may create the chart in its own).
+  let writer: Promise<ImportWriter> | undefined;
 
   const flush = async (): Promise<boolean> => {
     const lines = batch;
@@ -142,18 +155,26 @@ async function runImport(services: UnitRuntime, job: ClaimedJob): Promise<void> 
         ),
       );
     });
-    const now = services.clock.now();
-    const progress = { counts: { ...counts, added: counts.added + fresh.length }, rejected, detection };
-    // The lease is checked and extended in the transaction that inserts: a worker that lost its
-    // job (stalled past the lease) adds nothing after the new owner cleared the earlier attempt.
-    const owned = await db.transaction().execute(async (trx) => {
-      if (!(await reportProgress(trx, job, workerId, now, progress))) return false;
-      await insertTransactions(trx, job.organizationId, fresh, now.toISOString());
-      return true;
-    });
-    if (owned) counts.added += fresh.length;
-    await yieldToOthers();
-    return owned;
+    writer ??= importWriter(db, services.db.dialect, job.organizationId, services.clock.now().toISOString());
+    const write = await writer;
+    // The fresh lines go in slices, each in its own short transaction with the progress, the
+    // event loop free in between; a batch of duplicates only reports its progress.
+    for (let start = 0; start === 0 || start < fresh.length; start += writeSlice) {
+      const slice = fresh.slice(start, start + writeSlice);
+      const now = services.clock.now();
+      const progress = { counts: { ...counts, added: counts.added + slice.length }, rejected, detection };
+      // The lease is checked and extended in the transaction that inserts: a worker that lost its
+      // job (stalled past the lease) adds nothing after the new owner cleared the earlier attempt.
+      const owned = await db.transaction().execute(async (trx) => {
+        if (!(await reportProgress(trx, job, workerId, now, progress))) return false;
+        await write.write(trx, slice, now.toISOString());
+        return true;
+      });
+      if (!owned) return false;
+      counts.added += slice.length;
+      await yieldToOthers();
+    }
+    return true;
   };
 
   // What the reader detected is reported on a failed job too (known before any line is read).

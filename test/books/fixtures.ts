@@ -1,10 +1,19 @@
 /**
  * Generated statements (tests and bench/statement-import.ts): `count` lines over a year, every
- * line unique by reference, amounts spread over money in and out.
+ * line unique by reference, amounts spread over money in and out. The dates cycle through the year
+ * line by line unless `chronological` (as banks print statements: dates ascending, `count` lines
+ * spread evenly over the year).
  */
+export interface GeneratedOptions {
+  chronological?: boolean;
+}
 
-function day(index: number): string {
-  return new Date(Date.UTC(2026, 0, 1) + (index % 365) * 86_400_000).toISOString().slice(0, 10);
+/** The date of line `index` of `count`. */
+function dayOf(count: number, options: GeneratedOptions): (index: number) => string {
+  return (index) => {
+    const offset = options.chronological ? Math.floor((index * 365) / Math.max(1, count)) : index % 365;
+    return new Date(Date.UTC(2026, 0, 1) + offset * 86_400_000).toISOString().slice(0, 10);
+  };
 }
 
 function amountCents(index: number): number {
@@ -12,7 +21,8 @@ function amountCents(index: number): number {
   return index % 5 === 0 ? cents : -cents;
 }
 
-export function* generatedCsvChunks(count: number): Generator<string> {
+export function* generatedCsvChunks(count: number, options: GeneratedOptions = {}): Generator<string> {
+  const day = dayOf(count, options);
   yield 'Date,Description,Amount,Reference\n';
   let chunk = '';
   for (let i = 0; i < count; i += 1) {
@@ -27,12 +37,12 @@ export function* generatedCsvChunks(count: number): Generator<string> {
   yield chunk;
 }
 
-export function generatedCsv(count: number): Buffer {
-  return Buffer.from([...generatedCsvChunks(count)].join(''), 'utf8');
+export function generatedCsv(count: number, options: GeneratedOptions = {}): Buffer {
+  return Buffer.from([...generatedCsvChunks(count, options)].join(''), 'utf8');
 }
 
 /** A compact entry (about 160 bytes), so 100,000 of them stay under the 20 MiB import limit. */
-function camtEntry(i: number): string {
+function camtEntry(i: number, day: (index: number) => string): string {
   const cents = amountCents(i);
   const abs = Math.abs(cents);
   const amount = `${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, '0')}`;
@@ -44,11 +54,15 @@ const CAMT_HEAD = `<?xml version="1.0" encoding="utf-8"?>
 `;
 const CAMT_TAIL = '</Stmt></BkToCstmrStmt></Document>\n';
 
-export function* generatedCamtChunks(count: number, options: { truncate?: boolean } = {}): Generator<string> {
+export function* generatedCamtChunks(
+  count: number,
+  options: { truncate?: boolean } & GeneratedOptions = {},
+): Generator<string> {
+  const day = dayOf(count, options);
   yield CAMT_HEAD;
   let chunk = '';
   for (let i = 0; i < count; i += 1) {
-    chunk += camtEntry(i);
+    chunk += camtEntry(i, day);
     if (chunk.length > 65_536) {
       yield chunk;
       chunk = '';
@@ -58,6 +72,9 @@ export function* generatedCamtChunks(count: number, options: { truncate?: boolea
   yield options.truncate ? `${chunk}<Ntry><NtryRef>cut` : `${chunk}${CAMT_TAIL}`;
 }
 
-export function generatedCamt(count: number, options: { truncate?: boolean } = {}): Buffer {
+export function generatedCamt(
+  count: number,
+  options: { truncate?: boolean } & GeneratedOptions = {},
+): Buffer {
   return Buffer.from([...generatedCamtChunks(count, options)].join(''), 'utf8');
 }

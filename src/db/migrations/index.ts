@@ -19,6 +19,7 @@ import * as webhookClaim from './0017-webhook-claim.ts';
 import * as searchIndex from './0018-search-index.ts';
 import * as requestPipeline from './0019-request-pipeline.ts';
 import * as importHistory from './0027-import-history.ts';
+import * as importIndexes from './0029-import-indexes.ts';
 import * as receiptServicePeriod from './0030-receipt-service-period.ts';
 import type { ColumnTypes } from './column-types.ts';
 
@@ -51,5 +52,6 @@ export const MIGRATIONS: Record<string, AppMigration> = {
   '0018-search-index': searchIndex,
   '0019-request-pipeline': requestPipeline,
   '0027-import-history': importHistory,
+  '0029-import-indexes': importIndexes,
   '0030-receipt-service-period': receiptServicePeriod,
 };
