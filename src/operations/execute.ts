@@ -92,7 +92,8 @@ export async function invoke(
   // while this request still holds the key (src/operations/run-once.ts).
   const outcome = await runOnce(services, unitOptions, scope, settings, sealer, async (unit) => {
     const data = await operation.run({ ctx: { ...unit, principal, services }, input });
-    if (unit.auditCount() === 0 && !operation.mutation?.auditOnlyOnChange) unaudited(services, operation.name);
+    if (unit.auditCount() === 0 && !operation.mutation?.auditOnlyOnChange)
+      unaudited(services, operation.name);
     return data;
   }).catch((error: unknown) => {
     throw call.idempotencyHeader === undefined ? error : namingTheHeader(error);

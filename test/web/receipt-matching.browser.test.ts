@@ -195,7 +195,9 @@ for (const dialect of DIALECTS) {
       );
 
       // The review now shows what was recorded instead of the form.
-      const result = page.locator('section', { has: page.getByRole('heading', { name: 'Consolidated', exact: true }) });
+      const result = page.locator('section', {
+        has: page.getByRole('heading', { name: 'Consolidated', exact: true }),
+      });
       await result.waitFor();
       assert.match(await result.innerText(), /by you/);
       assert.match(await result.innerText(), /Why\s+(same order|provider card settlement)/);
