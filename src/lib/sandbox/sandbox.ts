@@ -61,7 +61,7 @@ export function findPrlimit(): string | null {
   if (!prlimitPath) {
     process.emitWarning(
       'prlimit (util-linux) not found: sandboxed parsers are bounded by their V8 heap only (--max-old-space-size), not by an OS memory limit',
-      { code: 'ACCOUNTING_SANDBOX_NO_PRLIMIT' },
+      { code: 'SANDBOX_NO_PRLIMIT' },
     );
   }
   return prlimitPath;
