@@ -55,12 +55,7 @@ async function runExtraction(runtime: UnitRuntime, job: ClaimedJob): Promise<voi
     });
     return;
   }
-  await db
-    .updateTable('receipts')
-    .set({ state: 'processing', updated_at: runtime.clock.now().toISOString() })
-    .where('id', '=', receipt.id)
-    .where('state', '=', 'new')
-    .execute();
+  await markProcessing(runtime, job, receipt.id);
   let result: ExtractionResult;
   if (job.attempts > MAX_ATTEMPTS) {
     result = {
@@ -79,6 +74,39 @@ async function runExtraction(runtime: UnitRuntime, job: ClaimedJob): Promise<voi
       : { status: 'failed', code: 'corrupt_file', reason: 'the original is not stored' };
   }
   await finish(runtime, job, receipt.id, result);
+}
+
+/**
+ * A new receipt shows as being read. Through a unit like every change (issue 24 part 4): audited
+ * as the extraction job; the revision stays, so a member's expectedRevision from the upload holds.
+ */
+async function markProcessing(runtime: UnitRuntime, job: ClaimedJob, receiptId: string): Promise<void> {
+  await withUnit(
+    runtime,
+    {
+      organizationId: job.organizationId,
+      actor: { type: 'job', job: EXTRACTION_JOB },
+      operation: EXTRACTION_JOB,
+    },
+    async (unit) => {
+      const marked = await unit.db
+        .updateTable('receipts')
+        .set({ state: 'processing', updated_at: unit.clock.now().toISOString() })
+        .where('organization_id', '=', job.organizationId)
+        .where('id', '=', receiptId)
+        .where('state', '=', 'new')
+        .returning('revision')
+        .executeTakeFirst();
+      if (marked) {
+        await unit.audit({
+          recordType: 'receipt',
+          recordId: receiptId,
+          beforeRevision: marked.revision,
+          afterRevision: marked.revision,
+        });
+      }
+    },
+  );
 }
 
 async function finish(
@@ -176,6 +204,13 @@ async function finish(
           .where('id', '=', row.id)
           .execute();
       }
+      // The read's outcome is a change of the receipt like any other: audited as the job.
+      await unit.audit({
+        recordType: 'receipt',
+        recordId: row.id,
+        beforeRevision: row.revision,
+        afterRevision: row.revision + 1,
+      });
       const matching =
         result.status !== 'failed' && row.state !== 'ignored' && summary.totalMinor !== null
           ? await matchNewReceipt(unit, row.id)

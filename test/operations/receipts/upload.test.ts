@@ -10,6 +10,7 @@ import {
 import { receipts } from '../../receipts/extraction/fixtures/receipts.ts';
 import { renderReceipt } from '../../receipts/extraction/fixtures/render.ts';
 import { type Caller, createCaller, startTestApp, type TestApp } from '../../support/app.ts';
+import { auditRows } from '../../support/audit.ts';
 import { DIALECTS } from '../../support/databases.ts';
 import { assertError } from '../../support/expect.ts';
 import { call } from '../../support/http.ts';
@@ -71,6 +72,21 @@ for (const dialect of DIALECTS) {
         .where('type', '=', 'receipt.processed')
         .execute();
       assert.equal(events.length, 1);
+      // The upload, the "being read" mark and the read's outcome are each audited; the job's
+      // own rows name it as the actor and move the revision once (1 -> 2).
+      const audit = await auditRows(
+        app,
+        { organizationId: caller.organizationId, recordId: item.id },
+        { columns: ['operation', 'actor_type', 'before_revision', 'after_revision'] },
+      );
+      const byJob = audit.filter((row) => row.operation === 'receipts.extract');
+      assert.deepEqual(
+        byJob.map((row) => [row.actor_type, row.before_revision, row.after_revision]),
+        [
+          ['system', 1, 1],
+          ['system', 1, 2],
+        ],
+      );
     });
 
     it('reads a generated PDF receipt through its text layer', async () => {
