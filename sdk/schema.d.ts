@@ -7510,7 +7510,7 @@ export interface components {
                 mode: "same_order" | "provider_card_settlement";
                 /** @description The reason the reviewer gave. */
                 reason: string;
-                /** @description Member id of the reviewer who confirmed it. */
+                /** @description Who confirmed it, as the audit log names an actor: `member:<member id>` of the reviewer. */
                 confirmed_by: string;
                 /**
                  * Format: date-time

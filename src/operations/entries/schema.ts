@@ -64,7 +64,10 @@ export const Entry = Type.Object(
             description: 'Why the two belong together.',
           }),
           reason: Type.String({ description: 'The reason the reviewer gave.' }),
-          confirmed_by: Type.String({ description: 'Member id of the reviewer who confirmed it.' }),
+          confirmed_by: Type.String({
+            description:
+              'Who confirmed it, as the audit log names an actor: `member:<member id>` of the reviewer.',
+          }),
           confirmed_at: Timestamp('When it was confirmed (ISO 8601, UTC).'),
         },
         { additionalProperties: false },
