@@ -1,6 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { RevisionField } from '../../books/wire.ts';
-import { Id, Timestamp } from '../../contract/formats.ts';
+import { Id, IdempotencyKey, Revision, Timestamp } from '../../contract/formats.ts';
 
 const Component = (description: string) =>
   Type.Union([Type.Number({ minimum: 0, maximum: 1 }), Type.Null()], {
@@ -51,4 +51,14 @@ export const MatchResult = Type.Object(
     }),
   },
   { title: 'MatchResult', additionalProperties: false },
+);
+
+/** What confirm, decline and reopen take: the suggestion and the revision the caller last read. */
+export const SuggestionDecision = Type.Object(
+  {
+    id: Id('Suggestion id.'),
+    expectedRevision: Revision('The revision of the suggestion last read.'),
+    idempotencyKey: Type.Optional(IdempotencyKey(200)),
+  },
+  { additionalProperties: false },
 );

@@ -1,9 +1,7 @@
-import { Type } from 'typebox';
 import { AppError } from '../../contract/errors.ts';
-import { Id, IdempotencyKey, Revision } from '../../contract/formats.ts';
 import { attachReceipt } from '../../receipts/processing/attach.ts';
 import { defineOperation } from '../define.ts';
-import { MatchResult } from './schema.ts';
+import { MatchResult, SuggestionDecision } from './schema.ts';
 import { requireSuggestion } from './store.ts';
 
 export const confirmSuggestion = defineOperation({
@@ -13,14 +11,7 @@ export const confirmSuggestion = defineOperation({
     'The receipt attaches to the transaction’s entry; the transaction becomes matched and leaves attention.mine; the receipt becomes matched. Other open suggestions of either record are withdrawn, and the bank descriptor is learned as an alias of the receipt’s merchant.',
   access: { scopes: ['accounting:read', 'accounting:write'], roles: ['admin', 'finance'] },
   mutation: { idempotencyKeyMax: 200, revision: 'required' },
-  input: Type.Object(
-    {
-      id: Id('Suggestion id.'),
-      expectedRevision: Revision('The revision of the suggestion last read.'),
-      idempotencyKey: Type.Optional(IdempotencyKey(200)),
-    },
-    { additionalProperties: false },
-  ),
+  input: SuggestionDecision,
   output: MatchResult,
   example: { id: '00000000-0000-0000-0000-000000000000', expectedRevision: 1 },
   async run({ ctx, input }) {

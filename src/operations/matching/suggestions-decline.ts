@@ -1,8 +1,6 @@
-import { Type } from 'typebox';
 import { AppError } from '../../contract/errors.ts';
-import { Id, IdempotencyKey, Revision } from '../../contract/formats.ts';
 import { defineOperation } from '../define.ts';
-import { MatchSuggestion } from './schema.ts';
+import { MatchSuggestion, SuggestionDecision } from './schema.ts';
 import { loadSuggestion, requireSuggestion, toSuggestion } from './store.ts';
 
 export const declineSuggestion = defineOperation({
@@ -10,14 +8,7 @@ export const declineSuggestion = defineOperation({
   summary: 'Decline a suggestion (the pair is not suggested again unless the decline is undone)',
   access: { scopes: ['accounting:read', 'accounting:write'], roles: ['admin', 'finance'] },
   mutation: { idempotencyKeyMax: 200, revision: 'required' },
-  input: Type.Object(
-    {
-      id: Id('Suggestion id.'),
-      expectedRevision: Revision('The revision of the suggestion last read.'),
-      idempotencyKey: Type.Optional(IdempotencyKey(200)),
-    },
-    { additionalProperties: false },
-  ),
+  input: SuggestionDecision,
   output: MatchSuggestion,
   example: { id: '00000000-0000-0000-0000-000000000000', expectedRevision: 1 },
   async run({ ctx, input }) {

@@ -1,9 +1,7 @@
-import { Type } from 'typebox';
 import { AppError } from '../../contract/errors.ts';
-import { Id, IdempotencyKey, Revision } from '../../contract/formats.ts';
 import { ATTACHABLE } from '../../receipts/processing/attach.ts';
 import { defineOperation } from '../define.ts';
-import { MatchSuggestion } from './schema.ts';
+import { MatchSuggestion, SuggestionDecision } from './schema.ts';
 import { loadSuggestion, requireSuggestion, toSuggestion } from './store.ts';
 
 // The undo of matching.suggestions.decline (decision 391): a declined pair becomes open again as
@@ -16,14 +14,7 @@ export const reopenSuggestion = defineOperation({
     'Only a declined suggestion whose receipt is still waiting (ready or needs_review, no transaction) and whose transaction is still unmatched can be reopened; the pair may then be suggested again.',
   access: { scopes: ['accounting:read', 'accounting:write'], roles: ['admin', 'finance'] },
   mutation: { idempotencyKeyMax: 200, revision: 'required' },
-  input: Type.Object(
-    {
-      id: Id('Suggestion id.'),
-      expectedRevision: Revision('The revision of the suggestion last read.'),
-      idempotencyKey: Type.Optional(IdempotencyKey(200)),
-    },
-    { additionalProperties: false },
-  ),
+  input: SuggestionDecision,
   output: MatchSuggestion,
   example: { id: '00000000-0000-0000-0000-000000000000', expectedRevision: 2 },
   async run({ ctx, input }) {
