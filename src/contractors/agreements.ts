@@ -3,7 +3,8 @@ import { AppError, notFound, revisionConflict } from '../contract/errors.ts';
 import type { Database } from '../db/schema.ts';
 import { sha256Hex } from '../lib/canonical-json.ts';
 import { newId } from '../lib/ids.ts';
-import type { UnitOfWork } from '../unit/unit-of-work.ts';
+import type { UnitOfWork, UnitRuntime } from '../unit/unit-of-work.ts';
+import { type UnitOptions, withUnit } from '../unit/with-unit.ts';
 import { renderDraft } from './agreement-render.ts';
 import { AGREEMENT_COLUMNS, type AgreementRow } from './agreement-wire.ts';
 
@@ -220,18 +221,36 @@ export interface Signature {
   documentSha256: string;
 }
 
+/** A signature checked and its PDF rendered, before any write transaction is opened. */
+export interface PreparedSignature {
+  agreementId: string;
+  fullName: string;
+  signedAt: string;
+  clientAddress: string;
+  userAgent: string;
+  /** The document (and its title and name) the PDF was rendered from. */
+  documentSha256: string;
+  title: string;
+  fileName: string;
+  signedPdf: Buffer;
+}
+
 /**
- * The contractor signs their own agreement: typed full name and consent, the time, client
- * address and the SHA-256 of the exact document kept; the signed PDF with its signature page is
- * made once and stored, so every download gives the same bytes.
+ * The contractor signs their own agreement, in two steps: `prepareSignature` checks the signature
+ * and renders the signed PDF (typed full name and consent, the time, client address and the
+ * SHA-256 of the exact document), then `signAgreement` stores it in a write unit, so every
+ * download gives the same bytes. Rendering reads an untrusted template in a sandbox child and can
+ * take seconds: done outside the transaction, it never holds the (SQLite) writer or row locks.
  */
-export async function signAgreement(
-  unit: UnitOfWork,
+export async function prepareSignature(
+  db: Kysely<Database>,
+  organizationId: string,
   contractorId: string,
   id: string,
   signature: Signature,
-) {
-  const row = await loadAgreement(unit.db, unit.organizationId, id, contractorId);
+  now: Date,
+): Promise<PreparedSignature> {
+  const row = await loadAgreement(db, organizationId, id, contractorId);
   refuseUnless(row, 'sign');
   if (!signature.consent) {
     throw new AppError('invalid_input', 'Tick the consent box to sign.', { field: 'consent' });
@@ -242,25 +261,17 @@ export async function signAgreement(
       field: 'fullName',
     });
   }
-  if (signature.documentSha256 !== row.document_sha256) {
-    throw new AppError(
-      'invalid_input',
-      'The document changed since it was shown; reload and read it again.',
-      {
-        field: 'documentSha256',
-      },
-    );
-  }
-  const signedAt = unit.clock.now().toISOString();
-  const { document } = await unit.db
+  if (signature.documentSha256 !== row.document_sha256) throw documentChanged();
+  const signedAt = now.toISOString();
+  const { document } = await db
     .selectFrom('contractor_agreements')
     .select('document')
-    .where('organization_id', '=', unit.organizationId)
+    .where('organization_id', '=', organizationId)
     .where('id', '=', id)
     .executeTakeFirstOrThrow();
   // Rendered in a sandbox child (agreement-sandboxed.ts): the template is untrusted bytes.
   const { renderSignedPdfInSandbox } = await import('./agreement-sandboxed.ts');
-  const pdf = await renderSignedPdfInSandbox(Buffer.from(document), {
+  const signedPdf = await renderSignedPdfInSandbox(Buffer.from(document), {
     agreementId: row.id,
     title: row.title,
     fileName: row.file_name,
@@ -271,23 +282,76 @@ export async function signAgreement(
     clientAddress: signature.clientAddress,
     consentText: CONSENT_TEXT,
   });
+  return {
+    agreementId: row.id,
+    fullName,
+    signedAt,
+    clientAddress: signature.clientAddress,
+    userAgent: signature.userAgent.slice(0, 500),
+    documentSha256: row.document_sha256,
+    title: row.title,
+    fileName: row.file_name,
+    signedPdf,
+  };
+}
+
+function documentChanged(): AppError {
+  return new AppError('invalid_input', 'The document changed since it was shown; reload and read it again.', {
+    field: 'documentSha256',
+  });
+}
+
+/**
+ * Stores a prepared signature. The agreement is read again inside the unit: voided or signed
+ * meanwhile is refused as before, and a PDF rendered from anything but the current document,
+ * title and name is refused too (its signature page would not match the row).
+ */
+export async function signAgreement(unit: UnitOfWork, contractorId: string, prepared: PreparedSignature) {
+  const row = await loadAgreement(unit.db, unit.organizationId, prepared.agreementId, contractorId);
+  refuseUnless(row, 'sign');
+  if (
+    row.document_sha256 !== prepared.documentSha256 ||
+    row.title !== prepared.title ||
+    row.file_name !== prepared.fileName
+  ) {
+    throw documentChanged();
+  }
   await compareAndSet(unit, row, 'sign', {
     status: 'signed',
-    signed_at: signedAt,
-    signed_name: fullName,
-    signed_address: signature.clientAddress,
-    signed_user_agent: signature.userAgent.slice(0, 500),
-    signed_pdf: pdf,
+    signed_at: prepared.signedAt,
+    signed_name: prepared.fullName,
+    signed_address: prepared.clientAddress,
+    signed_user_agent: prepared.userAgent,
+    signed_pdf: prepared.signedPdf,
   });
   await unit.emit({
     type: 'agreement.signed',
     subject: { type: 'agreement', id: row.id },
     data: {
       contractorId,
-      signedName: fullName,
+      signedName: prepared.fullName,
       documentSha256: row.document_sha256,
-      signedAt: Math.floor(Date.parse(signedAt) / 1000),
+      signedAt: Math.floor(Date.parse(prepared.signedAt) / 1000),
     },
   });
   return loadAgreement(unit.db, unit.organizationId, row.id);
+}
+
+/** Both steps for a contractor's own signature (the portal): render first, then one write unit. */
+export async function signAsContractor(
+  runtime: UnitRuntime,
+  options: UnitOptions,
+  contractorId: string,
+  id: string,
+  signature: Signature,
+) {
+  const prepared = await prepareSignature(
+    runtime.db.readKysely,
+    options.organizationId,
+    contractorId,
+    id,
+    signature,
+    runtime.clock.now(),
+  );
+  return withUnit(runtime, options, (unit) => signAgreement(unit, contractorId, prepared));
 }

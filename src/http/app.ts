@@ -14,6 +14,7 @@ import { toAppError } from '../operations/error-mapping.ts';
 import type { Services } from '../services.ts';
 import { checkApiVersion } from './api-version.ts';
 import { bodyTooLarge, UNAUTHENTICATED_BODY_LIMIT } from './body-limits.ts';
+import { continueAfterIdentity } from './expect-continue.ts';
 import { lazyRequestLogger } from './lazy-request-logger.ts';
 import { registerLingeringClose } from './linger.ts';
 import { registerOperationRoutes } from './operation-route.ts';
@@ -101,6 +102,7 @@ export async function buildHttpApp(
   });
 
   registerLingeringClose(app);
+  continueAfterIdentity(app);
 
   // Every route pattern, for the test that checks each path secret is kept out of the log.
   const routes: RegisteredRoute[] = [];

@@ -201,6 +201,34 @@ for (const dialect of DIALECTS) {
       assert.equal(created.status, 303, await created.text());
     });
 
+    it('sends a portal form without a contractor session to sign in before its body has arrived', async () => {
+      const answer = await partialRequest(app.baseUrl, {
+        path: '/portal/hours',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        contentLength: 8 * 1024,
+        send: 1024,
+      });
+      assert.equal(answer.status, 303);
+      assert.match(answer.headers.location ?? '', /^\/portal\/sign-in/);
+    });
+
+    it('invites the body (100 Continue) only once the caller is known and the size accepted', async () => {
+      const expect = { expect: '100-continue' };
+      const first = (path: string, headers: Record<string, string>, contentLength: number) =>
+        partialRequest(app.baseUrl, { path, headers: { ...expect, ...headers }, contentLength, send: 0 });
+      // Strangers and refusals get their final answer at once: the client never sends the body.
+      assert.equal((await first('/api/v1/accounting/receipts.upload', json, FIVE_MIB)).status, 401);
+      assert.equal((await first('/mcp', json, FIVE_MIB)).status, 401);
+      const form = { 'content-type': 'application/x-www-form-urlencoded' };
+      assert.equal((await first('/dashboard/actions/receipts.upload', form, FIVE_MIB)).status, 303);
+      assert.equal((await first('/portal/hours', form, 8 * 1024)).status, 303);
+      const bearer = { ...json, authorization: `Bearer ${admin.token}` };
+      const tooLarge = await first('/api/v1/accounting/contractors.create', bearer, 2 * MiB);
+      assert.equal(tooLarge.status, 413, tooLarge.body);
+      // A known caller within the limit is asked to go on.
+      assert.equal((await first('/api/v1/accounting/receipts.upload', bearer, 1024)).status, 100);
+    });
+
     it('answers a client that sends all 5 MiB without a credential with a readable 401', async () => {
       const res = await call(
         app.baseUrl,

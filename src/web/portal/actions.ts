@@ -1,13 +1,12 @@
 import type { FastifyRequest } from 'fastify';
 import { AppError } from '../../contract/errors.ts';
 import { isId } from '../../contract/formats.ts';
-import { signAgreement } from '../../contractors/agreements.ts';
+import { signAsContractor } from '../../contractors/agreements.ts';
 import { submitHours } from '../../contractors/hours.ts';
 import { isIsoDate } from '../../invoicing/calendar.ts';
 import { canonicalJson, sha256Hex } from '../../lib/canonical-json.ts';
 import { idempotencySettings, runOnce } from '../../operations/run-once.ts';
 import type { Services } from '../../services.ts';
-import { withUnit } from '../../unit/with-unit.ts';
 import { checkCsrf } from '../dashboard/context.ts';
 import type { PortalSigned } from './context.ts';
 
@@ -87,13 +86,17 @@ export async function portalSign(
   form: URLSearchParams,
   request: FastifyRequest,
 ) {
-  return withUnit(services, unitOptions(signed, 'portal.agreements.sign', request.id), (unit) =>
-    signAgreement(unit, signed.contractor.contractorId, agreementId, {
+  return signAsContractor(
+    services,
+    unitOptions(signed, 'portal.agreements.sign', request.id),
+    signed.contractor.contractorId,
+    agreementId,
+    {
       fullName: form.get('fullName') ?? '',
       consent: form.get('consent') === 'on',
       clientAddress: request.ip,
       userAgent: String(request.headers['user-agent'] ?? ''),
       documentSha256: form.get('documentSha256') ?? '',
-    }),
+    },
   );
 }

@@ -16,6 +16,8 @@ import { agreementBody, agreementsBody, hoursBody, paymentsBody } from './pages.
 import { registerPortalSignIn } from './sign-in-routes.ts';
 
 const FORM_LIMIT = 16 * 1024;
+/** The contractor an action's `onRequest` hook found, for its handler. */
+const SIGNED = new WeakMap<FastifyRequest, PortalSigned>();
 type Req = FastifyRequest<{ Params: Record<string, string>; Querystring: Record<string, string> }>;
 
 /** A page of the signed-in contractor; anyone else goes to the sign-in page. */
@@ -51,17 +53,30 @@ function action(
   run: (signed: PortalSigned, form: URLSearchParams, request: Req) => Promise<string>,
   back: (request: Req) => string,
 ): void {
-  app.post(path, { bodyLimit: FORM_LIMIT }, async (request: Req, reply) => {
-    const signed = await portalSignedIn(services, request);
-    if (!signed) return toSignIn(reply);
-    try {
-      const form = formBody(request);
-      checkPortalCsrf(request, signed, form.get('_csrf'));
-      return reply.redirect(await run(signed, form, request), 303);
-    } catch (error) {
-      return failure(services, request, reply, signed, error, back(request));
-    }
-  });
+  app.post<{ Params: Record<string, string>; Querystring: Record<string, string> }>(
+    path,
+    {
+      bodyLimit: FORM_LIMIT,
+      // The session before the body (decision 410): a stranger is sent to sign in, unread.
+      onRequest: async (request, reply) => {
+        const signed = await portalSignedIn(services, request);
+        if (!signed) return toSignIn(reply);
+        SIGNED.set(request, signed);
+        return undefined;
+      },
+    },
+    async (request: Req, reply) => {
+      const signed = SIGNED.get(request);
+      if (!signed) return toSignIn(reply);
+      try {
+        const form = formBody(request);
+        checkPortalCsrf(request, signed, form.get('_csrf'));
+        return reply.redirect(await run(signed, form, request), 303);
+      } catch (error) {
+        return failure(services, request, reply, signed, error, back(request));
+      }
+    },
+  );
 }
 
 function failure(

@@ -176,6 +176,58 @@ for (const dialect of DIALECTS) {
       assert.match(text, /Signed by: Ada Lovelace/);
     });
 
+    it('renders the signed PDF outside any write transaction; a void meanwhile still wins', async () => {
+      const { prepareSignature, signAgreement } = await import('../../../src/contractors/agreements.ts');
+      const { withUnit } = await import('../../../src/unit/with-unit.ts');
+      const sent = await send(finance, { contractorId: contractor.id, templateId: draftId });
+      const signature = {
+        fullName: 'Ada Lovelace',
+        consent: true,
+        clientAddress: '127.0.0.1',
+        userAgent: 'test',
+        documentSha256: String(sent.data.document_sha256),
+      };
+      // The render runs while another unit holds the write transaction open: on SQLite that is
+      // the one writer, so a render that needed it would wait out the busy timeout and fail.
+      const prepared = await withUnit(
+        app.services,
+        { organizationId: admin.organizationId, actor: { type: 'job', job: 'test' }, operation: 'test.hold' },
+        async (unit) => {
+          await unit.db
+            .updateTable('contractors')
+            .set({ updated_at: app.clock.now().toISOString() })
+            .where('id', '=', contractor.id)
+            .execute();
+          return prepareSignature(
+            app.services.db.readKysely,
+            admin.organizationId,
+            contractor.id,
+            String(sent.data.id),
+            signature,
+            app.clock.now(),
+          );
+        },
+      );
+      assert.equal(pdfText(prepared.signedPdf).includes('Signed by: Ada Lovelace'), true);
+      // Voided between the render and the write: the stored row is refused, nothing signed.
+      await voidIt(finance, { id: sent.data.id, expectedRevision: 1, reason: 'Replaced' });
+      await assert.rejects(
+        withUnit(
+          app.services,
+          {
+            organizationId: admin.organizationId,
+            actor: { type: 'contractor', contractorId: contractor.id },
+            operation: 'portal.agreements.sign',
+          },
+          (unit) => signAgreement(unit, contractor.id, prepared),
+        ),
+        (e: { code?: string }) => e.code === 'agreement_voided',
+      );
+      const got = await ok(app, finance, 'contractors.agreements.get', { id: sent.data.id });
+      assert.equal(got.status, 'voided');
+      assert.equal(got.signed_at, null);
+    });
+
     it('voids: a voided agreement cannot be signed or voided again; stale revisions conflict', async () => {
       const sent = await ok(app, finance, 'contractors.agreements.send', {
         contractorId: contractor.id,

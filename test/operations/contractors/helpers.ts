@@ -199,18 +199,18 @@ export async function signAs(
   agreement: { id: string; document_sha256?: unknown },
   fullName = 'Ada Lovelace',
 ) {
-  const { withUnit } = await import('../../../src/unit/with-unit.ts');
-  const { signAgreement } = await import('../../../src/contractors/agreements.ts');
-  return withUnit(
+  const { signAsContractor } = await import('../../../src/contractors/agreements.ts');
+  return signAsContractor(
     app.services,
     { organizationId, actor: { type: 'contractor', contractorId }, operation: 'portal.agreements.sign' },
-    (unit) =>
-      signAgreement(unit, contractorId, agreement.id, {
-        fullName,
-        consent: true,
-        clientAddress: '127.0.0.1',
-        userAgent: 'test',
-        documentSha256: String(agreement.document_sha256),
-      }),
+    contractorId,
+    agreement.id,
+    {
+      fullName,
+      consent: true,
+      clientAddress: '127.0.0.1',
+      userAgent: 'test',
+      documentSha256: String(agreement.document_sha256),
+    },
   );
 }
