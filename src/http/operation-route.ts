@@ -8,16 +8,20 @@ import { findOperation } from '../operations/catalog.ts';
 import type { Principal } from '../operations/context.ts';
 import { type AnyOperation, acceptsGet } from '../operations/define.ts';
 import { type InvocationMeta, invoke } from '../operations/execute.ts';
+import type { StreamedUpload } from '../operations/uploads.ts';
 import type { Services } from '../services.ts';
 import { prefersMediaType } from './accept.ts';
 import { GLOBAL_BODY_LIMIT } from './app.ts';
 import { bodyTooLarge, limitedPayload, refuseDeclaredOver } from './body-limits.ts';
 import { coerceQuery } from './query.ts';
+import { streamField } from './streamed-upload.ts';
 
 export const DEFAULT_MAX_BODY = 1024 * 1024;
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
 /** The caller, known from the headers before the body was read. */
 const PRINCIPALS = new WeakMap<FastifyRequest, Principal>();
+/** The file field decoded while the body arrived, for operations that declare one. */
+const UPLOADS = new WeakMap<FastifyRequest, StreamedUpload>();
 
 function header(request: FastifyRequest, name: string): string | undefined {
   const value = request.headers[name];
@@ -143,7 +147,10 @@ export function registerOperationRoutes(app: FastifyInstance, services: Services
     preParsing: async (request, _reply, payload) => {
       const operation = lookup(request);
       const limit = bodyLimitOf(operation);
-      return limitedPayload(payload, limit, () => bodyTooLarge(limit, operation.name));
+      const limited = limitedPayload(payload, limit, () => bodyTooLarge(limit, operation.name));
+      // A file field is decoded as it arrives; only the rest of the JSON is kept (decision 457).
+      if (operation.uploadField === undefined || readsQuery(request)) return limited;
+      return streamField(limited, operation.uploadField, (upload) => UPLOADS.set(request, upload));
     },
     handler: async (request, reply) => {
       const operation = lookup(request);
@@ -181,6 +188,7 @@ export function registerOperationRoutes(app: FastifyInstance, services: Services
             idempotencyHeader: header(request, 'idempotency-key'),
             requestId: request.id,
             inputSource: readsQuery(request) ? 'query' : 'body',
+            upload: UPLOADS.get(request),
           },
           meta,
         );

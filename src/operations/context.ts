@@ -1,6 +1,7 @@
 import type { Role, Scope } from '../contract/access.ts';
 import type { Services } from '../services.ts';
 import type { UnitOfWork } from '../unit/unit-of-work.ts';
+import type { StreamedUpload } from './uploads.ts';
 
 /** Who is calling: always a member of one organization, through one credential. */
 export interface Principal {
@@ -31,4 +32,6 @@ export interface OperationContext extends UnitOfWork {
   principal: Principal;
   /** The composition root, for operations that need a setting; domain code never receives it. */
   services: Services;
+  /** The file field the HTTP transport streamed, if it did (`uploadedFile`). */
+  upload?: StreamedUpload;
 }

@@ -66,6 +66,11 @@ export interface OperationDescriptor<I extends TSchema = TSchema, O extends TSch
   file?: FileForm<O>;
   /** Largest accepted body in bytes (default 1 MiB). */
   maxBodyBytes?: number;
+  /**
+   * The top-level base64 field that carries a file: over HTTP it is decoded while the body
+   * arrives (`ctx.upload`, read through `uploadedFile`), and the idempotency hash reads its digest.
+   */
+  uploadField?: 'contentBase64';
   input: I;
   output: O;
   /**

@@ -57,7 +57,10 @@ export async function runOnce(
       let held = token;
       if (held === undefined) {
         const claim = await claimIdempotencyKey(unit.db, scope, settings, sealer);
-        if (claim.kind === 'replay') return { replayed: true, body: claim.body };
+        if (claim.kind === 'replay') {
+          unit.changedNothing();
+          return { replayed: true, body: claim.body };
+        }
         held = claim.token;
         stallAfterClaimInTests(scope.key);
       }

@@ -19,6 +19,12 @@ export interface UnitOptions {
   readOnly?: boolean;
   /** Recorded on audit rows; derived from the actor when omitted (see `defaultTransport`). */
   transport?: Transport;
+  /**
+   * A person's or operator's write unit must record an audit row (decision 394); set this when
+   * a call may legitimately change nothing, and so record none. Jobs' units are exempt: they also
+   * write their own bookkeeping (progress, leases), and audit only the changes they make.
+   */
+  auditOnlyOnChange?: boolean;
 }
 
 /**
@@ -43,13 +49,28 @@ export async function withUnit<T>(
   }
   const pending = new PendingWrites();
   const result = await runtime.db.kysely.transaction().execute(async (trx) => {
-    const value = await work(makeUnit(runtime, options, requestId, trx, afterCommit, pending));
+    const unit = makeUnit(runtime, options, requestId, trx, afterCommit, pending);
+    const value = await work(unit);
+    if (!unit.declaredUnchanged()) requireAudit(runtime, options, unit.auditCount());
     await pending.flush(trx, runtime.db.dialect, runtime.events, requestId);
     return value;
   });
   nudgeWhenWorkQueued(runtime.wakeups, [pending]);
   await runAfterCommit(runtime, afterCommit, { requestId, operation: options.operation });
   return result;
+}
+
+/**
+ * Audit that cannot be forgotten (issue 24 part 4, decision 394): a person's or operator's write
+ * unit that succeeded without an audit row is a programming error, whichever door it came by (API,
+ * MCP, dashboard, portal, CLI). The test suite (NODE_ENV=test) fails on it; in production the
+ * change still commits and the error is logged.
+ */
+function requireAudit(runtime: UnitRuntime, options: UnitOptions, audited: number): void {
+  if (audited > 0 || options.auditOnlyOnChange || options.actor.type === 'job') return;
+  const message = `${options.operation} succeeded but wrote no audit row (declare auditOnlyOnChange if a call may change nothing)`;
+  if (process.env.NODE_ENV === 'test') throw new Error(message);
+  runtime.logger.error({ operation: options.operation }, message);
 }
 
 /** A request's id, or for a job's unit a fresh `job_<hex>`. */
@@ -82,6 +103,9 @@ export interface EndableUnit extends UnitOfWork {
    * (src/operations/run-once.ts: the idempotency completion), in one statement on PostgreSQL.
    */
   endWith(last: FinalStatement): Promise<void>;
+  /** Says the unit changed nothing (an idempotent replay), so it needs no audit row. */
+  changedNothing(): void;
+  declaredUnchanged(): boolean;
 }
 
 function makeUnit(
@@ -97,6 +121,9 @@ function makeUnit(
     if (options.readOnly) throw new Error(`${operation} is a read and cannot ${what}`);
   };
   let mailQueued = false;
+  // Counted apart from `pending`: an `endWith` inside the work flushes the rows before the check.
+  let audited = 0;
+  let unchanged = false;
   const woken = new Set<WakeupTopic>();
   return {
     organizationId,
@@ -109,6 +136,7 @@ function makeUnit(
     // Audit rows and events are collected and written at the unit's end (src/unit/pending-writes.ts).
     async audit(entry) {
       refuseOnRead('write audit records');
+      audited += 1;
       pending.audit.push({
         id: newId(),
         organization_id: organizationId,
@@ -150,7 +178,11 @@ function makeUnit(
       woken.add(topic);
       afterCommit.push(() => runtime.wakeups.notify(topic));
     },
-    auditCount: () => pending.audit.length,
+    auditCount: () => audited,
+    changedNothing() {
+      unchanged = true;
+    },
+    declaredUnchanged: () => unchanged,
     async endWith(last) {
       refuseOnRead('write');
       await pending.flush(db, runtime.db.dialect, runtime.events, requestId, last);

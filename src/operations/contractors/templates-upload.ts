@@ -1,7 +1,8 @@
 import { Type } from 'typebox';
 import { IdempotencyKey } from '../../contract/formats.ts';
-import { checkFile, decodeBase64 } from '../../contractors/template-file.ts';
+import { checkFile } from '../../contractors/template-file.ts';
 import { defineOperation } from '../define.ts';
+import { uploadedFile } from '../uploads.ts';
 import { MAX_TEMPLATE_BYTES, Template, TemplateName } from './schema.ts';
 import { insertTemplate } from './store.ts';
 
@@ -13,6 +14,7 @@ export const uploadTemplate = defineOperation({
   access: { scopes: ['accounting:read', 'accounting:write'], roles: ['admin', 'finance'] },
   mutation: { idempotencyKeyMax: 150, revision: 'none' },
   // 5 MiB as base64 is 6 990 508 characters; 7 MiB leaves room for the other fields.
+  uploadField: 'contentBase64',
   maxBodyBytes: 7 * 1024 * 1024,
   input: Type.Object(
     {
@@ -49,7 +51,7 @@ export const uploadTemplate = defineOperation({
     idempotencyKey: 'template-upload-0001',
   },
   async run({ ctx, input }) {
-    const content = decodeBase64(input.contentBase64);
+    const content = uploadedFile(ctx.upload, input.contentBase64);
     checkFile(content, input.mediaType);
     return insertTemplate(ctx, {
       name: input.name,

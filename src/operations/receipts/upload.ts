@@ -1,10 +1,10 @@
 import { Type } from 'typebox';
 import { IdempotencyKey } from '../../contract/formats.ts';
-import { decodeBase64 } from '../../contractors/template-file.ts';
 import { createInboxItem } from '../../receipts/inbox/intake.ts';
 import { defineOperation } from '../define.ts';
 import { InboxItem } from '../inbox/schema.ts';
 import { toInboxItem } from '../inbox/store.ts';
+import { uploadedFile } from '../uploads.ts';
 
 export const uploadReceipt = defineOperation({
   name: 'receipts.upload',
@@ -14,6 +14,7 @@ export const uploadReceipt = defineOperation({
   access: { scopes: ['accounting:read', 'accounting:write'], roles: ['admin', 'finance'] },
   mutation: { idempotencyKeyMax: 200, revision: 'none', auditOnlyOnChange: true },
   // 10 MiB as base64 is 13 981 016 characters; 15 MiB leaves room for the other fields.
+  uploadField: 'contentBase64',
   maxBodyBytes: 15 * 1024 * 1024,
   input: Type.Object(
     {
@@ -47,7 +48,7 @@ export const uploadReceipt = defineOperation({
     ).toString('base64'),
   },
   async run({ ctx, input }) {
-    const bytes = decodeBase64(input.contentBase64);
+    const bytes = uploadedFile(ctx.upload, input.contentBase64);
     const { receipt, duplicate } = await createInboxItem(ctx, {
       bytes,
       fileName: input.fileName,

@@ -4,9 +4,9 @@ import { enqueueJob } from '../../books/jobs-queue.ts';
 import { DATE_FORMATS } from '../../books/statements/dates.ts';
 import { AppError, notFound } from '../../contract/errors.ts';
 import { Id, IdempotencyKey } from '../../contract/formats.ts';
-import { decodeBase64 } from '../../contractors/template-file.ts';
 import { requireAccount } from '../accounts/store.ts';
 import { defineOperation } from '../define.ts';
+import { uploadedFile } from '../uploads.ts';
 import { JobHandle } from './schema.ts';
 
 /** Largest statement accepted, decoded. */
@@ -106,6 +106,7 @@ export const createImport = defineOperation({
   access: { scopes: ['accounting:read', 'accounting:write'], roles: ['admin', 'finance'] },
   mutation: { idempotencyKeyMax: 200, revision: 'none' },
   // 20 MiB as base64 is 27 962 028 characters; 28 MiB leaves room for the other fields.
+  uploadField: 'contentBase64',
   maxBodyBytes: 28 * 1024 * 1024,
   input: Type.Object(
     {
@@ -165,7 +166,7 @@ export const createImport = defineOperation({
       if (!card) throw notFound('Card', 'cardId');
     }
     checkMapping(input.mapping);
-    const bytes = decodeBase64(input.contentBase64);
+    const bytes = uploadedFile(ctx.upload, input.contentBase64);
     if (bytes.length > MAX_STATEMENT_BYTES) {
       throw new AppError('payload_too_large', `The file exceeds ${MAX_STATEMENT_BYTES} bytes.`, {
         field: 'contentBase64',

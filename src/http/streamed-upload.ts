@@ -1,0 +1,192 @@
+import { createHash, type Hash } from 'node:crypto';
+import { Transform, type TransformCallback } from 'node:stream';
+import { STREAMED_PLACEHOLDER, type StreamedUpload } from '../operations/uploads.ts';
+
+// A file field (`contentBase64`) decoded while the request body arrives (decision 457), so that a
+// 20 MiB upload never exists in the service as a 27 MiB body, a 27 MiB string and the parsed copy
+// of it: the field's characters are decoded into the file's bytes as they come, and only the rest
+// of the JSON (with the field replaced by STREAMED_PLACEHOLDER) reaches the JSON parser.
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const SLASH = 0x2f;
+const EQUALS = 0x3d;
+/** Decoded a group of characters at a time: a multiple of 4, large enough to be cheap per call. */
+const GROUP = 256 * 1024;
+
+function isBase64Char(byte: number): boolean {
+  return (
+    (byte >= 0x41 && byte <= 0x5a) ||
+    (byte >= 0x61 && byte <= 0x7a) ||
+    (byte >= 0x30 && byte <= 0x39) ||
+    byte === 0x2b ||
+    byte === SLASH
+  );
+}
+
+function isJsonSpace(byte: number): boolean {
+  return byte === 0x20 || byte === 0x09 || byte === 0x0a || byte === 0x0d;
+}
+
+/** Decodes base64 characters into the file, checking the same rules as `decodeBase64`. */
+class Base64Sink {
+  private readonly pending = Buffer.allocUnsafe(GROUP);
+  private pendingLength = 0;
+  private readonly parts: Buffer[] = [];
+  private readonly hash: Hash = createHash('sha256');
+  private characters = 0;
+  private padding = 0;
+  invalid = false;
+
+  push(byte: number): void {
+    this.characters += 1;
+    if (byte === EQUALS) this.padding += 1;
+    else if (this.padding > 0 || !isBase64Char(byte)) this.invalid = true;
+    if (this.invalid) return;
+    this.pending[this.pendingLength++] = byte;
+    if (this.pendingLength === GROUP) this.flush();
+  }
+
+  /** A character that makes the text invalid but is still part of what the parser would read. */
+  reject(): void {
+    this.characters += 1;
+    this.invalid = true;
+  }
+
+  private flush(): void {
+    const group = this.pending.subarray(0, this.pendingLength);
+    this.hash.update(group);
+    this.parts.push(Buffer.from(group.toString('latin1'), 'base64'));
+    this.pendingLength = 0;
+  }
+
+  get empty(): boolean {
+    return this.characters === 0;
+  }
+
+  finish(): StreamedUpload {
+    if (this.pendingLength > 0 && !this.invalid) this.flush();
+    const wellFormed = !this.invalid && this.characters % 4 === 0 && this.padding <= 2;
+    return {
+      bytes: wellFormed ? Buffer.concat(this.parts) : undefined,
+      textSha256: this.hash.digest('hex'),
+    };
+  }
+}
+
+type Mode = 'value' | 'string' | 'field';
+
+/**
+ * Passes a JSON body through, except the text of the top-level string field `field`, which it
+ * decodes into a `StreamedUpload` handed to `onUpload` at the end. It tracks only what it must
+ * (nesting, strings and their escapes, keys at the top level); the JSON parser still checks the
+ * rest. A key written with escapes, a second occurrence of the field or a non-string value is
+ * passed through unchanged, so the parser's reading (the last duplicate wins) stays the truth.
+ */
+export function streamField(
+  payload: NodeJS.ReadableStream,
+  field: string,
+  onUpload: (upload: StreamedUpload) => void,
+): NodeJS.ReadableStream {
+  const target = Buffer.from(field, 'latin1');
+  let mode: Mode = 'value';
+  let depth = 0;
+  let escaped = false;
+  let expectKey = false;
+  // The top-level key being read (at most the target's length is kept: longer cannot match).
+  let inKey = false;
+  let keyParts: Buffer[] = [];
+  let keyLength = 0;
+  let keyStart = 0;
+  let closedKeyMatches = false;
+  let afterColon = false;
+  let valueKeyMatches = false;
+  let streamed = false;
+  let sink: Base64Sink | undefined;
+  let received = 0;
+
+  const keepKeyPart = (part: Buffer) => {
+    keyLength += part.length;
+    if (keyLength <= target.length) keyParts.push(Buffer.from(part));
+  };
+
+  const transform = new Transform({
+    transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback) {
+      received += chunk.length;
+      // Fastify compares this with Content-Length: the bytes that arrived, not the ones passed on.
+      (transform as Transform & { receivedEncodedLength?: number }).receivedEncodedLength = received;
+      let passFrom = 0;
+      keyStart = 0;
+      for (let i = 0; i < chunk.length; i++) {
+        const byte = chunk[i] as number;
+        if (mode === 'field') {
+          const current = sink as Base64Sink;
+          if (escaped) {
+            escaped = false;
+            // JSON may escape a slash ("\/"); any other escape cannot be base64.
+            if (byte === SLASH) current.push(byte);
+            else current.reject();
+          } else if (byte === BACKSLASH) escaped = true;
+          else if (byte === QUOTE) {
+            this.push(Buffer.from(current.empty ? '"' : `${STREAMED_PLACEHOLDER}"`, 'latin1'));
+            if (!current.empty) onUpload(current.finish());
+            sink = undefined;
+            mode = 'value';
+            passFrom = i + 1;
+          } else current.push(byte);
+          continue;
+        }
+        if (mode === 'string') {
+          if (escaped) escaped = false;
+          else if (byte === BACKSLASH) escaped = true;
+          else if (byte === QUOTE) {
+            mode = 'value';
+            if (inKey) {
+              keepKeyPart(chunk.subarray(keyStart, i));
+              closedKeyMatches = keyLength === target.length && Buffer.concat(keyParts).equals(target);
+              inKey = false;
+              keyParts = [];
+              keyLength = 0;
+            }
+          }
+          continue;
+        }
+        if (isJsonSpace(byte)) continue;
+        if (afterColon) {
+          afterColon = false;
+          if (valueKeyMatches && !streamed && byte === QUOTE) {
+            // The field's opening quote goes on; its text is decoded instead of passed.
+            this.push(chunk.subarray(passFrom, i + 1));
+            streamed = true;
+            sink = new Base64Sink();
+            mode = 'field';
+            continue;
+          }
+        }
+        if (byte === QUOTE) {
+          mode = 'string';
+          if (depth === 1 && expectKey) {
+            inKey = true;
+            keyStart = i + 1;
+            expectKey = false;
+          }
+        } else if (byte === 0x7b || byte === 0x5b) {
+          depth += 1;
+          expectKey = depth === 1 && byte === 0x7b;
+        } else if (byte === 0x7d || byte === 0x5d) depth -= 1;
+        else if (byte === 0x2c && depth === 1) expectKey = true;
+        else if (byte === 0x3a && depth === 1) {
+          afterColon = true;
+          valueKeyMatches = closedKeyMatches;
+        }
+        closedKeyMatches = false;
+      }
+      if (inKey) keepKeyPart(chunk.subarray(keyStart));
+      if (mode !== 'field' && passFrom < chunk.length) this.push(chunk.subarray(passFrom));
+      callback();
+    },
+  });
+  payload.on('error', (error) => transform.destroy(error));
+  payload.pipe(transform);
+  return transform;
+}
