@@ -30,7 +30,7 @@ export interface MutationRules {
   /**
    * A call that changes nothing (the same values again, an upload of bytes already stored, an
    * archive of what is archived) answers 200 and writes no audit row. Every other mutation must
-   * write at least one: the pipeline checks it (src/operations/run-once.ts, decision 394).
+   * write at least one: the unit checks it (src/unit/with-unit.ts, decision 394).
    */
   auditOnlyOnChange?: true;
 }
