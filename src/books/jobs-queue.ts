@@ -363,16 +363,19 @@ export async function readJobFile(db: Kysely<Database>, jobId: string): Promise<
     .executeTakeFirst();
   if (!row) return undefined;
   const size = Number(row.size);
-  const parts: Buffer[] = [];
+  // Each part is copied into the one buffer as it comes: no list of parts and no second copy.
+  const bytes = Buffer.allocUnsafe(size);
   for (let offset = 0; offset < size; offset += FILE_CHUNK) {
     const chunk = await db
       .selectFrom('books_job_files')
       .select(sql<Uint8Array>`substr(bytes, ${offset + 1}, ${FILE_CHUNK})`.as('part'))
       .where('job_id', '=', jobId)
       .executeTakeFirstOrThrow();
-    parts.push(Buffer.from(chunk.part));
+    if (chunk.part.length !== Math.min(FILE_CHUNK, size - offset))
+      throw new Error(`job file ${jobId} changed while read`);
+    bytes.set(chunk.part, offset);
   }
-  return Buffer.concat(parts, size);
+  return bytes;
 }
 
 /** Drops stored files of finished jobs whose retention ended (the job record stays). */
