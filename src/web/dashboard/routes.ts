@@ -118,6 +118,22 @@ function registerFiles(app: FastifyInstance, services: Services): void {
   fileDownload(
     app,
     services,
+    '/dashboard/contractors/agreements/:id/download',
+    'contractors.agreements.download',
+    'attachment',
+    () => '/dashboard/contractors',
+  );
+  fileDownload(
+    app,
+    services,
+    '/dashboard/contractors/templates/:id/download',
+    'contractors.templates.download',
+    'attachment',
+    (id) => `/dashboard/contractors/templates/${id}`,
+  );
+  fileDownload(
+    app,
+    services,
     '/dashboard/entries/exports/:id/csv',
     'entries.exports.download',
     'attachment',
