@@ -101,6 +101,45 @@ for (const dialect of DIALECTS) {
       );
     });
 
+    it("changes the contractor's details and e-mail", async () => {
+      await page.goto(contractorPath);
+      await page.getByText('Change details').click();
+      await page.getByLabel('Legal name').fill('Ada Work GmbH');
+      await page.getByLabel('Country (optional)').fill('DE');
+      await page.getByRole('button', { name: 'Save details' }).click();
+      await done();
+      await page.getByText('Change the e-mail address').click();
+      await page.getByLabel('New e-mail').fill('ada@work.example');
+      await page.getByRole('button', { name: 'Save e-mail' }).click();
+      await done();
+      assert.match(
+        await page.locator('dl.facts').first().innerText(),
+        /Legal name\s+Ada Work GmbH\s+E-mail\s+ada@work\.example\s+Country\s+DE/,
+      );
+      // Emptied, the country is cleared (sent as null), not kept.
+      await page.getByText('Change details').click();
+      await page.getByLabel('Country (optional)').fill('');
+      await page.getByRole('button', { name: 'Save details' }).click();
+      await done();
+      const stored = await ok(app, finance, 'contractors.get', { id: contractorId });
+      assert.deepEqual(
+        [stored.legal_name, stored.email, stored.country],
+        ['Ada Work GmbH', 'ada@work.example', null],
+      );
+      await page.getByText('Record a review').click();
+      await page.getByLabel('Country of tax residency').fill('DE');
+      await page.getByLabel('Identity confirmed').selectOption('true');
+      await page.getByRole('button', { name: 'Record review' }).click();
+      await done();
+      assert.match(
+        await page.getByRole('heading', { name: 'Tax profile' }).locator('..').innerText(),
+        /Tax residency\s+DE\s+Services in Canada\s+No\s+Identity confirmed\s+Yes\s+Last reviewed\s+\d{4}-/,
+      );
+      // Portal access is the admin's field: a finance member is told so instead of offered it.
+      assert.equal(await page.getByText('Only an admin may turn portal access off or on.').count(), 1);
+      assert.equal(await page.locator('#edit-active').count(), 0);
+    });
+
     it('writes a draft and uploads a PDF template, reads and downloads them', async () => {
       await page.goto(`${app.baseUrl}/dashboard/contractors`);
       await page.getByRole('link', { name: 'Agreement templates' }).click();
@@ -192,17 +231,20 @@ for (const dialect of DIALECTS) {
     });
 
     it('approves and rejects submitted hours, the rejection with its reason', async () => {
-      for (const [hours, description] of [
-        ['7.50', 'Month-end close'],
-        ['2.00', 'Coffee with the team'],
-      ])
-        await ok(app, finance, 'contractors.hours.submit', {
-          contractorId,
-          workDate: day,
-          hours,
-          description,
-        });
+      // One entry from the contractor's side, one recorded by the member on the page.
+      await ok(app, finance, 'contractors.hours.submit', {
+        contractorId,
+        workDate: day,
+        hours: '7.50',
+        description: 'Month-end close',
+      });
       await page.goto(contractorPath);
+      await page.getByText('Record hours for Ada Work').click();
+      await page.getByLabel('Day worked').fill(day);
+      await page.getByLabel('Hours', { exact: true }).fill('2');
+      await page.getByLabel('What was done').fill('Coffee with the team');
+      await page.getByRole('button', { name: 'Record hours' }).click();
+      await done();
       const waiting = page.getByRole('list', { name: 'Hours waiting for approval' }).getByRole('listitem');
       assert.equal(await waiting.count(), 2);
       const close = waiting.filter({ hasText: 'Month-end close' });

@@ -55,6 +55,7 @@ export async function hoursSection(view: ContractorView): Promise<Html> {
             html`<li><p><strong>${str(h.work_date)}</strong> · ${str(h.hours)} h · ${money(h.amount_minor, h.currency)}<br>${str(h.description)}</p><div class="actions">${decide(h)}</div></li>`,
         )}</ul>`
   }
+${recordHours(view)}
 <h3>All hours</h3>${table(
     ['Day', 'Hours', 'What was done', 'Amount', 'State'],
     all.map(
@@ -64,6 +65,26 @@ export async function hoursSection(view: ContractorView): Promise<Html> {
     'No hours submitted yet. The contractor submits them in the portal.',
     'All hours',
   )}${pager(back, {}, offset, LIMIT, all.length, { key: 'hoursOffset', label: 'Pages of hours' })}</section>`;
+}
+
+/**
+ * Hours a member records for the contractor (who may have no portal access): they wait for
+ * approval like hours from the portal.
+ */
+function recordHours(view: ContractorView): Html {
+  const { services, signed, contractor, role, back } = view;
+  const name = str(contractor.display_name);
+  const body = role
+    ? actionOrRole(signed, 'contractors.hours.submit', 'record hours', () =>
+        actionForm(signed, 'contractors.hours.submit', 'Record hours', {
+          back,
+          hidden: { contractorId: str(contractor.id) },
+          fields: html`<div class="actions"><div>${field('workDate', 'Day worked', { id: 'hours-day', type: 'date', required: true, value: today(services.clock.now(), signed.viewer.timeZone) })}</div><div>${field('hours', 'Hours', { id: 'hours-hours', required: true, hint: 'Up to 24, e.g. 7.25.' })}</div></div>
+${field('description', 'What was done', { id: 'hours-description', required: true })}<p></p>`,
+        }),
+      )
+    : html`<p class="hint">Assign a job role first: hours are paid at its rate.</p>`;
+  return html`<details class="edit"><summary>Record hours for ${name}</summary>${body}</details>`;
 }
 
 /** Payouts, what approved hours are not paid yet, create a payout for a period, mark one paid. */
@@ -102,12 +123,12 @@ export async function payoutsSection(view: ContractorView): Promise<Html> {
   return html`<section class="card"><h2>Payouts</h2>
 <p>${approved.length === 0 ? 'No approved hours wait for a payout.' : html`Approved hours not in a payout yet: <strong>${approved.length}</strong> ${approved.length === 1 ? 'entry' : 'entries'}, <strong>${money(owed.toString(), approved[0]?.currency)}</strong>.`}</p>
 ${create}
-${table(
-  ['Period', 'Amount', 'State', 'Paid on', 'Reference'],
-  payouts.map((p) => payoutRow(p)),
-  'No payout yet.',
-  'Payouts',
-)}${unpaid.length ? html`<h3>To mark paid</h3><ul class="items" aria-label="Payouts to mark paid">${unpaid.map((p) => markPaid(view, p, day))}</ul>` : ''}${pager(back, {}, offset, LIMIT, payouts.length, { key: 'payoutsOffset', label: 'Pages of payouts' })}</section>`;
+<h3>All payouts</h3>${table(
+    ['Period', 'Amount', 'State', 'Paid on', 'Reference'],
+    payouts.map((p) => payoutRow(p)),
+    'No payout yet.',
+    'Payouts',
+  )}${unpaid.length ? html`<h3>To mark paid</h3><ul class="items" aria-label="Payouts to mark paid">${unpaid.map((p) => markPaid(view, p, day))}</ul>` : ''}${pager(back, {}, offset, LIMIT, payouts.length, { key: 'payoutsOffset', label: 'Pages of payouts' })}</section>`;
 }
 
 function payoutRow(p: Row): Html {

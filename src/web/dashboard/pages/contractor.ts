@@ -5,15 +5,9 @@ import { callOperation, type Signed } from '../context.ts';
 import type { PageHandler } from '../routes.ts';
 import { agreementsSection } from './contractor-agreements.ts';
 import { CADENCE_WORDS, rate } from './contractor-area.ts';
+import { detailsSection } from './contractor-details.ts';
 import { hoursSection, payoutsSection } from './contractor-work.ts';
 
-const PORTAL_WORDS: Record<string, string> = {
-  not_invited: 'Not invited yet',
-  invited: 'Invited, not joined yet',
-  invitation_expired: 'Invitation expired (invite again)',
-  invitation_revoked: 'Invitation revoked (invite again)',
-  joined: 'Joined',
-};
 const INVITATION_WORDS: Record<string, string> = {
   open: 'Open',
   accepted: 'Accepted',
@@ -38,9 +32,7 @@ export const contractorPage: PageHandler = async (services, signed, request) => 
     title: str(c.display_name),
     current: 'contractors',
     body: html`<p><a href="/dashboard/contractors">All contractors</a></p>
-<section class="card"><dl class="facts"><dt>Legal name</dt><dd>${str(c.legal_name)}</dd><dt>E-mail</dt><dd>${str(c.email)}</dd>
-<dt>Country</dt><dd>${str(c.country) || '—'}</dd><dt>Portal</dt><dd>${coded(str(c.portal_status), PORTAL_WORDS)}</dd><dt>Joined</dt><dd>${when(c.joined_at, signed.viewer.timeZone)}</dd></dl>
-${c.joined_at ? '' : actionOrRole(signed, 'contractors.invite', 'invite a contractor', () => actionForm(signed, 'contractors.invite', 'E-mail a portal invitation', { back, hidden: { id, expectedRevision: Number(c.revision) } }))}</section>
+${detailsSection(view)}
 ${roleSection(signed, c, role, roles, back)}
 ${await hoursSection(view)}
 ${await payoutsSection(view)}
