@@ -238,7 +238,12 @@ for (const dialect of DIALECTS) {
         hours: '7.50',
         description: 'Month-end close',
       });
-      await page.goto(contractorPath);
+      // Home says hours wait, and leads to the contractor's hours.
+      await page.goto(`${app.baseUrl}/dashboard`);
+      const home = page.getByRole('heading', { name: 'Contractor hours to approve' }).locator('..');
+      assert.match(await home.innerText(), new RegExp(`Ada Work\\s+${day}\\s+7\\.50\\s+Month-end close`));
+      await home.getByRole('link', { name: 'Ada Work' }).click();
+      await page.waitForURL(/#hours$/);
       await page.getByText('Record hours for Ada Work').click();
       await page.getByLabel('Day worked').fill(day);
       await page.getByLabel('Hours', { exact: true }).fill('2');

@@ -46,7 +46,7 @@ export async function hoursSection(view: ContractorView): Promise<Html> {
         },
       )}`;
     });
-  return html`<section class="card"><h2>Hours</h2>
+  return html`<section class="card" id="hours"><h2>Hours</h2>
 <h3>Waiting for approval</h3>${
     pending.length === 0
       ? html`<p class="empty">No hours wait for approval.</p>`
