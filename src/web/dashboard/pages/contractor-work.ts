@@ -69,7 +69,8 @@ ${recordHours(view)}
 
 /**
  * Hours a member records for the contractor (who may have no portal access): they wait for
- * approval like hours from the portal.
+ * approval like hours from the portal. A number input, so the browser takes the member's own
+ * decimal separator ("6,25" in German) and sends the operation's form ("6.25").
  */
 function recordHours(view: ContractorView): Html {
   const { services, signed, contractor, role, back } = view;
@@ -79,7 +80,7 @@ function recordHours(view: ContractorView): Html {
         actionForm(signed, 'contractors.hours.submit', 'Record hours', {
           back,
           hidden: { contractorId: str(contractor.id) },
-          fields: html`<div class="actions"><div>${field('workDate', 'Day worked', { id: 'hours-day', type: 'date', required: true, value: today(services.clock.now(), signed.viewer.timeZone) })}</div><div>${field('hours', 'Hours', { id: 'hours-hours', required: true, hint: 'Up to 24, e.g. 7.25.' })}</div></div>
+          fields: html`<div class="actions"><div>${field('workDate', 'Day worked', { id: 'hours-day', type: 'date', required: true, value: today(services.clock.now(), signed.viewer.timeZone) })}</div><div><label for="hours-hours">Hours</label><p class="hint" id="hours-hours-hint">Up to 24, to the hundredth (7.25 is seven and a quarter).</p><input id="hours-hours" name="hours" type="number" min="0.01" max="24" step="0.01" inputmode="decimal" required aria-describedby="hours-hours-hint"></div></div>
 ${field('description', 'What was done', { id: 'hours-description', required: true })}<p></p>`,
         }),
       )
