@@ -2,7 +2,7 @@ import { type Html, html, when } from '../../html.ts';
 import { pager } from '../../layout.ts';
 import { actionForm, actionOrRole, coded, field, intParam, type Row, rows, str } from '../components.ts';
 import { callOperation } from '../context.ts';
-import { AGREEMENT_WORDS, type ContractorView } from './contractor-area.ts';
+import { AGREEMENT_WORDS, type ContractorView, otherOffsets } from './contractor-area.ts';
 
 const LIMIT = 20;
 
@@ -51,7 +51,7 @@ export async function agreementsSection(view: ContractorView): Promise<Html> {
               a.status === 'signed' ? 'Download the signed PDF' : 'Download the document sent'
             }</a></p>${a.status === 'voided' ? '' : voidForm(view, a)}</li>`,
         )}</ul>`
-  }${pager(back, {}, offset, LIMIT, agreements.length, { key: 'agreementsOffset', label: 'Pages of agreements' })}
+  }${pager(back, otherOffsets(view.query, 'agreementsOffset'), offset, LIMIT, agreements.length, { key: 'agreementsOffset', label: 'Pages of agreements' })}
 <h3>Send an agreement</h3>${send}<p class="hint"><a href="/dashboard/contractors/templates">Manage agreement templates</a></p></section>`;
 }
 

@@ -77,3 +77,14 @@ export interface ContractorView {
   role: Row | undefined;
   back: string;
 }
+
+/**
+ * The offsets of a page's other paged lists, kept in one list's page links so that paging the
+ * hours does not send the payouts back to their first page.
+ */
+export function otherOffsets(query: Record<string, string>, except: string): Record<string, string> {
+  const kept: Record<string, string> = {};
+  for (const key of ['offset', 'rolesOffset', 'hoursOffset', 'payoutsOffset', 'agreementsOffset'])
+    if (key !== except && /^\d{1,15}$/.test(query[key] ?? '')) kept[key] = query[key] as string;
+  return kept;
+}

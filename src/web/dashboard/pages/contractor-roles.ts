@@ -3,7 +3,7 @@ import { pager, table } from '../../layout.ts';
 import { actionForm, actionOrRole, coded, field, intParam, type Row, rows, str } from '../components.ts';
 import { callOperation, type Signed } from '../context.ts';
 import type { PageHandler } from '../routes.ts';
-import { areaNav, CADENCE_WORDS, rate, rateValue } from './contractor-area.ts';
+import { areaNav, CADENCE_WORDS, otherOffsets, rate, rateValue } from './contractor-area.ts';
 
 const BACK = '/dashboard/contractors/roles';
 const LIMIT = 20;
@@ -13,12 +13,18 @@ const LIMIT = 20;
  * turn off; and which contractor has which role, assigned from the same page.
  */
 export const contractorRolesPage: PageHandler = async (services, signed, request) => {
-  const roles = rows(await callOperation(services, signed, 'contractorOps.roles.list', { limit: 100 }));
+  const rolesOffset = intParam(request.query.rolesOffset, 0);
+  const roles = rows(
+    await callOperation(services, signed, 'contractorOps.roles.list', { limit: LIMIT, offset: rolesOffset }),
+  );
+  // The choices to assign: every active role, whichever page of the list is shown.
+  const active = rows(
+    await callOperation(services, signed, 'contractorOps.roles.list', { active: true, limit: 100 }),
+  );
   const offset = intParam(request.query.offset, 0);
   const directory = rows(
     await callOperation(services, signed, 'contractorOps.directory.list', { limit: LIMIT, offset }),
   );
-  const active = roles.filter((r) => r.active === true);
   return {
     title: 'Job roles',
     current: 'contractors',
@@ -30,7 +36,7 @@ export const contractorRolesPage: PageHandler = async (services, signed, request
       ),
       'No job role yet. Add one below; a contractor needs a role before hours can be submitted.',
       'Job roles',
-    )}${roles.map((r) => editRole(signed, r))}</section>
+    )}${pager(BACK, otherOffsets(request.query, 'rolesOffset'), rolesOffset, LIMIT, roles.length, { key: 'rolesOffset', label: 'Pages of roles' })}${roles.map((r) => editRole(signed, r))}</section>
 <section class="card"><h2>Add a role</h2>${actionOrRole(
       signed,
       'contractorOps.roles.save',
@@ -50,7 +56,7 @@ export const contractorRolesPage: PageHandler = async (services, signed, request
       ),
       'No contractors yet. Add them in the directory.',
       'Contractors and their roles',
-    )}${pager(BACK, {}, offset, LIMIT, directory.length)}</section>`,
+    )}${pager(BACK, otherOffsets(request.query, 'offset'), offset, LIMIT, directory.length, { label: 'Pages of contractors' })}</section>`,
   };
 };
 

@@ -2,7 +2,7 @@ import { type Html, html, money } from '../../html.ts';
 import { pager, table } from '../../layout.ts';
 import { actionForm, actionOrRole, coded, field, intParam, type Row, rows, str } from '../components.ts';
 import { callOperation } from '../context.ts';
-import { type ContractorView, HOURS_WORDS, PAYOUT_WORDS, today } from './contractor-area.ts';
+import { type ContractorView, HOURS_WORDS, otherOffsets, PAYOUT_WORDS, today } from './contractor-area.ts';
 
 const LIMIT = 20;
 /** The pay period a role's cadence gives (contractors.payouts.create), in words. */
@@ -64,7 +64,7 @@ ${recordHours(view)}
     ),
     'No hours submitted yet. The contractor submits them in the portal.',
     'All hours',
-  )}${pager(back, {}, offset, LIMIT, all.length, { key: 'hoursOffset', label: 'Pages of hours' })}</section>`;
+  )}${pager(back, otherOffsets(view.query, 'hoursOffset'), offset, LIMIT, all.length, { key: 'hoursOffset', label: 'Pages of hours' })}</section>`;
 }
 
 /**
@@ -129,7 +129,7 @@ ${create}
     payouts.map((p) => payoutRow(p)),
     'No payout yet.',
     'Payouts',
-  )}${unpaid.length ? html`<h3>To mark paid</h3><ul class="items" aria-label="Payouts to mark paid">${unpaid.map((p) => markPaid(view, p, day))}</ul>` : ''}${pager(back, {}, offset, LIMIT, payouts.length, { key: 'payoutsOffset', label: 'Pages of payouts' })}</section>`;
+  )}${unpaid.length ? html`<h3>To mark paid</h3><ul class="items" aria-label="Payouts to mark paid">${unpaid.map((p) => markPaid(view, p, day))}</ul>` : ''}${pager(back, otherOffsets(view.query, 'payoutsOffset'), offset, LIMIT, payouts.length, { key: 'payoutsOffset', label: 'Pages of payouts' })}</section>`;
 }
 
 function payoutRow(p: Row): Html {
