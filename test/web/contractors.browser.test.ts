@@ -309,7 +309,27 @@ for (const dialect of DIALECTS) {
       );
       await check(page, 'contractor');
 
+      // The year's fees, paid on the clock's day, are in the tax year summary and its CSV.
+      await page.getByRole('link', { name: 'All contractors' }).click();
+      await page.getByRole('link', { name: 'Tax year summary' }).click();
+      const fees = page.getByRole('row', { name: /Ada Work GmbH/ });
+      assert.match(await fees.innerText(), /DE \(services in Canada: no\)\s+341\.25 CAD\s+1\s+None/);
+      const csv = await page.request.get(
+        `${app.baseUrl}${await page.getByRole('link', { name: 'Download as CSV' }).getAttribute('href')}`,
+      );
+      assert.equal(csv.status(), 200);
+      assert.match(
+        csv.headers()['content-disposition'] ?? '',
+        new RegExp(`contractor-tax-summary-${day.slice(0, 4)}\\.csv`),
+      );
+      assert.match(await csv.text(), /Ada Work GmbH/);
+      await check(page, 'contractor-tax-summary');
+      await page.getByLabel('Year').fill(String(Number(day.slice(0, 4)) - 1));
+      await page.getByRole('button', { name: 'Show' }).click();
+      await page.getByText(`No payout was marked paid in ${Number(day.slice(0, 4)) - 1}.`).waitFor();
+
       // Nothing left to pay: the refusal is shown with its code, and nothing is created.
+      await page.goto(contractorPath);
       await page.getByRole('button', { name: 'Create payout' }).click();
       await page.getByText('payout_empty').waitFor();
       assert.equal(

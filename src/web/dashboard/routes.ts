@@ -131,6 +131,18 @@ function registerFiles(app: FastifyInstance, services: Services): void {
     'attachment',
     (id) => `/dashboard/contractors/templates/${id}`,
   );
+  // The tax year summary as CSV: its input is the year in the query, not an id.
+  fileDownload(
+    app,
+    services,
+    '/dashboard/contractors/tax-summary/csv',
+    'contractors.taxSummary',
+    'attachment',
+    () => '/dashboard/contractors/tax-summary',
+    (request) => ({
+      year: /^\d{4}$/.test(request.query.year ?? '') ? Number(request.query.year) : request.query.year,
+    }),
+  );
   fileDownload(
     app,
     services,
@@ -152,28 +164,41 @@ function fileDownload(
   operationName: string,
   disposition: 'inline' | 'attachment',
   backTo: (encodedId: string) => string,
+  inputOf: (
+    request: FastifyRequest<{ Params: { id: string }; Querystring: Record<string, string | undefined> }>,
+  ) => Record<string, unknown> = (request) => ({ id: request.params.id }),
 ): void {
-  app.get<{ Params: { id: string } }>(path, async (request, reply) => {
-    const signed = await signedIn(services, request);
-    if (!signed) return toSignIn(reply);
-    const operation = findOperation(operationName);
-    try {
-      const data = await callOperation(services, signed, operationName, { id: request.params.id });
-      const file = operation?.file?.from(data);
-      if (!file) throw new Error(`${operationName} has no file form`);
-      return reply
-        .type(file.mediaType)
-        .header('Cache-Control', 'no-store')
-        .header('X-Content-Type-Options', 'nosniff')
-        .header(
-          'Content-Disposition',
-          `${disposition}; filename="${file.filename.replace(/[^A-Za-z0-9._-]/g, '_')}"`,
-        )
-        .send(file.bytes);
-    } catch (error) {
-      return failure(services, request, reply, signed, error, backTo(encodeURIComponent(request.params.id)));
-    }
-  });
+  app.get<{ Params: { id: string }; Querystring: Record<string, string | undefined> }>(
+    path,
+    async (request, reply) => {
+      const signed = await signedIn(services, request);
+      if (!signed) return toSignIn(reply);
+      const operation = findOperation(operationName);
+      try {
+        const data = await callOperation(services, signed, operationName, inputOf(request));
+        const file = operation?.file?.from(data);
+        if (!file) throw new Error(`${operationName} has no file form`);
+        return reply
+          .type(file.mediaType)
+          .header('Cache-Control', 'no-store')
+          .header('X-Content-Type-Options', 'nosniff')
+          .header(
+            'Content-Disposition',
+            `${disposition}; filename="${file.filename.replace(/[^A-Za-z0-9._-]/g, '_')}"`,
+          )
+          .send(file.bytes);
+      } catch (error) {
+        return failure(
+          services,
+          request,
+          reply,
+          signed,
+          error,
+          backTo(encodeURIComponent(request.params.id ?? '')),
+        );
+      }
+    },
+  );
 }
 
 function registerPage(app: FastifyInstance, services: Services, path: string, handler: PageHandler): void {

@@ -9,6 +9,7 @@ const AREA: ReadonlyArray<readonly [string, string, string]> = [
   ['directory', 'Directory', '/dashboard/contractors'],
   ['roles', 'Job roles', '/dashboard/contractors/roles'],
   ['templates', 'Agreement templates', '/dashboard/contractors/templates'],
+  ['tax', 'Tax year summary', '/dashboard/contractors/tax-summary'],
 ];
 
 export function areaNav(current: string): Html {

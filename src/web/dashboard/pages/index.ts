@@ -5,6 +5,7 @@ import { agreementTemplatePage, agreementTemplatesPage } from './agreement-templ
 import { consolidationPage } from './consolidation.ts';
 import { contractorPage } from './contractor.ts';
 import { contractorRolesPage } from './contractor-roles.ts';
+import { taxSummaryPage } from './contractor-tax-summary.ts';
 import { contractorsPage } from './contractors.ts';
 import { homePage } from './home.ts';
 import { invoicePage, invoicesPage } from './invoices.ts';
@@ -25,6 +26,7 @@ export const PAGES: Record<string, PageHandler> = {
   '/dashboard/contractors/roles': contractorRolesPage,
   '/dashboard/contractors/templates': agreementTemplatesPage,
   '/dashboard/contractors/templates/:id': agreementTemplatePage,
+  '/dashboard/contractors/tax-summary': taxSummaryPage,
   '/dashboard/contractors/:id': contractorPage,
   '/dashboard/accounts': accountsPage,
   '/dashboard/transactions': transactionsPage,
