@@ -153,6 +153,9 @@ function registerFiles(app: FastifyInstance, services: Services): void {
   );
 }
 
+/** A file's address: the record's id in the path; some files take their input from the query. */
+type FileRoute = { Params: { id: string }; Querystring: Record<string, string | undefined> };
+
 /**
  * A file an operation returns (its catalog `file` form), sent as the file itself; a failure is the
  * usual page with a way back to the record.
@@ -164,41 +167,31 @@ function fileDownload(
   operationName: string,
   disposition: 'inline' | 'attachment',
   backTo: (encodedId: string) => string,
-  inputOf: (
-    request: FastifyRequest<{ Params: { id: string }; Querystring: Record<string, string | undefined> }>,
-  ) => Record<string, unknown> = (request) => ({ id: request.params.id }),
+  inputOf: (request: FastifyRequest<FileRoute>) => Record<string, unknown> = (request) => ({
+    id: request.params.id,
+  }),
 ): void {
-  app.get<{ Params: { id: string }; Querystring: Record<string, string | undefined> }>(
-    path,
-    async (request, reply) => {
-      const signed = await signedIn(services, request);
-      if (!signed) return toSignIn(reply);
-      const operation = findOperation(operationName);
-      try {
-        const data = await callOperation(services, signed, operationName, inputOf(request));
-        const file = operation?.file?.from(data);
-        if (!file) throw new Error(`${operationName} has no file form`);
-        return reply
-          .type(file.mediaType)
-          .header('Cache-Control', 'no-store')
-          .header('X-Content-Type-Options', 'nosniff')
-          .header(
-            'Content-Disposition',
-            `${disposition}; filename="${file.filename.replace(/[^A-Za-z0-9._-]/g, '_')}"`,
-          )
-          .send(file.bytes);
-      } catch (error) {
-        return failure(
-          services,
-          request,
-          reply,
-          signed,
-          error,
-          backTo(encodeURIComponent(request.params.id ?? '')),
-        );
-      }
-    },
-  );
+  app.get<FileRoute>(path, async (request, reply) => {
+    const signed = await signedIn(services, request);
+    if (!signed) return toSignIn(reply);
+    const operation = findOperation(operationName);
+    try {
+      const data = await callOperation(services, signed, operationName, inputOf(request));
+      const file = operation?.file?.from(data);
+      if (!file) throw new Error(`${operationName} has no file form`);
+      return reply
+        .type(file.mediaType)
+        .header('Cache-Control', 'no-store')
+        .header('X-Content-Type-Options', 'nosniff')
+        .header(
+          'Content-Disposition',
+          `${disposition}; filename="${file.filename.replace(/[^A-Za-z0-9._-]/g, '_')}"`,
+        )
+        .send(file.bytes);
+    } catch (error) {
+      return failure(services, request, reply, signed, error, backTo(encodeURIComponent(request.params.id)));
+    }
+  });
 }
 
 function registerPage(app: FastifyInstance, services: Services, path: string, handler: PageHandler): void {
