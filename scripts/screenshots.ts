@@ -21,7 +21,13 @@ const out = path.join(root, 'docs/screenshots');
 const dataDir = mkdtempSync(path.join(tmpdir(), 'accounting-screens-'));
 
 async function main(): Promise<void> {
-  const config = loadConfig({ ACCOUNTING_DATA_DIR: dataDir, LOG_LEVEL: 'silent', PORT: '0' });
+  // The sample endpoint lives on localhost:9 (nothing listens there: its deliveries fail).
+  const config = loadConfig({
+    ACCOUNTING_DATA_DIR: dataDir,
+    LOG_LEVEL: 'silent',
+    PORT: '0',
+    ACCOUNTING_WEBHOOK_LOCALHOST_PORTS: '9',
+  });
   const services = await createServices(config, { logger: pino({ level: 'silent' }) });
   await migrateToLatest(services.db);
   const server = await buildServer(services);
@@ -53,6 +59,30 @@ async function main(): Promise<void> {
     legalName: 'Ada Byron Consulting Ltd',
     email: 'ada@byron.example',
     country: 'CA',
+  });
+  // Ada's work: a role, an agreement sent from a draft, hours waiting for approval.
+  const role = await api('contractorOps.roles.save', {
+    name: 'Design lead',
+    hourlyRateMinor: '9500',
+    currency: 'CAD',
+    payCadence: 'monthly',
+  });
+  await api('contractorOps.roles.assign', {
+    contractorId: contractor.id,
+    expectedRevision: contractor.revision,
+    jobRoleId: role.id,
+  });
+  const template = await api('contractors.templates.createDraft', {
+    name: 'Services agreement',
+    markdown:
+      '# Services agreement\n\n{{contractor.legalName}} provides design services to {{organization.name}}.',
+  });
+  await api('contractors.agreements.send', { contractorId: contractor.id, templateId: template.id });
+  await api('contractors.hours.submit', {
+    contractorId: contractor.id,
+    workDate: '2026-03-02',
+    hours: '6.5',
+    description: 'Design sprint workshop',
   });
   await api('contractors.create', {
     displayName: 'Grace Hopper',
@@ -133,6 +163,11 @@ async function main(): Promise<void> {
     await shoot('invoice', `${base}/dashboard/invoices/${String(invoice.id)}`);
     await shoot('contractors', `${base}/dashboard/contractors`);
     await shoot('contractor', `${base}/dashboard/contractors/${String(contractor.id)}`);
+    await shoot('contractor-roles', `${base}/dashboard/contractors/roles`);
+    await shoot('agreement-templates', `${base}/dashboard/contractors/templates`);
+    await page.setViewportSize({ width: 390, height: 844 });
+    await shoot('contractor-phone', `${base}/dashboard/contractors/${String(contractor.id)}`);
+    await page.setViewportSize({ width: 1280, height: 860 });
     await shoot('transactions', `${base}/dashboard/transactions`);
     await shoot('accounts', `${base}/dashboard/accounts`);
     await shoot('not-found', `${base}/dashboard/no-such-page`);

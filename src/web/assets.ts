@@ -58,6 +58,11 @@ article.document h3{margin:0 0 .5rem}article.document h4{margin:0;font-size:.85r
 .parties{display:flex;flex-wrap:wrap;gap:.5rem 2rem}.parties p{margin:.2rem 0 .6rem}
 article.document table{margin:.5rem 0}article.document caption{text-align:left;font-size:.85rem}
 dl.totals{justify-content:end;margin:.5rem 0}dl.totals dd{text-align:right;font-variant-numeric:tabular-nums}
+nav.subnav ul{list-style:none;margin:0 0 1rem;padding:0;display:flex;flex-wrap:wrap;gap:.3rem 1.2rem}nav.subnav a[aria-current=page]{font-weight:700;text-decoration-thickness:3px}
+pre.markdown{white-space:pre-wrap;overflow-wrap:anywhere;background:#fff;border:1px solid var(--line);padding:.8rem;max-height:60vh;overflow:auto}
+.visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
+ul.items{list-style:none;padding:0;margin:0}ul.items>li{border-top:1px solid var(--line);padding:.5rem 0}ul.items>li>p{margin:.2rem 0 .4rem}.actions{display:flex;flex-wrap:wrap;gap:.4rem 1rem;align-items:flex-end}.actions>form,.actions>div{margin:0}.actions>div{flex:1 1 14rem;max-width:32rem}
+td form{margin:.2rem 0}td select{width:auto;max-width:100%}details.edit{margin:.4rem 0}td label{font-weight:400;font-size:.9rem;margin:.2rem 0}td input[type=text],td input[type=date]{min-width:9rem}
 @media (max-width:40rem){.side-by-side{grid-template-columns:1fr}header.top form{margin-left:0}th,td{padding:.35rem}}
 `;
 

@@ -51,7 +51,8 @@ function wallClockFields(form: URLSearchParams, input: Record<string, unknown>, 
 /**
  * Form fields -> an operation's input, by its schema: integers and numbers from digits, booleans
  * from checkboxes (`on`/`true`), string arrays from repeated fields or comma/line separated text,
- * objects and arrays of objects from JSON hidden fields. Empty fields are left out (optional).
+ * objects and arrays of objects from JSON hidden fields. Empty fields are left out (optional),
+ * unless the form names them in `_null`.
  * Anything that does not convert stays a string, so validation names the field.
  */
 export function formToInput(form: URLSearchParams, schema: TSchema, zone = 'UTC'): Record<string, unknown> {
@@ -82,7 +83,19 @@ export function formToInput(form: URLSearchParams, schema: TSchema, zone = 'UTC'
   }
   wallClockFields(form, input, zone);
   amountFields(form, input);
+  nullFields(form, input);
   return input;
+}
+
+/**
+ * A form cannot send null: fields it names in `_null` (comma separated) that arrive empty become
+ * null, the operation's way to clear a value (a contractor's job role, a role's description).
+ * Other empty fields stay left out, which keeps the stored value.
+ */
+function nullFields(form: URLSearchParams, input: Record<string, unknown>): void {
+  for (const key of (form.get('_null') ?? '').split(',').map((k) => k.trim())) {
+    if (key && form.has(key) && (form.get(key) ?? '').trim() === '') input[key] = null;
+  }
 }
 
 /**

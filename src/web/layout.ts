@@ -71,7 +71,10 @@ export function errorBox(message: string, code: string, requestId: string): Html
 <p class="hint">Error code <code>${code}</code> · request id <code>${requestId}</code> (quote it when asking for help).</p></div>`;
 }
 
-/** A table, or the empty state in its place. */
+/**
+ * A table, or the empty state in its place. `caption` names the table and its scrolling region for
+ * assistive technology; it is not drawn, since the section's heading already says it on screen.
+ */
 export function table(
   headers: readonly string[],
   rows: readonly Html[],
@@ -80,24 +83,29 @@ export function table(
 ): Html {
   if (rows.length === 0) return html`<p class="empty">${empty}</p>`;
   // The wrapper scrolls sideways on a narrow screen; focusable, so a keyboard can scroll it too.
-  return html`<div class="table-wrap" tabindex="0" role="region" aria-label="${caption ?? headers.join(', ')}"><table>${caption ? html`<caption class="muted">${caption}</caption>` : ''}
+  return html`<div class="table-wrap" tabindex="0" role="region" aria-label="${caption ?? headers.join(', ')}"><table>${caption ? html`<caption class="visually-hidden">${caption}</caption>` : ''}
 <thead><tr>${headers.map((h) => html`<th scope="col">${h}</th>`)}</tr></thead>
 <tbody>${rows}</tbody></table></div>`;
 }
 
-/** Previous/next links for offset pagination; the page is the last when shorter than the limit. */
+/**
+ * Previous/next links for offset pagination; the page is the last when shorter than the limit.
+ * When one page holds several paged lists, each names its own offset parameter (`key`) and its
+ * navigation (`label`).
+ */
 export function pager(
   path: string,
   params: Record<string, string>,
   offset: number,
   limit: number,
   count: number,
+  { key = 'offset', label = 'Pagination' }: { key?: string; label?: string } = {},
 ): Html {
-  const link = (to: number) => `${path}?${new URLSearchParams({ ...params, offset: String(to) }).toString()}`;
+  const link = (to: number) => `${path}?${new URLSearchParams({ ...params, [key]: String(to) }).toString()}`;
   const previous = offset > 0 ? html`<a href="${link(Math.max(0, offset - limit))}">Previous page</a>` : '';
   const next = count === limit ? html`<a href="${link(offset + limit)}">Next page</a>` : '';
   if (!previous && !next) return html``;
-  return html`<nav class="pager" aria-label="Pagination">${previous}${next}</nav>`;
+  return html`<nav class="pager" aria-label="${label}">${previous}${next}</nav>`;
 }
 
 /** Next link for cursor pagination. */

@@ -54,3 +54,21 @@ describe('amounts typed as people write them', () => {
     assert.deepEqual(amount('BHD'), { amountMinor: '1234500' }, 'three decimals');
   });
 });
+
+describe('fields a form may clear', () => {
+  const schema = Type.Object({
+    jobRoleId: Type.Union([Type.String(), Type.Null()]),
+    description: Type.Union([Type.String(), Type.Null()]),
+    name: Type.String(),
+  });
+
+  it('sends an empty field named in _null as null, and leaves other empty fields out', () => {
+    const form = new URLSearchParams({ jobRoleId: '', description: '', name: '', _null: 'jobRoleId' });
+    assert.deepEqual(formToInput(form, schema), { jobRoleId: null });
+  });
+
+  it('keeps a value typed into a field named in _null, and ignores names the form does not carry', () => {
+    const form = new URLSearchParams({ jobRoleId: 'r1', _null: 'jobRoleId, description' });
+    assert.deepEqual(formToInput(form, schema), { jobRoleId: 'r1' });
+  });
+});

@@ -118,12 +118,43 @@ function registerFiles(app: FastifyInstance, services: Services): void {
   fileDownload(
     app,
     services,
+    '/dashboard/contractors/agreements/:id/download',
+    'contractors.agreements.download',
+    'attachment',
+    () => '/dashboard/contractors',
+  );
+  fileDownload(
+    app,
+    services,
+    '/dashboard/contractors/templates/:id/download',
+    'contractors.templates.download',
+    'attachment',
+    (id) => `/dashboard/contractors/templates/${id}`,
+  );
+  // The tax year summary as CSV: its input is the year in the query, not an id.
+  fileDownload(
+    app,
+    services,
+    '/dashboard/contractors/tax-summary/csv',
+    'contractors.taxSummary',
+    'attachment',
+    () => '/dashboard/contractors/tax-summary',
+    (request) => ({
+      year: /^\d{4}$/.test(request.query.year ?? '') ? Number(request.query.year) : request.query.year,
+    }),
+  );
+  fileDownload(
+    app,
+    services,
     '/dashboard/entries/exports/:id/csv',
     'entries.exports.download',
     'attachment',
     (id) => `/dashboard/entries/exports/${id}`,
   );
 }
+
+/** A file's address: the record's id in the path; some files take their input from the query. */
+type FileRoute = { Params: { id: string }; Querystring: Record<string, string | undefined> };
 
 /**
  * A file an operation returns (its catalog `file` form), sent as the file itself; a failure is the
@@ -136,13 +167,16 @@ function fileDownload(
   operationName: string,
   disposition: 'inline' | 'attachment',
   backTo: (encodedId: string) => string,
+  inputOf: (request: FastifyRequest<FileRoute>) => Record<string, unknown> = (request) => ({
+    id: request.params.id,
+  }),
 ): void {
-  app.get<{ Params: { id: string } }>(path, async (request, reply) => {
+  app.get<FileRoute>(path, async (request, reply) => {
     const signed = await signedIn(services, request);
     if (!signed) return toSignIn(reply);
     const operation = findOperation(operationName);
     try {
-      const data = await callOperation(services, signed, operationName, { id: request.params.id });
+      const data = await callOperation(services, signed, operationName, inputOf(request));
       const file = operation?.file?.from(data);
       if (!file) throw new Error(`${operationName} has no file form`);
       return reply

@@ -51,6 +51,8 @@ export const homePage: PageHandler = async (services, signed) => {
     );
   }
 
+  parts.push(await hoursToApprove(services, signed));
+
   if (signed.principal.role === 'admin') {
     const endpoints = rows(await callOperation(services, signed, 'webhooks.endpoints.list', { limit: 100 }));
     const troubled = endpoints.filter((e) => e.active !== true || Number(e.failure_count) > 0);
@@ -157,4 +159,24 @@ async function gettingStarted(services: Parameters<PageHandler>[0], signed: Para
   ];
   const done = await Promise.all(candidates.map(([check]) => check));
   return candidates.filter((_, i) => done[i] === false).map(([, step]) => step);
+}
+
+/** Contractors' hours waiting for a decision, each linked to its contractor's page (issue 30). */
+async function hoursToApprove(services: Parameters<PageHandler>[0], signed: Parameters<PageHandler>[1]) {
+  const pending = rows(
+    await callOperation(services, signed, 'contractors.hours.list', { status: 'submitted', limit: 10 }),
+  );
+  const names = new Map<string, string>();
+  for (const id of new Set(pending.map((h) => str(h.contractor_id)))) {
+    const c = (await callOperation(services, signed, 'contractors.get', { id })) as Row;
+    names.set(id, str(c.display_name));
+  }
+  return html`<section class="card"><h2>Contractor hours to approve</h2>${table(
+    ['Contractor', 'Day', 'Hours', 'What was done'],
+    pending.map(
+      (h) =>
+        html`<tr><td><a href="/dashboard/contractors/${str(h.contractor_id)}#hours">${names.get(str(h.contractor_id)) ?? ''}</a></td><td>${str(h.work_date)}</td><td class="num">${str(h.hours)}</td><td>${str(h.description)}</td></tr>`,
+    ),
+    'No contractor hours wait for approval.',
+  )}</section>`;
 }

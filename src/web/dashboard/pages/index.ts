@@ -1,8 +1,12 @@
 import type { PageHandler } from '../routes.ts';
 import { accountsPage } from './accounts.ts';
 import { adminPage } from './admin.ts';
+import { agreementTemplatePage, agreementTemplatesPage } from './agreement-templates.ts';
 import { consolidationPage } from './consolidation.ts';
-import { contractorPage, contractorsPage } from './contractors.ts';
+import { contractorPage } from './contractor.ts';
+import { contractorRolesPage } from './contractor-roles.ts';
+import { taxSummaryPage } from './contractor-tax-summary.ts';
+import { contractorsPage } from './contractors.ts';
 import { homePage } from './home.ts';
 import { invoicePage, invoicesPage } from './invoices.ts';
 import { exportPage, ledgerPage } from './ledger.ts';
@@ -19,6 +23,10 @@ export const PAGES: Record<string, PageHandler> = {
   '/dashboard/invoices': invoicesPage,
   '/dashboard/invoices/:id': invoicePage,
   '/dashboard/contractors': contractorsPage,
+  '/dashboard/contractors/roles': contractorRolesPage,
+  '/dashboard/contractors/templates': agreementTemplatesPage,
+  '/dashboard/contractors/templates/:id': agreementTemplatePage,
+  '/dashboard/contractors/tax-summary': taxSummaryPage,
   '/dashboard/contractors/:id': contractorPage,
   '/dashboard/accounts': accountsPage,
   '/dashboard/transactions': transactionsPage,
