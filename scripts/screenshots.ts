@@ -178,8 +178,10 @@ async function main(): Promise<void> {
     await shoot('receipt-consolidate', `${base}/dashboard/receipts/${String(receipt.id)}`);
     // A correction refused beside its input, the typed values kept (inbox.confirm).
     await page.goto(`${base}/dashboard/receipts/${uploaded.item.id}`);
-    await page.getByLabel('Total in minor units (cents)').fill('12.50');
-    await page.getByRole('button', { name: /Save correction|Confirm fields/ }).click();
+    const correct = page.getByText('Correct these values');
+    if (await correct.isVisible()) await correct.click();
+    await page.getByLabel('Total to pay').fill('twelve fifty');
+    await page.getByRole('button', { name: /Save the corrections|Confirm fields/ }).click();
     await page.locator('#f-fix-totalMinor-error').waitFor();
     await page.screenshot({ path: path.join(out, 'receipt-correction-refused.png'), fullPage: true });
     await shoot(
