@@ -138,8 +138,8 @@ export function typedAmountToMinor(text: string, exponent: number): string | und
 /**
  * Fields the form names in `_amounts` (comma separated, each `field`, `field:currencyField` or
  * `field:EUR` when the currency is the record's and not an input) hold amounts typed as people
- * write them; they become minor units by the currency's ISO 4217 exponent (2 when unknown). Text that is not an amount stays as typed, so
- * validation names the field.
+ * write them; they become minor units by the currency's ISO 4217 exponent (2 when unknown). Text
+ * that is not an amount is refused in words naming the field; an empty field stays empty.
  */
 function amountFields(form: URLSearchParams, input: Record<string, unknown>): void {
   for (const spec of (form.get('_amounts') ?? '').split(',')) {
@@ -153,8 +153,17 @@ function amountFields(form: URLSearchParams, input: Record<string, unknown>): vo
           ? currencyField
           : undefined;
     const exponent = typeof currency === 'string' ? (iso4217MinorUnit(currency.toUpperCase()) ?? 2) : 2;
+    if (value.trim() === '') continue;
     const minor = typedAmountToMinor(value, exponent);
-    if (minor !== undefined) input[key] = minor;
+    // Said in the member's words next to the input, not as the API's "decimal string of minor units".
+    if (minor === undefined) {
+      throw new AppError(
+        'invalid_input',
+        `"${value.slice(0, 40)}" is not an amount: type it as printed, for example 23,80 or 1,234.56${exponent === 0 ? ' (this currency has no cents)' : ''}.`,
+        { field: key },
+      );
+    }
+    input[key] = minor;
   }
 }
 

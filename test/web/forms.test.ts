@@ -40,8 +40,14 @@ describe('amounts typed as people write them', () => {
       note: '1,5',
       _amounts: 'totalMinor:currency',
     });
-    // JPY has no decimals: "1.234,5" is not a yen amount, so it stays as typed for validation to name.
-    assert.deepEqual(formToInput(form, schema), { totalMinor: '1.234,5', currency: 'jpy', note: '1,5' });
+    // JPY has no decimals: "1.234,5" is not a yen amount, refused in words naming the field.
+    assert.throws(
+      () => formToInput(form, schema),
+      (e: { code?: string; field?: string; message?: string }) =>
+        e.code === 'invalid_input' &&
+        e.field === 'totalMinor' &&
+        /"1\.234,5" is not an amount: .*this currency has no cents/.test(e.message ?? ''),
+    );
     form.set('currency', 'EUR');
     assert.deepEqual(formToInput(form, schema), { totalMinor: '123450', currency: 'EUR', note: '1,5' });
   });

@@ -66,7 +66,7 @@ for (const dialect of DIALECTS) {
       await page.getByRole('button', { name: 'Save the corrections' }).click();
       const error = page.locator('#f-fix-totalMinor-error');
       await error.waitFor();
-      assert.match(await error.innerText(), /minor units/i);
+      assert.match(await error.innerText(), /is not an amount: type it as printed/);
       assert.equal(await page.getByLabel('Total to pay').getAttribute('aria-invalid'), 'true');
       // Everything typed is still there, the wrong value included, to be fixed in place.
       assert.equal(
