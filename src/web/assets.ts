@@ -58,6 +58,7 @@ article.document h3{margin:0 0 .5rem}article.document h4{margin:0;font-size:.85r
 .parties{display:flex;flex-wrap:wrap;gap:.5rem 2rem}.parties p{margin:.2rem 0 .6rem}
 article.document table{margin:.5rem 0}article.document caption{text-align:left;font-size:.85rem}
 dl.totals{justify-content:end;margin:.5rem 0}dl.totals dd{text-align:right;font-variant-numeric:tabular-nums}
+td select{min-width:12rem;width:auto}
 @media (max-width:40rem){.side-by-side{grid-template-columns:1fr}header.top form{margin-left:0}th,td{padding:.35rem}}
 `;
 
@@ -143,6 +144,17 @@ document.addEventListener('submit', function (event) {
     status.parentNode.insertBefore(list, status.nextSibling);
   }
   send(0);
+});
+// "Tick every entry on this page" (the ledger's bulk form): shown only with script; it ticks the
+// boxes that belong to the form named by data-tick-all.
+Array.prototype.forEach.call(document.querySelectorAll('[data-tick-all]'), function (box) {
+  box.closest('label').hidden = false;
+  box.addEventListener('change', function () {
+    var name = box.getAttribute('data-tick-all');
+    Array.prototype.forEach.call(document.querySelectorAll('input[type=checkbox][form="' + name + '"]'), function (other) {
+      other.checked = box.checked;
+    });
+  });
 });
 // Copy buttons (a secret shown once): the text of the element named by data-copy goes to the
 // clipboard, and the status next to it says whether it did.

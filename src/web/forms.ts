@@ -51,7 +51,8 @@ function wallClockFields(form: URLSearchParams, input: Record<string, unknown>, 
 /**
  * Form fields -> an operation's input, by its schema: integers and numbers from digits, booleans
  * from checkboxes (`on`/`true`), string arrays from repeated fields or comma/line separated text,
- * objects and arrays of objects from JSON hidden fields. Empty fields are left out (optional).
+ * objects and arrays of objects from JSON hidden fields. Empty fields are left out (optional),
+ * except those named in `_nullable`, which become null.
  * Anything that does not convert stays a string, so validation names the field.
  */
 export function formToInput(form: URLSearchParams, schema: TSchema, zone = 'UTC'): Record<string, unknown> {
@@ -60,10 +61,18 @@ export function formToInput(form: URLSearchParams, schema: TSchema, zone = 'UTC'
     PropertySchema
   >;
   const input: Record<string, unknown> = {};
+  // Fields the form names in `_nullable` (comma separated) are cleared when left empty: null,
+  // where any other empty field is left out (an optional setting erased in a settings form).
+  const nullable = new Set((form.get('_nullable') ?? '').split(',').map((name) => name.trim()));
   for (const key of new Set(form.keys())) {
     if (key.startsWith('_')) continue;
-    const values = form.getAll(key);
+    // A textarea's lines arrive as CRLF (the HTML form encoding); stored text uses LF.
+    const values = form.getAll(key).map((v) => v.replace(/\r\n?/g, '\n'));
     const first = values[0] ?? '';
+    if (nullable.has(key) && values.every((v) => v.trim() === '')) {
+      input[key] = null;
+      continue;
+    }
     const property = properties[key];
     const type = typeOf(property);
     if (type === 'array') {

@@ -54,3 +54,25 @@ describe('amounts typed as people write them', () => {
     assert.deepEqual(amount('BHD'), { amountMinor: '1234500' }, 'three decimals');
   });
 });
+
+describe('fields a settings form may clear', () => {
+  it('an emptied field named in _nullable becomes null; other empty fields are left out', () => {
+    const schema = Type.Object({
+      name: Type.String(),
+      legalName: Type.Union([Type.String(), Type.Null()]),
+      days: Type.Union([Type.Integer(), Type.Null()]),
+      prefix: Type.String(),
+    });
+    const form = new URLSearchParams({
+      name: 'Acme',
+      legalName: ' ',
+      days: '',
+      prefix: '',
+      _nullable: 'legalName,days',
+    });
+    assert.deepEqual(formToInput(form, schema), { name: 'Acme', legalName: null, days: null });
+    form.set('days', '30');
+    form.set('legalName', 'Acme GmbH');
+    assert.deepEqual(formToInput(form, schema), { name: 'Acme', legalName: 'Acme GmbH', days: 30 });
+  });
+});

@@ -9,6 +9,7 @@ import { SCRIPT, STYLESHEET } from '../assets.ts';
 import { formBody, formToInput, safeBack } from '../forms.ts';
 import { type Html, html } from '../html.ts';
 import { errorBox, layout } from '../layout.ts';
+import { registerBulkEntries } from './bulk-entries.ts';
 import { callOperation, checkCsrf, type Signed, sendHtml, signedIn } from './context.ts';
 import { PAGES } from './pages/index.ts';
 import { refusedCorrectionPage } from './pages/receipts.ts';
@@ -49,6 +50,7 @@ export const dashboardRoutes: HttpPlugin = (app, services) => {
   registerSessionRoutes(app, services);
   for (const [path, handler] of Object.entries(PAGES)) registerPage(app, services, path, handler);
   registerActions(app, services);
+  registerBulkEntries(app, services);
   registerFiles(app, services);
   registerNotFound(app, services);
 };

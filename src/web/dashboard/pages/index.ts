@@ -1,6 +1,8 @@
 import type { PageHandler } from '../routes.ts';
 import { accountsPage } from './accounts.ts';
 import { adminPage } from './admin.ts';
+import { auditLogPage } from './admin-audit.ts';
+import { organizationPage } from './admin-organization.ts';
 import { consolidationPage } from './consolidation.ts';
 import { contractorPage, contractorsPage } from './contractors.ts';
 import { homePage } from './home.ts';
@@ -26,6 +28,8 @@ export const PAGES: Record<string, PageHandler> = {
   '/dashboard/entries': ledgerPage,
   '/dashboard/entries/exports/:id': exportPage,
   '/dashboard/admin': adminPage,
+  '/dashboard/admin/audit': auditLogPage,
+  '/dashboard/admin/organization': organizationPage,
   '/dashboard/receipts': receiptsPage,
   '/dashboard/receipts/:id': receiptPage,
   '/dashboard/consolidations': consolidationPage,
