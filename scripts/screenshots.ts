@@ -137,6 +137,9 @@ async function main(): Promise<void> {
     await shoot('accounts', `${base}/dashboard/accounts`);
     await shoot('not-found', `${base}/dashboard/no-such-page`);
     await shoot('admin', `${base}/dashboard/admin`);
+    await shoot('admin-audit', `${base}/dashboard/admin/audit`);
+    await shoot('admin-organization', `${base}/dashboard/admin/organization`);
+    await shoot('ledger', `${base}/dashboard/entries?status=all`);
     await shoot('sessions', `${base}/dashboard/sessions`);
     await shoot('receipts', `${base}/dashboard/receipts`);
     await shoot('receipt', `${base}/dashboard/receipts/${uploaded.item.id}`);
