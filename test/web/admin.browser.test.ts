@@ -107,6 +107,26 @@ for (const dialect of DIALECTS) {
       assert.equal(data.legal_name, null);
       assert.equal(data.mail_scan_retention_days, null);
       assert.equal(data.name, 'Acme Berlin', 'the rest is unchanged');
+      // A name of spaces passes the browser's `required` but not the operation: refused beside
+      // the input, everything typed kept, nothing changed.
+      await page.getByLabel('Name', { exact: true }).fill('   ');
+      await page.getByLabel('Legal name').fill('Typed but not saved');
+      await page.getByRole('button', { name: 'Save settings' }).click();
+      await page.locator('#f-org-name-error').waitFor();
+      assert.equal(await page.getByLabel('Name', { exact: true }).getAttribute('aria-invalid'), 'true');
+      assert.equal(await page.getByLabel('Legal name').inputValue(), 'Typed but not saved');
+      assert.match(await page.locator('#f-org-name-error').innerText(), /invalid_input/);
+      assert.equal(
+        (
+          (await call(app.baseUrl, 'admin.organization.get', {}, { token: admin.token })).data as {
+            legal_name: unknown;
+          }
+        ).legal_name,
+        null,
+      );
+      await assertAccessible(page, 'organization settings refused in place');
+      await shot(page, 'admin-organization-refused');
+      await page.goto(`${app.baseUrl}/dashboard/admin/organization`);
       await check(page, 'organization settings', 'admin-organization');
     });
 

@@ -176,6 +176,22 @@ for (const dialect of DIALECTS) {
       await page.getByText('Done: ').waitFor();
       assert.match(page.url(), /search=MUNICH/);
 
+      // A code the chart already has is refused beside its input, the rest of the form kept.
+      await page.getByLabel('Code').fill('6400');
+      await page.getByLabel('Name').fill('Software again');
+      await page.getByLabel('Kind').selectOption('income');
+      await page.getByRole('button', { name: 'Add category' }).click();
+      await page.locator('#f-cat-code-error').waitFor();
+      assert.match(
+        await page.locator('#f-cat-code-error').innerText(),
+        /already|has this code[\s\S]*category_code_taken/,
+      );
+      assert.equal(await page.getByLabel('Code').getAttribute('aria-invalid'), 'true');
+      assert.equal(await page.getByLabel('Name').inputValue(), 'Software again');
+      assert.equal(await page.getByLabel('Kind').inputValue(), 'income');
+      assert.equal(await page.getByLabel('Text').inputValue(), 'MUNICH', 'the ledger keeps its search');
+      await assertAccessible(page, 'category refused in place');
+
       // One entry from its row's picker: the whole amount on the new category, its tax at 19 %.
       const firstId = await entryIdOf(0);
       assert.equal((await entry(firstId)).allocations[0]?.category_code, '9999', 'uncategorised at first');
