@@ -1,7 +1,7 @@
 import { type Html, html, when } from '../../html.ts';
 import { actionForm, type Row, str } from '../components.ts';
 import { callOperation } from '../context.ts';
-import { generalProblem, kept, problem, type Refused, refusedFor } from '../refused.ts';
+import { generalProblem, kept, problem, refusedFor } from '../refused.ts';
 import type { PageHandler } from '../routes.ts';
 
 const BACK = '/dashboard/admin/organization';
