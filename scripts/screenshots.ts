@@ -21,7 +21,13 @@ const out = path.join(root, 'docs/screenshots');
 const dataDir = mkdtempSync(path.join(tmpdir(), 'accounting-screens-'));
 
 async function main(): Promise<void> {
-  const config = loadConfig({ ACCOUNTING_DATA_DIR: dataDir, LOG_LEVEL: 'silent', PORT: '0' });
+  const config = loadConfig({
+    ACCOUNTING_DATA_DIR: dataDir,
+    LOG_LEVEL: 'silent',
+    PORT: '0',
+    // The sample endpoint (localhost:9, never answering) is allowed only on a listed port.
+    ACCOUNTING_WEBHOOK_LOCALHOST_PORTS: '9',
+  });
   const services = await createServices(config, { logger: pino({ level: 'silent' }) });
   await migrateToLatest(services.db);
   const server = await buildServer(services);

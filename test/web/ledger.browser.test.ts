@@ -68,7 +68,10 @@ for (const dialect of DIALECTS) {
       await page.getByRole('button', { name: 'Upload and import' }).click();
       await page.getByRole('heading', { name: 'Import of card.csv' }).waitFor();
       await app.runJobs();
-      await page.reload();
+      // The page reloads itself while the job runs (every 2 s); a reload of ours could race that
+      // navigation and be aborted, so wait for the page to show the finished import.
+      // (hasText reads textContent, where a term and its value are not spaced apart.)
+      await page.locator('dl.facts', { hasText: /Added\s*31(?!\d)/ }).waitFor();
       assert.match(await page.locator('dl.facts').innerText(), /Added\s+31/);
 
       // Every line names no card, so each took the card chosen: the card filter finds them all.

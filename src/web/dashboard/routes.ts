@@ -11,7 +11,8 @@ import { type Html, html } from '../html.ts';
 import { errorBox, layout } from '../layout.ts';
 import { registerBulkEntries } from './bulk-entries.ts';
 import { callOperation, checkCsrf, type Signed, sendHtml, signedIn } from './context.ts';
-import { IN_PLACE, PAGES } from './pages/index.ts';
+import { refusedInPlace } from './in-place.ts';
+import { PAGES } from './pages/index.ts';
 import { refusedCorrectionPage } from './pages/receipts.ts';
 import type { Refused } from './refused.ts';
 import { nextPage, resultPage } from './results.ts';
@@ -303,43 +304,6 @@ function registerActions(app: FastifyInstance, services: Services): void {
       }
     },
   );
-}
-
-/**
- * A form whose page draws refusals in place (`IN_PLACE`: the category form on the ledger, the
- * organization settings): a client error comes back as that page, the typed values kept and the
- * message beside the field it names (or above the form), with the error's status.
- */
-async function refusedInPlace(
-  services: Services,
-  signed: Signed,
-  requestId: string,
-  operation: string,
-  form: URLSearchParams | undefined,
-  back: string,
-  error: unknown,
-): Promise<PageContent | undefined> {
-  const target = IN_PLACE[operation];
-  const { appError, unexpected } = toAppError(error);
-  if (!target || !form || unexpected || appError.status >= 500 || appError.code === 'csrf_failed')
-    return undefined;
-  const url = new URL(back, 'http://dashboard.invalid');
-  if (url.pathname !== target.path) return undefined;
-  const values = Object.fromEntries(
-    [...form.keys()].filter((k) => !k.startsWith('_')).map((k) => [k, form.get(k) ?? '']),
-  );
-  const refused: Refused = {
-    operation,
-    values,
-    error: { code: appError.code, message: appError.message, field: appError.field, requestId },
-  };
-  const content = await target.page(
-    services,
-    signed,
-    { params: {}, query: Object.fromEntries(url.searchParams) },
-    refused,
-  );
-  return { ...content, status: appError.status };
 }
 
 /** Any failure becomes a page with the message, the stable code, the request id and a way back. */

@@ -24,6 +24,17 @@ const TRANSPORTS: Readonly<Record<string, string>> = {
   portal: 'Portal',
   dashboard: 'Dashboard',
 };
+/** Audited acts that are not catalog operations, in words (jobs show their name alone). */
+const ACTS: Readonly<Record<string, string>> = {
+  'dashboard.signIn': 'Signed in to the dashboard',
+  'dashboard.signIn.link': 'Sent a sign-in link',
+  'dashboard.signOut': 'Signed out of the dashboard',
+  'dashboard.sessions.end': 'Ended a dashboard session',
+  init: 'Set up the service',
+  'admin.organizations.create': 'Created the organization',
+  'admin.organizations.suspend': 'Suspended the organization',
+  'admin.organizations.reinstate': 'Reinstated the organization',
+};
 /** What the operation's filter offers: every change in the catalog (audit rows name changes). */
 const CHANGES = OPERATIONS.filter((o) => o.mutation).map((o) => o.name);
 
@@ -135,8 +146,10 @@ function entryRow(
   zone: string,
 ): Html {
   const actor = str(e.actor_id);
-  const who = names.get(actor) ?? actor;
-  const operation = OPERATIONS.find((o) => o.name === e.operation);
+  // A job or the operator by its name (`job:receipts.extract` -> receipts.extract).
+  const who = names.get(actor) ?? actor.replace(/^(job|operator):/, '');
+  const name = str(e.operation);
+  const summary = OPERATIONS.find((o) => o.name === name)?.summary ?? ACTS[name];
   const revisions =
     e.before_revision === null
       ? 'created'
@@ -147,7 +160,7 @@ function entryRow(
     `${PATH}?${new URLSearchParams({ [key]: value }).toString()}`;
   return html`<tr><td>${when(e.created_at, zone)}</td>
 <td><a href="${filterBy('actorId', actor)}">${who}</a><br><span class="muted">${coded(str(e.actor_type), ACTOR_TYPES)}</span></td>
-<td><a href="${filterBy('operation', str(e.operation))}">${operation?.summary ?? str(e.operation)}</a><br><code>${str(e.operation)}</code></td>
+<td>${summary ? html`<a href="${filterBy('operation', name)}">${summary}</a><br><code>${name}</code>` : html`<a href="${filterBy('operation', name)}"><code>${name}</code></a>`}</td>
 <td>${coded(str(e.record_type))} <a href="${filterBy('recordId', str(e.record_id))}" title="Every change of this record">…${str(e.record_id).slice(-8)}</a><br><span class="muted">${revisions}</span></td>
 <td>${coded(str(e.transport), TRANSPORTS)}${e.credential_id ? html`<br><span class="muted" title="${str(e.credential_id)}">${credential(str(e.credential_id), keys)}</span>` : ''}</td></tr>`;
 }
