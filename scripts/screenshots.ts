@@ -152,8 +152,10 @@ async function main(): Promise<void> {
     await shoot('receipt-consolidate', `${base}/dashboard/receipts/${String(receipt.id)}`);
     // A correction refused beside its input, the typed values kept (inbox.confirm).
     await page.goto(`${base}/dashboard/receipts/${uploaded.item.id}`);
-    await page.getByLabel('Total in minor units (cents)').fill('12.50');
-    await page.getByRole('button', { name: /Save correction|Confirm fields/ }).click();
+    const correct = page.locator('details#correct');
+    if ((await correct.getAttribute('open')) === null) await correct.locator('summary').click();
+    await page.getByLabel('Total to pay').fill('12,50,0');
+    await page.getByRole('button', { name: /Save the corrections|Confirm and post to the books/ }).click();
     await page.locator('#f-fix-totalMinor-error').waitFor();
     await page.screenshot({ path: path.join(out, 'receipt-correction-refused.png'), fullPage: true });
     await shoot(
