@@ -21,11 +21,11 @@ const out = path.join(root, 'docs/screenshots');
 const dataDir = mkdtempSync(path.join(tmpdir(), 'accounting-screens-'));
 
 async function main(): Promise<void> {
-  // The sample endpoint lives on localhost:9 (nothing listens there: its deliveries fail).
   const config = loadConfig({
     ACCOUNTING_DATA_DIR: dataDir,
     LOG_LEVEL: 'silent',
     PORT: '0',
+    // The sample endpoint (localhost:9, never answering) is allowed only on a listed port.
     ACCOUNTING_WEBHOOK_LOCALHOST_PORTS: '9',
   });
   const services = await createServices(config, { logger: pino({ level: 'silent' }) });
@@ -172,16 +172,19 @@ async function main(): Promise<void> {
     await shoot('accounts', `${base}/dashboard/accounts`);
     await shoot('not-found', `${base}/dashboard/no-such-page`);
     await shoot('admin', `${base}/dashboard/admin`);
+    await shoot('admin-audit', `${base}/dashboard/admin/audit`);
+    await shoot('admin-organization', `${base}/dashboard/admin/organization`);
+    await shoot('ledger', `${base}/dashboard/entries?status=all`);
     await shoot('sessions', `${base}/dashboard/sessions`);
     await shoot('receipts', `${base}/dashboard/receipts`);
     await shoot('receipt', `${base}/dashboard/receipts/${uploaded.item.id}`);
     await shoot('receipt-consolidate', `${base}/dashboard/receipts/${String(receipt.id)}`);
     // A correction refused beside its input, the typed values kept (inbox.confirm).
     await page.goto(`${base}/dashboard/receipts/${uploaded.item.id}`);
-    const correct = page.getByText('Correct these values');
-    if (await correct.isVisible()) await correct.click();
-    await page.getByLabel('Total to pay').fill('twelve fifty');
-    await page.getByRole('button', { name: /Save the corrections|Confirm fields/ }).click();
+    const correct = page.locator('details#correct');
+    if ((await correct.getAttribute('open')) === null) await correct.locator('summary').click();
+    await page.getByLabel('Total to pay').fill('12,50,0');
+    await page.getByRole('button', { name: /Save the corrections|Confirm and post to the books/ }).click();
     await page.locator('#f-fix-totalMinor-error').waitFor();
     await page.screenshot({ path: path.join(out, 'receipt-correction-refused.png'), fullPage: true });
     await shoot(

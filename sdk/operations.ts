@@ -90,6 +90,7 @@ export const OPERATIONS = {
   'admin.members.update': { mutation: true, get: false },
   'admin.members.suspend': { mutation: true, get: false },
   'admin.members.remove': { mutation: true, get: false },
+  'admin.members.reinstate': { mutation: true, get: false },
   'admin.apiKeys.list': { mutation: false, get: true },
   'admin.apiKeys.create': { mutation: true, get: false },
   'admin.apiKeys.revoke': { mutation: true, get: false },

@@ -2581,7 +2581,7 @@ export interface paths {
         put?: never;
         /**
          * Suspend a member
-         * @description The member's API keys are revoked and their OAuth tokens refused at once, in the same transaction. The last active admin cannot be suspended (409 last_admin). Reinstating is an operator's act for now (accounting members set-status).
+         * @description The member's API keys are revoked and their OAuth tokens refused at once, in the same transaction. The last active admin cannot be suspended (409 last_admin). An admin reinstates the member from the dashboard (admin.members.reinstate, dashboard only) or an operator with accounting members set-status; no key comes back.
          *
          *     **Access:** scopes `accounting:read`, `accounting:write`, `accounting:admin`; roles admin.
          *
@@ -2622,6 +2622,32 @@ export interface paths {
          *     **MCP tool:** `accounting_admin_members_remove`.
          */
         post: operations["admin.members.remove"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/accounting/admin.members.reinstate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reinstate a suspended member (dashboard only)
+         * @description Only a suspended member (409 invalid_state otherwise; removed is final). The member may sign in again; no API key comes back (keys ended with the suspension, new ones are created anew) and sign-in links mailed before the suspension stay void. Available only from the dashboard.
+         *
+         *     **Dashboard only.** No API key, OAuth token or MCP client can call this operation: every such request is refused with 403 `dashboard_only` before its input is read.
+         *
+         *     **Idempotency:** required: header `Idempotency-Key` (8-200) or body `idempotencyKey` (8-200).
+         *
+         *     **Revision:** send `expectedRevision` (the revision last read); a different current revision answers 409 `revision_conflict` with `current_revision`, and nothing changes.
+         */
+        post: operations["admin.members.reinstate"];
         delete?: never;
         options?: never;
         head?: never;
@@ -6568,7 +6594,7 @@ export interface components {
             name: string | null;
             /** @description Role: `admin` (everything, administration included) or `finance`. */
             role: "admin" | "finance";
-            /** @description `active`, `suspended` (keys revoked, can be reinstated by an operator) or `removed` (final). */
+            /** @description `active`, `suspended` (keys revoked; an admin can reinstate them in the dashboard) or `removed` (final). */
             status: "active" | "suspended" | "removed";
             /** @description Revision: 1 at creation, +1 on every change; send it as expectedRevision. */
             revision: number;
@@ -6641,6 +6667,14 @@ export interface components {
             idempotencyKey?: string;
         };
         AdminMembersRemoveRequest: {
+            /** @description Member id. */
+            id: string;
+            /** @description The revision of the record the caller last read. */
+            expectedRevision: number;
+            /** @description Idempotency key, 8-200 characters; required unless the Idempotency-Key header is sent. */
+            idempotencyKey?: string;
+        };
+        AdminMembersReinstateRequest: {
             /** @description Member id. */
             id: string;
             /** @description The revision of the record the caller last read. */
@@ -17853,6 +17887,73 @@ export interface operations {
                  *     }
                  */
                 "application/json": components["schemas"]["AdminMembersRemoveRequest"];
+            };
+        };
+        responses: {
+            /** @description Success: the result is in `data`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "X-Accounting-API-Version": components["headers"]["ApiVersion"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "01920000-0000-7000-8000-000000000001",
+                     *         "email": "text",
+                     *         "name": "Northwind Traders",
+                     *         "role": "admin",
+                     *         "status": "active",
+                     *         "revision": 1,
+                     *         "created_at": "2026-09-22T14:30:00.000Z",
+                     *         "updated_at": "2026-09-22T14:30:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["Member"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    "admin.members.reinstate": {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Organization selection; must match the credential’s organization (403 otherwise). */
+                "X-Accounting-Organization"?: components["parameters"]["OrganizationHeader"];
+                /** @description Idempotency key of a mutation (8-200 characters); required unless the body has `idempotencyKey`, and must equal it when both are sent. A retry with the same key and input returns the stored result and takes effect once. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKeyHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The operation input. `idempotencyKey` may be sent here or as the Idempotency-Key header. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "id": "01920000-0000-7000-8000-000000000001",
+                 *       "expectedRevision": 2
+                 *     }
+                 */
+                "application/json": components["schemas"]["AdminMembersReinstateRequest"];
             };
         };
         responses: {

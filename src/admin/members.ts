@@ -73,7 +73,10 @@ export async function addMemberByEmail(
   return row;
 }
 
-/** `active` reinstates a suspended member: an operator's act (the CLI), not an API operation. */
+/**
+ * `active` reinstates a suspended member: the dashboard's `admin.members.reinstate` (dashboard only)
+ * and the operator's CLI, never an API key (decision 440).
+ */
 export type MemberChange = { role: Role } | { status: 'suspended' | 'removed' | 'active' };
 
 /**

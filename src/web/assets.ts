@@ -63,6 +63,7 @@ pre.markdown{white-space:pre-wrap;overflow-wrap:anywhere;background:#fff;border:
 .visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 ul.items{list-style:none;padding:0;margin:0}ul.items>li{border-top:1px solid var(--line);padding:.5rem 0}ul.items>li>p{margin:.2rem 0 .4rem}.actions{display:flex;flex-wrap:wrap;gap:.4rem 1rem;align-items:flex-end}.actions>form,.actions>div{margin:0}.actions>div{flex:1 1 14rem;max-width:32rem}
 td form{margin:.2rem 0}td select{width:auto;max-width:100%}details.edit{margin:.4rem 0}td label{font-weight:400;font-size:.9rem;margin:.2rem 0}td input[type=text],td input[type=date]{min-width:9rem}
+td select{min-width:12rem;width:auto}
 @media (max-width:40rem){.side-by-side{grid-template-columns:1fr}header.top form{margin-left:0}th,td{padding:.35rem}}
 `;
 
@@ -148,6 +149,17 @@ document.addEventListener('submit', function (event) {
     status.parentNode.insertBefore(list, status.nextSibling);
   }
   send(0);
+});
+// "Tick every entry on this page" (the ledger's bulk form): shown only with script; it ticks the
+// boxes that belong to the form named by data-tick-all.
+Array.prototype.forEach.call(document.querySelectorAll('[data-tick-all]'), function (box) {
+  box.closest('label').hidden = false;
+  box.addEventListener('change', function () {
+    var name = box.getAttribute('data-tick-all');
+    Array.prototype.forEach.call(document.querySelectorAll('input[type=checkbox][form="' + name + '"]'), function (other) {
+      other.checked = box.checked;
+    });
+  });
 });
 // Copy buttons (a secret shown once): the text of the element named by data-copy goes to the
 // clipboard, and the status next to it says whether it did.

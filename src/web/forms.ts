@@ -63,7 +63,8 @@ export function formToInput(form: URLSearchParams, schema: TSchema, zone = 'UTC'
   const input: Record<string, unknown> = {};
   for (const key of new Set(form.keys())) {
     if (key.startsWith('_')) continue;
-    const values = form.getAll(key);
+    // A textarea's lines arrive as CRLF (the HTML form encoding); stored text uses LF.
+    const values = form.getAll(key).map((v) => v.replace(/\r\n?/g, '\n'));
     const first = values[0] ?? '';
     const property = properties[key];
     const type = typeOf(property);

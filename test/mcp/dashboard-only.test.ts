@@ -42,6 +42,7 @@ describe('dashboard-only operations in the catalog', () => {
       ]),
     );
     assert.deepEqual(roles['webhooks.endpoints.enable'], ['admin']);
+    assert.deepEqual(roles['admin.members.reinstate'], ['admin'], 'decision 440');
     assert.deepEqual(roles['matching.receiptConsolidation.confirm'], ['admin', 'finance']);
   });
 });

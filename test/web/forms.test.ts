@@ -78,3 +78,25 @@ describe('fields a form may clear', () => {
     assert.deepEqual(formToInput(form, schema), { jobRoleId: 'r1' });
   });
 });
+
+describe('fields a settings form may clear', () => {
+  it('an emptied field named in _null becomes null; other empty fields are left out', () => {
+    const schema = Type.Object({
+      name: Type.String(),
+      legalName: Type.Union([Type.String(), Type.Null()]),
+      days: Type.Union([Type.Integer(), Type.Null()]),
+      prefix: Type.String(),
+    });
+    const form = new URLSearchParams({
+      name: 'Acme',
+      legalName: ' ',
+      days: '',
+      prefix: '',
+      _null: 'legalName,days',
+    });
+    assert.deepEqual(formToInput(form, schema), { name: 'Acme', legalName: null, days: null });
+    form.set('days', '30');
+    form.set('legalName', 'Acme GmbH');
+    assert.deepEqual(formToInput(form, schema), { name: 'Acme', legalName: 'Acme GmbH', days: 30 });
+  });
+});

@@ -68,7 +68,10 @@ for (const dialect of DIALECTS) {
       await page.getByRole('button', { name: 'Upload and import' }).click();
       await page.getByRole('heading', { name: 'Import of card.csv' }).waitFor();
       await app.runJobs();
-      await page.reload();
+      // The page reloads itself while the job runs (every 2 s); a reload of ours could race that
+      // navigation and be aborted, so wait for the page to show the finished import.
+      // (hasText reads textContent, where a term and its value are not spaced apart.)
+      await page.locator('dl.facts', { hasText: /Added\s*31(?!\d)/ }).waitFor();
       assert.match(await page.locator('dl.facts').innerText(), /Added\s+31/);
 
       // Every line names no card, so each took the card chosen: the card filter finds them all.
@@ -143,6 +146,145 @@ for (const dialect of DIALECTS) {
       assert.match(csv.headers()['content-type'] ?? '', /^text\/csv/);
       assert.match(csv.headers()['content-disposition'] ?? '', /^attachment; filename="entries-/);
       assert.match(await csv.text(), /SHOP 30 MUNICH/);
+      await context.close();
+    });
+    it('categorises an entry from the picker, adds a category, and changes ticked entries in one go, each on its own', async () => {
+      const context = await browser.newContext();
+      const page = await context.newPage();
+      await signIn(page, app, smtp, finance);
+      await page.goto(`${app.baseUrl}/dashboard/entries?search=MUNICH`);
+      const rows = page.getByRole('table').locator('tbody tr');
+      const entryIdOf = async (row: number) =>
+        String(await rows.nth(row).getByRole('checkbox').getAttribute('value')).split(':')[0] ?? '';
+      const entry = async (id: string) => {
+        const got = await call(app.baseUrl, 'entries.get', { id }, { token: finance.token });
+        return got.data as {
+          revision: number;
+          review_status: string;
+          allocations: Array<{
+            category_code: string;
+            tax_rate: string;
+            tax_minor: string;
+            amount_minor: string;
+          }>;
+        };
+      };
+
+      // A category of our own, from the small form; the ledger comes back where it was.
+      await page.getByLabel('Code').fill('6450');
+      await page.getByLabel('Name').fill('Travel meals');
+      await page.getByLabel('Kind').selectOption('expense');
+      await page.getByLabel('Default tax rate (%)').fill('19');
+      await page.getByRole('button', { name: 'Add category' }).click();
+      await page.getByText('Done: ').waitFor();
+      assert.match(page.url(), /search=MUNICH/);
+
+      // A code the chart already has is refused beside its input, the rest of the form kept.
+      await page.getByLabel('Code').fill('6400');
+      await page.getByLabel('Name').fill('Software again');
+      await page.getByLabel('Kind').selectOption('income');
+      await page.getByRole('button', { name: 'Add category' }).click();
+      await page.locator('#f-cat-code-error').waitFor();
+      assert.match(
+        await page.locator('#f-cat-code-error').innerText(),
+        /already|has this code[\s\S]*category_code_taken/,
+      );
+      assert.equal(await page.getByLabel('Code').getAttribute('aria-invalid'), 'true');
+      assert.equal(await page.getByLabel('Name').inputValue(), 'Software again');
+      assert.equal(await page.getByLabel('Kind').inputValue(), 'income');
+      assert.equal(await page.getByLabel('Text').inputValue(), 'MUNICH', 'the ledger keeps its search');
+      await assertAccessible(page, 'category refused in place');
+
+      // One entry from its row's picker: the whole amount on the new category, its tax at 19 %.
+      const firstId = await entryIdOf(0);
+      assert.equal((await entry(firstId)).allocations[0]?.category_code, '9999', 'uncategorised at first');
+      await rows.first().getByRole('combobox').selectOption({ label: '6450 Travel meals' });
+      await rows.first().getByRole('button', { name: 'Save' }).click();
+      await page.getByText('Categorised 1 entry as 6450 Travel meals.').waitFor();
+      const categorised = await entry(firstId);
+      assert.equal(categorised.allocations.length, 1);
+      assert.equal(categorised.allocations[0]?.category_code, '6450');
+      assert.equal(categorised.allocations[0]?.tax_rate, '19');
+      assert.notEqual(categorised.allocations[0]?.tax_minor, '0');
+      assert.equal(categorised.review_status, 'unreviewed', 'categorising alone leaves the review open');
+      assert.match(await rows.first().innerText(), /Travel meals/);
+
+      // Nothing ticked, or no category chosen: said in words, nothing changed.
+      await page.getByRole('button', { name: 'Mark ticked entries reviewed' }).click();
+      await page.getByText('Tick at least one entry first.').waitFor();
+      await rows.first().getByRole('checkbox').check();
+      await page.getByRole('button', { name: 'Categorise ticked entries' }).click();
+      await page.getByText('Choose a category first.').waitFor();
+
+      // The last page of the search: tick three, one of which someone else changes meanwhile.
+      await page.goto(`${app.baseUrl}/dashboard/entries?search=MUNICH`);
+      await page.getByRole('link', { name: 'Next page' }).click();
+      await page.waitForURL(/offset=25/);
+      const ids = [await entryIdOf(0), await entryIdOf(1), await entryIdOf(2)];
+      assert.equal(await rows.count(), 5);
+      await page.getByLabel('Tick every entry on this page').check();
+      for (const row of [0, 1, 2, 3, 4]) assert.ok(await rows.nth(row).getByRole('checkbox').isChecked());
+      for (const row of [3, 4]) await rows.nth(row).getByRole('checkbox').uncheck();
+      const stale = await entry(ids[1] ?? '');
+      const fees = (
+        (await call(app.baseUrl, 'categories.list', { limit: 100 }, { token: finance.token })).data as {
+          items: Array<{ id: string; code: string }>;
+        }
+      ).items.find((c) => c.code === '6100');
+      const meanwhile = await call(
+        app.baseUrl,
+        'entries.update',
+        {
+          id: ids[1],
+          expectedRevision: stale.revision,
+          allocations: [{ categoryId: fees?.id, amountMinor: stale.allocations[0]?.amount_minor }],
+        },
+        { token: finance.token },
+      );
+      assert.equal(meanwhile.status, 200, JSON.stringify(meanwhile.body));
+      const staleText = (await rows.nth(1).locator('td').nth(2).innerText()).trim();
+      await page.getByLabel('Category', { exact: true }).selectOption({ label: '6700 Travel' });
+      const form = (await page.evaluate(
+        'Array.from(new FormData(document.getElementById("bulk")).entries())',
+      )) as Array<[string, string]>;
+      await page.getByRole('button', { name: 'Categorise and mark reviewed' }).click();
+      await page.getByText('Categorised 2 entries as 6700 Travel and marked them reviewed.').waitFor();
+      // The same filters and page, the failure named with its reason.
+      assert.match(page.url(), /search=MUNICH/);
+      assert.match(page.url(), /offset=25/);
+      const alert = await page.getByRole('alert').innerText();
+      assert.match(alert, /1 entry could not be changed/);
+      assert.ok(alert.includes(staleText), `the failed entry is named: ${alert}`);
+      assert.match(alert, /changed since this page was shown[\s\S]*revision_conflict/);
+      for (const id of [ids[0], ids[2]]) {
+        const done = await entry(id ?? '');
+        assert.equal(done.review_status, 'reviewed');
+        assert.equal(done.allocations[0]?.category_code, '6700');
+      }
+      const untouched = await entry(ids[1] ?? '');
+      assert.equal(untouched.allocations[0]?.category_code, '6100', 'the change made meanwhile is kept');
+      assert.equal(untouched.review_status, 'unreviewed');
+      if (process.env.SCREENSHOT_DIR)
+        await page.screenshot({ path: `${process.env.SCREENSHOT_DIR}/ledger-bulk.png`, fullPage: true });
+      await assertAccessible(page, 'ledger after a bulk change');
+      await page.setViewportSize({ width: 390, height: 844 });
+      await assertNoHorizontalOverflow(page, 'ledger on a phone');
+      if (process.env.SCREENSHOT_DIR)
+        await page.screenshot({
+          path: `${process.env.SCREENSHOT_DIR}/ledger-bulk-phone.png`,
+          fullPage: true,
+        });
+
+      // The same form sent again (a double submit) replays each entry's call: nothing changes twice.
+      const revisions = await Promise.all(ids.map(async (id) => (await entry(id ?? '')).revision));
+      const again = await page.request.post(`${app.baseUrl}/dashboard/entries/bulk`, {
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+        data: new URLSearchParams([...form, ['do', 'both']]).toString(),
+        maxRedirects: 0,
+      });
+      assert.equal(again.status(), 303);
+      assert.match(String(again.headers().location), /bulkDone=2/);
+      assert.deepEqual(await Promise.all(ids.map(async (id) => (await entry(id ?? '')).revision)), revisions);
       await context.close();
     });
   });

@@ -6,6 +6,7 @@ import { listAuditLog } from './audit-log-list.ts';
 import { listMailOutbox } from './mail-outbox-list.ts';
 import { addOrganizationMember } from './members-add.ts';
 import { listOrganizationMembers } from './members-list.ts';
+import { reinstateOrganizationMember } from './members-reinstate.ts';
 import { removeOrganizationMember } from './members-remove.ts';
 import { suspendOrganizationMember } from './members-suspend.ts';
 import { updateOrganizationMember } from './members-update.ts';
@@ -20,6 +21,7 @@ export const adminOperations: readonly AnyOperation[] = [
   updateOrganizationMember,
   suspendOrganizationMember,
   removeOrganizationMember,
+  reinstateOrganizationMember,
   listOrganizationApiKeys,
   createOrganizationApiKey,
   revokeOrganizationApiKey,

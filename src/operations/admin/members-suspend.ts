@@ -8,7 +8,7 @@ export const suspendOrganizationMember = defineOperation({
   name: 'admin.members.suspend',
   summary: 'Suspend a member',
   description:
-    "The member's API keys are revoked and their OAuth tokens refused at once, in the same transaction. The last active admin cannot be suspended (409 last_admin). Reinstating is an operator's act for now (accounting members set-status).",
+    "The member's API keys are revoked and their OAuth tokens refused at once, in the same transaction. The last active admin cannot be suspended (409 last_admin). An admin reinstates the member from the dashboard (admin.members.reinstate, dashboard only) or an operator with accounting members set-status; no key comes back.",
   access: { scopes: ['accounting:read', 'accounting:write', 'accounting:admin'], roles: ['admin'] },
   mutation: { idempotencyKeyMax: 200, revision: 'required' },
   input: Type.Object(

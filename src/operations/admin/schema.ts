@@ -81,7 +81,7 @@ export const Member = Type.Object(
     role: RoleInput,
     status: Type.Union([Type.Literal('active'), Type.Literal('suspended'), Type.Literal('removed')], {
       description:
-        '`active`, `suspended` (keys revoked, can be reinstated by an operator) or `removed` (final).',
+        '`active`, `suspended` (keys revoked; an admin can reinstate them in the dashboard) or `removed` (final).',
     }),
     revision: Revision,
     created_at: Timestamp('When the member was added.'),

@@ -9,9 +9,12 @@ import { SCRIPT, STYLESHEET } from '../assets.ts';
 import { formBody, formToInput, safeBack } from '../forms.ts';
 import { type Html, html } from '../html.ts';
 import { errorBox, layout } from '../layout.ts';
+import { registerBulkEntries } from './bulk-entries.ts';
 import { callOperation, checkCsrf, type Signed, sendHtml, signedIn } from './context.ts';
+import { refusedInPlace } from './in-place.ts';
 import { PAGES } from './pages/index.ts';
 import { refusedCorrectionPage } from './pages/receipts.ts';
+import type { Refused } from './refused.ts';
 import { nextPage, resultPage } from './results.ts';
 import { registerSessionRoutes } from './sessions-routes.ts';
 import { registerSignInRoutes } from './sign-in-routes.ts';
@@ -27,10 +30,18 @@ export interface PageContent {
   refreshSeconds?: number;
 }
 
+/** What a page reads of its request: the path's parameters and the query string. */
+export interface PageRequest {
+  params: Record<string, string>;
+  query: Record<string, string>;
+}
+
+/** A page; `refused` is set when it is drawn again for a form the operation refused (in place). */
 export type PageHandler = (
   services: Services,
   signed: Signed,
-  request: FastifyRequest<{ Params: Record<string, string>; Querystring: Record<string, string> }>,
+  request: PageRequest,
+  refused?: Refused,
 ) => Promise<PageContent>;
 
 /**
@@ -49,6 +60,7 @@ export const dashboardRoutes: HttpPlugin = (app, services) => {
   registerSessionRoutes(app, services);
   for (const [path, handler] of Object.entries(PAGES)) registerPage(app, services, path, handler);
   registerActions(app, services);
+  registerBulkEntries(app, services);
   registerFiles(app, services);
   registerNotFound(app, services);
 };
@@ -319,6 +331,9 @@ function registerActions(app: FastifyInstance, services: Services): void {
             return sendHtml(reply, 400, layout({ ...page, viewer: signed.viewer }));
           }
         }
+        const inPlace = await refusedInPlace(services, signed, request.id, operation.name, form, back, error);
+        if (inPlace)
+          return sendHtml(reply, inPlace.status ?? 400, layout({ ...inPlace, viewer: signed.viewer }));
         return failure(services, request, reply, signed, error, back);
       }
     },

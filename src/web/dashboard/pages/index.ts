@@ -2,6 +2,8 @@ import type { PageHandler } from '../routes.ts';
 import { accountsPage } from './accounts.ts';
 import { adminPage } from './admin.ts';
 import { agreementTemplatePage, agreementTemplatesPage } from './agreement-templates.ts';
+import { auditLogPage } from './admin-audit.ts';
+import { organizationPage } from './admin-organization.ts';
 import { consolidationPage } from './consolidation.ts';
 import { contractorPage } from './contractor.ts';
 import { contractorRolesPage } from './contractor-roles.ts';
@@ -13,6 +15,15 @@ import { exportPage, ledgerPage } from './ledger.ts';
 import { receiptPage, receiptsPage } from './receipts.ts';
 import { importPage, transactionsPage } from './transactions.ts';
 import { webhookDeliveryPage, webhookEndpointPage, webhooksPage } from './webhooks.ts';
+
+/**
+ * Forms whose refusals come back in place: the operation -> the page (by path) that draws its form
+ * again with the typed values and the message beside the field (src/web/dashboard/refused.ts).
+ */
+export const IN_PLACE: Record<string, { path: string; page: PageHandler }> = {
+  'categories.save': { path: '/dashboard/entries', page: ledgerPage },
+  'admin.organization.update': { path: '/dashboard/admin/organization', page: organizationPage },
+};
 
 /** Every signed-in page by path; each reads through catalog operations as the member. */
 export const PAGES: Record<string, PageHandler> = {
@@ -34,6 +45,8 @@ export const PAGES: Record<string, PageHandler> = {
   '/dashboard/entries': ledgerPage,
   '/dashboard/entries/exports/:id': exportPage,
   '/dashboard/admin': adminPage,
+  '/dashboard/admin/audit': auditLogPage,
+  '/dashboard/admin/organization': organizationPage,
   '/dashboard/receipts': receiptsPage,
   '/dashboard/receipts/:id': receiptPage,
   '/dashboard/consolidations': consolidationPage,

@@ -1,8 +1,12 @@
+import { newId } from '../../../lib/ids.ts';
 import { type Html, html, money, when } from '../../html.ts';
 import { pager, table } from '../../layout.ts';
+import { BULK_PATH } from '../bulk-entries.ts';
 import { actionForm, actionOrRole, coded, intParam, type Row, rows, str } from '../components.ts';
 import { callOperation, type Signed } from '../context.ts';
+import { generalProblem, kept, problem, type Refused, refusedFor } from '../refused.ts';
 import type { PageHandler } from '../routes.ts';
+import { bulkOutcome } from './ledger-bulk.ts';
 
 const LIMIT = 25;
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
@@ -18,10 +22,12 @@ const SOURCES: Readonly<Record<string, string>> = {
 
 /**
  * The ledger: every entry with its categories, filtered by review status, dates and text, a page
- * at a time. "Mark reviewed" comes back to the same filters and page (decision 393), and an
- * export of a date range is one form away.
+ * at a time. "Mark reviewed" comes back to the same filters and page (decision 393); each entry
+ * is categorised from a picker of the chart; ticked entries are marked reviewed and/or
+ * categorised in one go (decision 441); a category is added from a small form, and an export of
+ * a date range is one form away.
  */
-export const ledgerPage: PageHandler = async (services, signed, request) => {
+export const ledgerPage: PageHandler = async (services, signed, request, refused) => {
   const offset = intParam(request.query.offset, 0);
   const filters: Record<string, string> = {};
   const status = str(request.query.status);
@@ -38,6 +44,7 @@ export const ledgerPage: PageHandler = async (services, signed, request) => {
     ...filters,
   })) as Row;
   const entries = rows(page);
+  const categories = rows(await callOperation(services, signed, 'categories.list', { limit: 100 }));
   const query = { ...filters, ...(status === 'all' ? { status: 'all' } : {}) };
   const here = `/dashboard/entries?${new URLSearchParams({ ...query, ...(offset ? { offset: String(offset) } : {}) }).toString()}`;
   const shown = entries.length
@@ -59,22 +66,23 @@ export const ledgerPage: PageHandler = async (services, signed, request) => {
 <div><label for="to">To</label><input id="to" name="to" type="date" value="${filters.to ?? ''}"></div>
 <div><label for="search">Text</label><input id="search" name="search" type="text" maxlength="200" value="${search}"></div></div>
 <p><button class="secondary" type="submit">Filter</button></p></form>
-${shown ? html`<p class="muted" role="status">${shown}</p>` : ''}${table(
-  ['Date', 'Description', 'Categories', 'Amount', 'From', 'Review'],
-  entries.map((e) => entryRow(signed, e, here)),
+${bulkOutcome(request.query, entries, categories)}
+${shown ? html`<p class="muted" role="status">${shown}</p>` : ''}${entries.length ? bulkForm(signed, here, categories) : ''}${table(
+  ['Tick', 'Date', 'Description', 'Category', 'Amount', 'From', 'Review'],
+  entries.map((e) => entryRow(signed, e, here, categories)),
   Object.keys(query).length > 1 || filters.status !== 'unreviewed'
     ? 'No entry matches these filters.'
     : 'Nothing to review.',
   'Ledger entries, newest first',
 )}${pager('/dashboard/entries', query, offset, LIMIT, page.nextOffset === null ? 0 : LIMIT)}</section>
+${categorySection(signed, here, refusedFor(refused, 'categories.save'))}
 ${exportSection(signed, filters)}`,
   };
 };
 
-function entryRow(signed: Signed, e: Row, here: string): Html {
-  const categories = rows(e, 'allocations')
-    .map((a) => str(a.category_code))
-    .join(', ');
+function entryRow(signed: Signed, e: Row, here: string, categories: readonly Row[]): Html {
+  const lines = rows(e, 'allocations');
+  const label = `${str(e.date)} ${str(e.description)}`;
   const review =
     e.review_status === 'reviewed'
       ? coded('reviewed')
@@ -86,8 +94,83 @@ function entryRow(signed: Signed, e: Row, here: string): Html {
             inline: true,
           }),
         );
-  return html`<tr><td>${str(e.date)}</td><td>${str(e.description)}${e.counterparty ? html`<br><span class="muted">${str(e.counterparty)}</span>` : ''}</td>
-<td>${categories || '—'}</td><td class="num">${money(e.amount_minor, e.currency)}</td><td>${coded(str(e.source_type), SOURCES)}</td><td>${review}</td></tr>`;
+  // A split entry keeps its lines: one picker would replace them all with one.
+  const category =
+    lines.length > 1
+      ? html`${lines.map((a) => str(a.category_code)).join(', ')}<br><span class="muted">split</span>`
+      : actionOrRole(signed, 'entries.update', 'categorise an entry', () =>
+          bulkShell(
+            signed,
+            here,
+            html`<input type="hidden" name="entry" value="${str(e.id)}:${str(e.revision)}"><input type="hidden" name="do" value="categorise">
+<select name="categoryId" aria-label="Category of ${label}">${categoryOptions(categories, str(lines[0]?.category_id))}</select> <button type="submit" class="secondary">Save</button>`,
+            'picker',
+          ),
+        );
+  return html`<tr><td><input type="checkbox" name="entry" value="${str(e.id)}:${str(e.revision)}" form="bulk" aria-label="Tick ${label}"></td><td>${str(e.date)}</td><td>${str(e.description)}${e.counterparty ? html`<br><span class="muted">${str(e.counterparty)}</span>` : ''}</td>
+<td>${category}</td><td class="num">${money(e.amount_minor, e.currency)}</td><td>${coded(str(e.source_type), SOURCES)}</td><td>${review}</td></tr>`;
+}
+
+function categoryOptions(categories: readonly Row[], selected = ''): Html[] {
+  return categories.map(
+    (c) =>
+      html`<option value="${str(c.id)}"${c.id === selected ? html` selected` : ''}>${str(c.code)} ${str(c.name)}</option>`,
+  );
+}
+
+/** A form to the bulk route with the session's CSRF token, where to come back, and a fresh key. */
+function bulkShell(signed: Signed, here: string, fields: Html, kind: 'picker' | 'bulk'): Html {
+  return html`<form method="post" action="${BULK_PATH}"${kind === 'bulk' ? html` id="bulk"` : html` class="inline"`}><input type="hidden" name="_csrf" value="${signed.viewer.csrf}"><input type="hidden" name="_back" value="${here}"><input type="hidden" name="idempotencyKey" value="dash-${newId()}">${fields}</form>`;
+}
+
+/** The bulk form; the rows' checkboxes belong to it (`form="bulk"`), so the table stays outside. */
+function bulkForm(signed: Signed, here: string, categories: readonly Row[]): Html {
+  return actionOrRole(signed, 'entries.update', 'change entries', () =>
+    bulkShell(
+      signed,
+      here,
+      html`<fieldset><legend>With the ticked entries</legend><p class="hint">Tick entries in the list below, then choose what to do with them; each is changed on its own and the page says which could not be.</p>
+<label class="choice" hidden><input type="checkbox" data-tick-all="bulk"> Tick every entry on this page</label>
+<label for="bulk-category">Category</label><select id="bulk-category" name="categoryId"><option value="">Choose a category (to categorise)</option>${categoryOptions(categories)}</select>
+<p><button type="submit" name="do" value="categorise" class="secondary">Categorise ticked entries</button> <button type="submit" name="do" value="both" class="secondary">Categorise and mark reviewed</button> <button type="submit" name="do" value="review" class="secondary">Mark ticked entries reviewed</button></p></fieldset>`,
+      'bulk',
+    ),
+  );
+}
+
+/**
+ * Add a category to the chart (`categories.save` without an id); the ledger comes back in place,
+ * or, refused (a code already taken), with the typed values and the message beside the field.
+ */
+function categorySection(signed: Signed, here: string, refused: Refused | undefined): Html {
+  const code = problem(refused, 'code', 'f-cat-code', 'f-cat-code-hint');
+  const name = problem(refused, 'name', 'f-cat-name');
+  const kind = problem(refused, 'kind', 'f-cat-kind');
+  const rate = problem(refused, 'defaultTaxRate', 'f-cat-rate', 'f-cat-rate-hint');
+  const chosenKind = kept(refused, 'kind', 'expense');
+  return html`<section class="card" id="add-category"><h2>Add a category</h2><p class="hint">Categories are never deleted, so entries keep theirs; a new one is offered in every picker above.</p>
+${generalProblem(refused, ['code', 'name', 'kind', 'defaultTaxRate'])}${actionOrRole(
+  signed,
+  'categories.save',
+  'add a category',
+  () =>
+    actionForm(signed, 'categories.save', 'Add category', {
+      back: here,
+      fields: html`<div class="grid"><div><label for="f-cat-code">Code</label><p class="hint" id="f-cat-code-hint">Up to 20 letters, digits, dot, dash or underscore, e.g. 6450.</p>${code.message}<input id="f-cat-code" name="code" type="text" required maxlength="20" pattern="[A-Za-z0-9._\\-]{1,20}" value="${kept(refused, 'code', '')}"${code.attributes}></div>
+<div><label for="f-cat-name">Name</label>${name.message}<input id="f-cat-name" name="name" type="text" required maxlength="100" value="${kept(refused, 'name', '')}"${name.attributes}></div>
+<div><label for="f-cat-kind">Kind</label>${kind.message}<select id="f-cat-kind" name="kind"${kind.attributes}>${[
+        ['expense', 'Expense'],
+        ['income', 'Income'],
+        ['asset', 'Asset'],
+        ['liability', 'Liability'],
+        ['equity', 'Equity'],
+      ].map(
+        ([value, text]) =>
+          html`<option value="${value ?? ''}"${value === chosenKind ? html` selected` : ''}>${text ?? ''}</option>`,
+      )}</select></div>
+<div><label for="f-cat-rate">Default tax rate (%)</label><p class="hint" id="f-cat-rate-hint">Optional, e.g. 19 or 8.875; used when an entry is categorised without a rate of its own.</p>${rate.message}<input id="f-cat-rate" name="defaultTaxRate" type="text" inputmode="decimal" maxlength="8" pattern="(100|[0-9]{1,2})([.][0-9]{1,4})?" value="${kept(refused, 'defaultTaxRate', '')}"${rate.attributes}></div></div>`,
+    }),
+)}</section>`;
 }
 
 function exportSection(signed: Signed, filters: Record<string, string>): Html {
