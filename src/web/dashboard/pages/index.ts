@@ -1,9 +1,9 @@
 import type { PageHandler } from '../routes.ts';
 import { accountsPage } from './accounts.ts';
 import { adminPage } from './admin.ts';
-import { agreementTemplatePage, agreementTemplatesPage } from './agreement-templates.ts';
 import { auditLogPage } from './admin-audit.ts';
 import { organizationPage } from './admin-organization.ts';
+import { agreementTemplatePage, agreementTemplatesPage } from './agreement-templates.ts';
 import { consolidationPage } from './consolidation.ts';
 import { contractorPage } from './contractor.ts';
 import { contractorRolesPage } from './contractor-roles.ts';
