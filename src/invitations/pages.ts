@@ -38,6 +38,20 @@ export function tooManyRequestsPage(): PortalPage {
 }
 
 /**
+ * Accepting signs in, so its POST follows the sign-in rule (decision 310): only from our own page.
+ * Nothing was accepted; the link still works from the e-mail.
+ */
+export function crossSitePage(requestId: string): PortalPage {
+  return page(
+    403,
+    'Open the link from your e-mail again',
+    p('This form was sent from another site or without the signs of our own page, so nothing was accepted.') +
+      p('Open the invitation link from your e-mail and press Accept there.') +
+      `<p>Code csrf_failed · request ${escapeHtml(requestId)}</p>`,
+  );
+}
+
+/**
  * The page for every state of a link. Unknown or malformed tokens are 404; links that existed but
  * can no longer be used (accepted, revoked, replaced, expired) are 410 Gone; a contractor whose
  * portal access is off is 403; the open invitation shows a form, because accepting changes state
@@ -59,12 +73,16 @@ export function portalPage(result: AcceptResult, token: string): PortalPage {
           `<form method="post" action="${escapeHtml(token)}/accept"><button type="submit">Accept</button></form>`,
       );
     case 'accepted':
+      // Shown only when accepting could not also sign in (the portal is closed to them right now);
+      // otherwise the accept answers with the session cookie and the portal itself (decision 448).
       return page(
         200,
         'Invitation accepted',
         p(
           `Welcome, ${result.contractorName}. You have joined ${result.organizationName}'s contractor portal.`,
-        ),
+        ) +
+          // Relative to /portal/invitations/<token>/accept, like the accept form's action.
+          `<p><a href="../../sign-in">Sign in to the portal</a></p>`,
       );
     case 'unknown':
       return page(

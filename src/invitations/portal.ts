@@ -21,7 +21,13 @@ export type PortalInvitation =
 
 export type AcceptResult =
   | PortalInvitation
-  | { kind: 'accepted'; organizationName: string; contractorName: string };
+  | {
+      kind: 'accepted';
+      organizationId: string;
+      contractorId: string;
+      organizationName: string;
+      contractorName: string;
+    };
 
 /**
  * Finds the invitation of a link token. The token is hashed and the hash looked up by an index,
@@ -142,6 +148,8 @@ export async function acceptInvitation(
       });
       return {
         kind: 'accepted',
+        organizationId: row.organization_id,
+        contractorId: row.contractor_id,
         organizationName: row.organization_name,
         contractorName: row.display_name,
       };

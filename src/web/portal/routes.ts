@@ -30,17 +30,23 @@ function page(
     if (!signed) return toSignIn(reply);
     try {
       const content = await render(signed, request);
-      const notice =
-        request.query.done === 'hours'
-          ? 'Hours submitted.'
-          : request.query.done === 'signed'
-            ? 'Agreement signed.'
-            : undefined;
+      const notice = doneNotice(request.query.done, signed);
       return sendHtml(reply, 200, portalLayout({ ...content, signed, notice }));
     } catch (error) {
       return failure(services, request, reply, signed, error, '/portal/hours');
     }
   });
+}
+
+/** What the page says after the action that led to it (`?done=`). */
+function doneNotice(done: string | undefined, signed: PortalSigned): string | undefined {
+  const { displayName, organizationName } = signed.contractor;
+  if (done === 'hours') return 'Hours submitted.';
+  if (done === 'signed') return 'Agreement signed.';
+  if (done === 'joined') {
+    return `Welcome, ${displayName}. You joined the contractor portal of ${organizationName} and are signed in.`;
+  }
+  return undefined;
 }
 
 /** A form of the signed-in contractor: CSRF first, then the change, then back to a page. */

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { clientKey } from '../../http/portal-routes.ts';
+import { fromOwnPage } from '../../http/same-origin.ts';
 import {
   CONTRACTOR_LINK_PATH,
   contractorSignInLinks,
@@ -14,7 +15,6 @@ import { sendHtml } from '../dashboard/context.ts';
 import { formBody } from '../forms.ts';
 import { html } from '../html.ts';
 import { errorBox } from '../layout.ts';
-import { fromOwnPage } from '../same-origin.ts';
 import { checkPortalCsrf } from './actions.ts';
 import { contractorCookieName, portalLayout, portalSignedIn } from './context.ts';
 import { signInBody } from './pages.ts';
