@@ -1,3 +1,4 @@
+import { onWallClock } from '../lib/wall-clock.ts';
 import { escapeHtml } from '../mail/templates/render.ts';
 import type { AcceptResult } from './portal.ts';
 
@@ -28,9 +29,6 @@ function page(status: number, title: string, body: string): PortalPage {
 
 const p = (text: string) => `<p>${escapeHtml(text)}</p>`;
 
-function when(iso: string): string {
-  return `${iso.slice(0, 16).replace('T', ' ')} UTC`;
-}
 
 /** Answered, with Retry-After, when one address opens portal pages faster than the portal limit. */
 export function tooManyRequestsPage(): PortalPage {
@@ -67,7 +65,7 @@ export function portalPage(result: AcceptResult, token: string): PortalPage {
           p(
             `${result.organizationName} invited you to its contractor portal, where you see your own hours, agreements and payments.`,
           ) +
-          p(`This invitation expires on ${when(result.expiresAt)}.`) +
+          p(`This invitation expires on ${onWallClock(new Date(result.expiresAt), result.timeZone)}.`) +
           // Relative action: /portal/invitations/<token> -> /portal/invitations/<token>/accept,
           // also behind a proxy that mounts the service under a path.
           `<form method="post" action="${escapeHtml(token)}/accept"><button type="submit">Accept</button></form>`,

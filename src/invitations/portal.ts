@@ -17,6 +17,8 @@ export type PortalInvitation =
       organizationName: string;
       contractorName: string;
       expiresAt: string;
+      /** The organization's zone: the expiry is shown on its clock. */
+      timeZone: string;
     };
 
 export type AcceptResult =
@@ -55,6 +57,7 @@ async function findByToken(db: Kysely<Database>, token: string) {
       'c.joined_at',
       'c.revision as contractor_revision',
       'o.name as organization_name',
+      'o.time_zone',
     ])
     .where('i.token_hash', '=', tokenHash(token))
     .executeTakeFirst();
@@ -74,6 +77,7 @@ function describe(row: Found | undefined, now: Date): PortalInvitation {
     organizationName: row.organization_name,
     contractorName: row.display_name,
     expiresAt: asIso(row.expires_at),
+    timeZone: row.time_zone,
   };
 }
 
