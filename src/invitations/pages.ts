@@ -29,7 +29,6 @@ function page(status: number, title: string, body: string): PortalPage {
 
 const p = (text: string) => `<p>${escapeHtml(text)}</p>`;
 
-
 /** Answered, with Retry-After, when one address opens portal pages faster than the portal limit. */
 export function tooManyRequestsPage(): PortalPage {
   return page(429, 'Too many requests', p('Please wait a minute, then open the link from your email again.'));

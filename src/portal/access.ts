@@ -26,7 +26,16 @@ export async function portalContractor(
   const row = await db
     .selectFrom('contractors as c')
     .innerJoin('organizations as o', 'o.id', 'c.organization_id')
-    .select(['c.id', 'c.display_name', 'c.legal_name', 'c.active', 'c.joined_at', 'o.name', 'o.suspended_at', 'o.time_zone'])
+    .select([
+      'c.id',
+      'c.display_name',
+      'c.legal_name',
+      'c.active',
+      'c.joined_at',
+      'o.name',
+      'o.suspended_at',
+      'o.time_zone',
+    ])
     .select((eb) =>
       eb
         .selectFrom('contractor_invitations as i')
