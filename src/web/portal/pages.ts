@@ -24,7 +24,7 @@ export function hoursBody(hours: readonly Hours[], csrf: string, today: string):
 <input id="hours" name="hours" type="text" inputmode="decimal" required pattern="[0-9]{1,2}([.,][0-9]{1,2})?" placeholder="7.25" aria-describedby="hours-hint">
 <p class="hint" id="hours-hint">Above 0 and at most 24, up to two decimals, with a point or a comma: 7.5 or 7,5.</p>
 <label for="description">What you did</label>
-<input id="description" name="description" required maxlength="500">
+<input id="description" name="description" type="text" required maxlength="500">
 <p><button type="submit">Submit hours</button></p></form></section>
 <h2>Submitted hours</h2>
 ${table(
@@ -81,7 +81,7 @@ export function agreementBody(
   }
   const content = document ? documentHtml(a, document) : '';
   return html`${content}${fingerprint}${download}
-<section class="card"><h2>Sign</h2><form method="post" action="/portal/agreements/${a.id}/sign">${csrfField(csrf)}
+<section class="card signing"><h2>Sign</h2><form method="post" action="/portal/agreements/${a.id}/sign">${csrfField(csrf)}
 <input type="hidden" name="documentSha256" value="${a.document_sha256}">
 <label for="fullName">Your full name</label>
 <input id="fullName" name="fullName" type="text" required minlength="2" maxlength="300" autocomplete="name">
