@@ -18,7 +18,7 @@ export async function contractorSignInLinks(
   runtime: UnitRuntime,
   settings: SessionSettings,
   publicUrl: string,
-  request: { email: string; requestId: string },
+  request: { email: string; requestId: string /** A portal page to open after signing in. */; next?: string },
 ): Promise<number> {
   let sent = 0;
   for (const c of await contractorsByEmail(runtime.db.kysely, request.email)) {
@@ -45,7 +45,8 @@ export async function contractorSignInLinks(
           beforeRevision: null,
           afterRevision: null,
         });
-        const url = `${publicUrl.replace(/\/$/, '')}${CONTRACTOR_LINK_PATH}${issued.token}`;
+        const back = request.next ? `?next=${encodeURIComponent(request.next)}` : '';
+        const url = `${publicUrl.replace(/\/$/, '')}${CONTRACTOR_LINK_PATH}${issued.token}${back}`;
         const minutes = Math.round(settings.linkTtlMs / 60_000);
         await unit.sendMail({
           to: [c.email],

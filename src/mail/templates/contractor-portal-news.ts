@@ -22,7 +22,7 @@ export function agreementWaiting(input: AgreementWaitingInput): RenderedMail {
       { link: { label: 'Read and sign the agreement', href: checkedLink(input.portalLink) } },
       {
         paragraph:
-          'The link opens the portal; if you are not signed in there, it asks for your email address and sends you a sign-in link.',
+          'The link opens the portal; if you are not signed in there, it asks for your email address and sends you a sign-in link that brings you back to the agreement.',
       },
     ],
   });

@@ -100,8 +100,8 @@ export function paymentsBody(payouts: readonly Payout[]): Html {
   );
 }
 
-export function signInBody(notice: Html | ''): Html {
-  return html`${notice}<section class="card"><form method="post" action="/portal/sign-in">
+export function signInBody(notice: Html | '', next?: string): Html {
+  return html`${notice}<section class="card"><form method="post" action="/portal/sign-in">${next ? html`<input type="hidden" name="next" value="${next}">` : ''}
 <label for="email">Your e-mail address</label>
 <input id="email" name="email" type="email" autocomplete="email" required maxlength="320">
 <p class="hint">We e-mail you a link that signs you in once. No password.</p>

@@ -29,7 +29,7 @@ function page(
 ): void {
   app.get(path, async (request: Req, reply) => {
     const signed = await portalSignedIn(services, request);
-    if (!signed) return toSignIn(reply);
+    if (!signed) return toSignIn(reply, request.url);
     try {
       const content = await render(signed, request);
       const notice = doneNotice(request.query.done, signed);

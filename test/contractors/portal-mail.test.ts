@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { ParsedMail } from 'mailparser';
-import { type Caller, createCaller, startTestApp, type TestApp } from '../../support/app.ts';
-import { DIALECTS } from '../../support/databases.ts';
-import { startSmtpServer, type TestSmtpServer } from '../../support/smtp.ts';
-import { joinedContractor } from '../../web/portal-client.ts';
-import { ensureRole, makeContractor, ok } from './helpers.ts';
+import { ensureRole, makeContractor, ok } from '../operations/contractors/helpers.ts';
+import { type Caller, createCaller, startTestApp, type TestApp } from '../support/app.ts';
+import { DIALECTS } from '../support/databases.ts';
+import { startSmtpServer, type TestSmtpServer } from '../support/smtp.ts';
+import { PageClient } from '../web/dashboard-client.ts';
+import { joinedContractor } from '../web/portal-client.ts';
 
 // Decision 451: an agreement sent and a payout marked paid are mailed to a contractor who may use
 // the portal, in the operation's unit, with the portal page's plain address (never a token).
@@ -62,10 +63,42 @@ for (const dialect of DIALECTS) {
       assert.ok(String(message.html).includes(`href="${link}"`));
       // No bearer secret travels in it: no token-shaped segment, no sign-in or invitation link.
       assert.doesNotMatch(message.text ?? '', /[A-Za-z0-9_-]{43}|sign-in\/link|invitations\//);
-      // The link opens the agreement once signed in (and the sign-in page before that).
-      const page = await fetch(link, { redirect: 'manual' });
+      // Not signed in, the link asks who you are and comes back to the agreement (decision 453).
+      const client = new PageClient(app);
+      const page = await client.get(new URL(link).pathname);
       assert.equal(page.status, 303);
-      assert.equal(page.headers.get('location'), '/portal/sign-in');
+      const signInPath = `/portal/sign-in?next=${encodeURIComponent(`/portal/agreements/${agreement.id}`)}`;
+      assert.equal(page.headers.get('location'), signInPath);
+      const form = await (await client.get(signInPath)).text();
+      const next = /name="next" value="([^"]+)"/.exec(form)?.[1];
+      assert.equal(next, `/portal/agreements/${agreement.id}`);
+      const before = smtp.messages.length;
+      assert.equal((await client.post('/portal/sign-in', { email: ada.email, next })).status, 200);
+      const signInMail = await smtp.waitFor(
+        (m) => smtp.messages.indexOf(m) >= before && recipients(m).includes(ada.email),
+      );
+      const signInLink = /(http:\/\/\S+\/portal\/sign-in\/link\/[A-Za-z0-9_-]{43}\?next=\S+)/.exec(
+        signInMail.text ?? '',
+      )?.[1];
+      assert.ok(signInLink, signInMail.text);
+      const confirm = new URL(signInLink);
+      assert.equal((await client.get(`${confirm.pathname}${confirm.search}`)).status, 200);
+      const done = await client.post(`${confirm.pathname}${confirm.search}`, {});
+      assert.equal(done.status, 303);
+      assert.equal(done.headers.get('location'), `/portal/agreements/${agreement.id}`);
+      const opened = await client.get(`/portal/agreements/${agreement.id}`);
+      assert.equal(opened.status, 200);
+      assert.match(await opened.text(), /<h2>Services<\/h2>\s*<p>Ada Mail Legal works for Test org\.<\/p>/);
+      // Anything but a portal page is ignored as a place to come back to.
+      for (const bad of [
+        'https://evil.example/',
+        '//evil.example/portal/hours',
+        '/dashboard',
+        '/portal/hours/../x',
+      ]) {
+        const other = await new PageClient(app).get(`/portal/sign-in?next=${encodeURIComponent(bad)}`);
+        assert.doesNotMatch(await other.text(), /name="next"/, bad);
+      }
     });
 
     it('a payout marked paid is mailed (amount, period, date, reference, My payments); creating one is not', async () => {
