@@ -1,4 +1,5 @@
-// Regenerates docs/screenshots/*.png: every dashboard page, at 1280 px and (home) on a phone.
+// Regenerates docs/screenshots/*.png: every dashboard page, at 1280 px and (home) on a phone, and
+// the contractor portal's first steps (invitation, accepted and signed in, an agreement).
 // Runs a real server on a throwaway SQLite database with sample data, signs in through a
 // printed sign-in link and drives /usr/bin/chromium (CHROMIUM_PATH). Usage: npx tsx scripts/screenshots.ts
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
@@ -176,6 +177,41 @@ async function main(): Promise<void> {
     await shoot('admin-organization', `${base}/dashboard/admin/organization`);
     await shoot('ledger', `${base}/dashboard/entries?status=all`);
     await shoot('sessions', `${base}/dashboard/sessions`);
+    // The contractor portal: Ada accepts her invitation (which signs her in) and reads an agreement.
+    await api('contractors.invite', { id: contractor.id, expectedRevision: contractor.revision });
+    const invitation = await api('contractors.invitations.link', { contractorId: contractor.id });
+    const template = await api('contractors.templates.createDraft', {
+      name: 'Services agreement',
+      markdown: [
+        '# Services agreement',
+        '',
+        'Between **{{organization.name}}** and _{{contractor.legalName}}_, dated {{date}}.',
+        '',
+        '## Services',
+        '',
+        '- Design sprints, as agreed in writing',
+        '- Reviews of the *design system*',
+        '',
+        '## Payment',
+        '',
+        '1. Hours are submitted in the portal and approved monthly.',
+        '2. Payment within 30 days; questions to [accounts](mailto:accounts@northwind.example).',
+      ].join('\n'),
+    });
+    const agreement = await api('contractors.agreements.send', {
+      contractorId: contractor.id,
+      templateId: template.id,
+    });
+    const portal = await (await browser.newContext({ viewport: { width: 1280, height: 860 } })).newPage();
+    await portal.goto(String(invitation.url));
+    await portal.screenshot({ path: path.join(out, 'portal-invitation.png'), fullPage: true });
+    await portal.getByRole('button', { name: 'Accept' }).click();
+    await portal.getByRole('heading', { name: 'My hours' }).waitFor();
+    await portal.screenshot({ path: path.join(out, 'portal-hours.png'), fullPage: true });
+    await portal.goto(`${base}/portal/agreements/${String(agreement.id)}`);
+    await portal.screenshot({ path: path.join(out, 'portal-agreement.png'), fullPage: true });
+    await portal.setViewportSize({ width: 390, height: 844 });
+    await portal.screenshot({ path: path.join(out, 'portal-agreement-phone.png'), fullPage: true });
     await shoot('receipts', `${base}/dashboard/receipts`);
     await shoot('receipt', `${base}/dashboard/receipts/${uploaded.item.id}`);
     await shoot('receipt-consolidate', `${base}/dashboard/receipts/${String(receipt.id)}`);

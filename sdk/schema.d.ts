@@ -855,7 +855,7 @@ export interface paths {
         put?: never;
         /**
          * Record that a payout was paid
-         * @description unpaid -> paid on `paidOn` with `reference`; its hours become `paid` and a ledger entry of the total posts on `paidOn` to 7000 Payroll and contractors (money out). Already paid: 409 `payout_already_paid`; stale revision: 409 `revision_conflict`. The tax year summary counts the payout in `paidOn`'s year.
+         * @description unpaid -> paid on `paidOn` with `reference`; its hours become `paid` and a ledger entry of the total posts on `paidOn` to 7000 Payroll and contractors (money out). Already paid: 409 `payout_already_paid`; stale revision: 409 `revision_conflict`. The tax year summary counts the payout in `paidOn`'s year. A contractor who may use the portal is e-mailed the amount, period, date and reference with a link to their payments.
          *
          *     **Access:** scopes `accounting:read`, `accounting:write`; roles admin, finance.
          *
@@ -985,7 +985,7 @@ export interface paths {
         put?: never;
         /**
          * Send an agreement to a contractor from a template
-         * @description Fixes the exact document the contractor will read and sign in the portal: a Markdown draft rendered with the contractor's fields (placeholders `{{contractor.displayName}}`, `{{contractor.legalName}}`, `{{contractor.email}}`, `{{contractor.country}}`, `{{role.name}}`, `{{organization.name}}`, `{{date}}`; any other placeholder is refused), or an uploaded original byte for byte. Its SHA-256 is returned and kept; the agreement starts `sent`.
+         * @description Fixes the exact document the contractor will read and sign in the portal: a Markdown draft rendered with the contractor's fields (placeholders `{{contractor.displayName}}`, `{{contractor.legalName}}`, `{{contractor.email}}`, `{{contractor.country}}`, `{{role.name}}`, `{{organization.name}}`, `{{date}}`; any other placeholder is refused), or an uploaded original byte for byte. Its SHA-256 is returned and kept; the agreement starts `sent`. A contractor who may use the portal is e-mailed a link to the agreement's portal page.
          *
          *     **Access:** scopes `accounting:read`, `accounting:write`; roles admin, finance.
          *

@@ -2,6 +2,7 @@ import { PDFDocument, type PDFFont, type PDFPage, StandardFonts } from 'pdf-lib'
 import { AppError } from '../contract/errors.ts';
 import { assertPdfInflatesWithin, PdfInflateLimitError } from '../files/pdf-inflate-guard.ts';
 import { toWinAnsi } from '../invoicing/pdf-text.ts';
+import { type Block, parseMarkdown, plainText } from './agreement-markdown.ts';
 
 export interface SignatureFacts {
   agreementId: string;
@@ -34,21 +35,71 @@ class Writer {
     this.page = doc.addPage(PAGE);
   }
 
-  line(text: string, options: { bold?: boolean; size?: number } = {}): void {
+  /** Wrapped text; `marker` (a list's bullet or number) hangs in the indent of the first line. */
+  line(
+    text: string,
+    options: { bold?: boolean; size?: number; indent?: number; marker?: string } = {},
+  ): void {
     const font = options.bold ? this.bold : this.font;
     const size = options.size ?? SIZE;
-    for (const part of wrap(toWinAnsi(text), font, size, PAGE[0] - 2 * MARGIN)) {
-      if (this.y < MARGIN) {
-        this.page = this.doc.addPage(PAGE);
-        this.y = PAGE[1] - MARGIN;
+    const indent = options.indent ?? 0;
+    let marker = options.marker;
+    for (const part of wrap(toWinAnsi(text), font, size, PAGE[0] - 2 * MARGIN - indent)) {
+      if (this.y < MARGIN) this.newPage();
+      if (marker !== undefined) {
+        this.page.drawText(toWinAnsi(marker), {
+          x: MARGIN + indent - LIST_INDENT + 4,
+          y: this.y,
+          size,
+          font,
+        });
+        marker = undefined;
       }
-      this.page.drawText(part, { x: MARGIN, y: this.y, size, font });
+      if (part !== '') this.page.drawText(part, { x: MARGIN + indent, y: this.y, size, font });
       this.y -= size + (LEADING - SIZE);
     }
   }
 
+  rule(): void {
+    if (this.y < MARGIN + LEADING) this.newPage();
+    const y = this.y + SIZE / 2;
+    this.page.drawLine({ start: { x: MARGIN, y }, end: { x: PAGE[0] - MARGIN, y }, thickness: 0.5 });
+    this.y -= LEADING;
+  }
+
   gap(): void {
     this.y -= LEADING / 2;
+  }
+
+  private newPage(): void {
+    this.page = this.doc.addPage(PAGE);
+    this.y = PAGE[1] - MARGIN;
+  }
+}
+
+const LIST_INDENT = 18;
+/** Heading sizes by level: bigger than the body and bold, as on the portal page. */
+const HEADING_SIZES = [16, 14, 12, 11, 10, 10] as const;
+
+/** A Markdown draft's blocks drawn with the structure the portal shows (decision 450). */
+function drawMarkdown(writer: Writer, blocks: readonly Block[]): void {
+  for (const block of blocks) {
+    if (block.type === 'heading') {
+      writer.gap();
+      writer.line(plainText(block.content), { bold: true, size: HEADING_SIZES[block.level - 1] });
+      writer.gap();
+    } else if (block.type === 'paragraph') {
+      writer.line(plainText(block.content).replace(/\n/g, ' '));
+      writer.gap();
+    } else if (block.type === 'rule') {
+      writer.rule();
+    } else {
+      block.items.forEach((item, index) => {
+        const marker = block.ordered ? `${block.start + index}.` : '\u2022';
+        writer.line(plainText(item).replace(/\n/g, ' '), { indent: LIST_INDENT, marker });
+      });
+      writer.gap();
+    }
   }
 }
 
@@ -147,12 +198,10 @@ export async function renderSignedPdf(document: Buffer, facts: SignatureFacts): 
     const writer = new Writer(doc, font, bold);
     writer.line(facts.title, { bold: true, size: 16 });
     writer.gap();
-    if (facts.mediaType === 'text/markdown' || facts.mediaType === 'text/plain') {
-      for (const raw of document.toString('utf8').replace(/\r\n?/g, '\n').split('\n')) {
-        const heading = /^(#{1,6})\s+(.*)$/.exec(raw);
-        if (heading) writer.line(heading[2] ?? '', { bold: true, size: 13 - (heading[1]?.length ?? 1) });
-        else writer.line(raw);
-      }
+    if (facts.mediaType === 'text/markdown') {
+      drawMarkdown(writer, parseMarkdown(document.toString('utf8')));
+    } else if (facts.mediaType === 'text/plain') {
+      for (const raw of document.toString('utf8').replace(/\r\n?/g, '\n').split('\n')) writer.line(raw);
     } else {
       writer.line(`The signed document is the file "${facts.fileName}" (${facts.mediaType}),`);
       writer.line(`identified by its SHA-256 ${facts.documentSha256}; it is kept with this record.`);

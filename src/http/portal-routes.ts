@@ -1,9 +1,12 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import ipaddr from 'ipaddr.js';
-import { type PortalPage, portalPage, tooManyRequestsPage } from '../invitations/pages.ts';
+import { crossSitePage, type PortalPage, portalPage, tooManyRequestsPage } from '../invitations/pages.ts';
 import { acceptInvitation, lookUpInvitation } from '../invitations/portal.ts';
+import { signInAfterAccept } from '../portal/sign-in.ts';
 import type { Services } from '../services.ts';
+import { sessionCookie, sessionCookieName } from '../sessions/cookies.ts';
 import type { HttpPlugin } from './app.ts';
+import { fromOwnPage } from './same-origin.ts';
 
 const PREFIX = '/portal/invitations/';
 
@@ -12,7 +15,7 @@ const PREFIX = '/portal/invitations/';
  * the only secret. HTML answers still get X-Request-Id and the API version from the app's hook.
  *
  * GET  /portal/invitations/<token>         the invitation page (with an Accept form when open)
- * POST /portal/invitations/<token>/accept  accepts
+ * POST /portal/invitations/<token>/accept  accepts and signs in to the portal (decision 448)
  *
  * Wildcard routes rather than `:token`: every path under the prefix (an overlong or mangled link
  * included, which a `:param` route would answer with Fastify's own 414) gets an HTML page.
@@ -27,9 +30,29 @@ export const portalRoutes: HttpPlugin = (app, services) => {
   // The form's body carries nothing we need; a small limit keeps junk out.
   app.post<{ Params: { '*': string } }>(`${PREFIX}*`, { bodyLimit: 4096 }, async (request, reply) => {
     if (limited(services, request, reply)) return reply;
+    // Accepting signs in: the sign-in rule against login CSRF applies before anything changes.
+    if (!fromOwnPage(request, services.config.publicUrl)) return sendPage(reply, crossSitePage(request.id));
     const match = /^([^/]*)\/accept$/.exec(request.params['*']);
     const token = match?.[1] ?? '';
-    return sendPage(reply, portalPage(await acceptInvitation(services, token, request.id), token));
+    const result = await acceptInvitation(services, token, request.id);
+    if (result.kind === 'accepted') {
+      const { sessions } = services.config;
+      const started = await signInAfterAccept(services, sessions, result, {
+        userAgent: request.headers['user-agent'],
+        requestId: request.id,
+      });
+      if (started) {
+        // The portal sign-in's cookie, to the portal's first page.
+        const name = sessionCookieName('contractor', sessions.secureCookies);
+        const maxAge = Math.floor(sessions.absoluteMs / 1000);
+        reply.header('Set-Cookie', sessionCookie(name, started.token, sessions.secureCookies, maxAge));
+        return reply
+          .header('Cache-Control', 'no-store')
+          .header('Referrer-Policy', 'no-referrer')
+          .redirect('/portal/hours?done=joined', 303);
+      }
+    }
+    return sendPage(reply, portalPage(result, token));
   });
 };
 

@@ -1,3 +1,4 @@
+import { onWallClock } from '../lib/wall-clock.ts';
 import { escapeHtml } from '../mail/templates/render.ts';
 import type { AcceptResult } from './portal.ts';
 
@@ -28,13 +29,23 @@ function page(status: number, title: string, body: string): PortalPage {
 
 const p = (text: string) => `<p>${escapeHtml(text)}</p>`;
 
-function when(iso: string): string {
-  return `${iso.slice(0, 16).replace('T', ' ')} UTC`;
-}
-
 /** Answered, with Retry-After, when one address opens portal pages faster than the portal limit. */
 export function tooManyRequestsPage(): PortalPage {
   return page(429, 'Too many requests', p('Please wait a minute, then open the link from your email again.'));
+}
+
+/**
+ * Accepting signs in, so its POST follows the sign-in rule (decision 310): only from our own page.
+ * Nothing was accepted; the link still works from the e-mail.
+ */
+export function crossSitePage(requestId: string): PortalPage {
+  return page(
+    403,
+    'Open the link from your e-mail again',
+    p('This form was sent from another site or without the signs of our own page, so nothing was accepted.') +
+      p('Open the invitation link from your e-mail and press Accept there.') +
+      `<p>Code csrf_failed · request ${escapeHtml(requestId)}</p>`,
+  );
 }
 
 /**
@@ -53,18 +64,22 @@ export function portalPage(result: AcceptResult, token: string): PortalPage {
           p(
             `${result.organizationName} invited you to its contractor portal, where you see your own hours, agreements and payments.`,
           ) +
-          p(`This invitation expires on ${when(result.expiresAt)}.`) +
+          p(`This invitation expires on ${onWallClock(new Date(result.expiresAt), result.timeZone)}.`) +
           // Relative action: /portal/invitations/<token> -> /portal/invitations/<token>/accept,
           // also behind a proxy that mounts the service under a path.
           `<form method="post" action="${escapeHtml(token)}/accept"><button type="submit">Accept</button></form>`,
       );
     case 'accepted':
+      // Shown only when accepting could not also sign in (the portal is closed to them right now);
+      // otherwise the accept answers with the session cookie and the portal itself (decision 448).
       return page(
         200,
         'Invitation accepted',
         p(
           `Welcome, ${result.contractorName}. You have joined ${result.organizationName}'s contractor portal.`,
-        ),
+        ) +
+          // Relative to /portal/invitations/<token>/accept, like the accept form's action.
+          `<p><a href="../../sign-in">Sign in to the portal</a></p>`,
       );
     case 'unknown':
       return page(

@@ -17,11 +17,19 @@ export type PortalInvitation =
       organizationName: string;
       contractorName: string;
       expiresAt: string;
+      /** The organization's zone: the expiry is shown on its clock. */
+      timeZone: string;
     };
 
 export type AcceptResult =
   | PortalInvitation
-  | { kind: 'accepted'; organizationName: string; contractorName: string };
+  | {
+      kind: 'accepted';
+      organizationId: string;
+      contractorId: string;
+      organizationName: string;
+      contractorName: string;
+    };
 
 /**
  * Finds the invitation of a link token. The token is hashed and the hash looked up by an index,
@@ -49,6 +57,7 @@ async function findByToken(db: Kysely<Database>, token: string) {
       'c.joined_at',
       'c.revision as contractor_revision',
       'o.name as organization_name',
+      'o.time_zone',
     ])
     .where('i.token_hash', '=', tokenHash(token))
     .executeTakeFirst();
@@ -68,6 +77,7 @@ function describe(row: Found | undefined, now: Date): PortalInvitation {
     organizationName: row.organization_name,
     contractorName: row.display_name,
     expiresAt: asIso(row.expires_at),
+    timeZone: row.time_zone,
   };
 }
 
@@ -142,6 +152,8 @@ export async function acceptInvitation(
       });
       return {
         kind: 'accepted',
+        organizationId: row.organization_id,
+        contractorId: row.contractor_id,
         organizationName: row.organization_name,
         contractorName: row.display_name,
       };

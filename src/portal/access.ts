@@ -9,6 +9,8 @@ export interface PortalContractor {
   displayName: string;
   legalName: string;
   organizationName: string;
+  /** The organization's IANA zone: the portal shows times on its clock, as the dashboard does. */
+  timeZone: string;
 }
 
 /**
@@ -24,7 +26,16 @@ export async function portalContractor(
   const row = await db
     .selectFrom('contractors as c')
     .innerJoin('organizations as o', 'o.id', 'c.organization_id')
-    .select(['c.id', 'c.display_name', 'c.legal_name', 'c.active', 'c.joined_at', 'o.name', 'o.suspended_at'])
+    .select([
+      'c.id',
+      'c.display_name',
+      'c.legal_name',
+      'c.active',
+      'c.joined_at',
+      'o.name',
+      'o.suspended_at',
+      'o.time_zone',
+    ])
     .select((eb) =>
       eb
         .selectFrom('contractor_invitations as i')
@@ -47,6 +58,7 @@ export async function portalContractor(
     displayName: row.display_name,
     legalName: row.legal_name,
     organizationName: row.name,
+    timeZone: row.time_zone,
   };
 }
 

@@ -1,7 +1,7 @@
 import { newId } from '../lib/ids.ts';
 import type { SessionSettings } from '../sessions/settings.ts';
 import { consumeSignInLink, issueSignInLink, peekSignInLink } from '../sessions/sign-in-links.ts';
-import { type Session, startSession } from '../sessions/store.ts';
+import { type Session, type SessionPrincipal, startSession } from '../sessions/store.ts';
 import type { UnitRuntime } from '../unit/unit-of-work.ts';
 import { withUnit } from '../unit/with-unit.ts';
 import { contractorsByEmail, portalContractor } from './access.ts';
@@ -18,7 +18,7 @@ export async function contractorSignInLinks(
   runtime: UnitRuntime,
   settings: SessionSettings,
   publicUrl: string,
-  request: { email: string; requestId: string },
+  request: { email: string; requestId: string /** A portal page to open after signing in. */; next?: string },
 ): Promise<number> {
   let sent = 0;
   for (const c of await contractorsByEmail(runtime.db.kysely, request.email)) {
@@ -45,7 +45,8 @@ export async function contractorSignInLinks(
           beforeRevision: null,
           afterRevision: null,
         });
-        const url = `${publicUrl.replace(/\/$/, '')}${CONTRACTOR_LINK_PATH}${issued.token}`;
+        const back = request.next ? `?next=${encodeURIComponent(request.next)}` : '';
+        const url = `${publicUrl.replace(/\/$/, '')}${CONTRACTOR_LINK_PATH}${issued.token}${back}`;
         const minutes = Math.round(settings.linkTtlMs / 60_000);
         await unit.sendMail({
           to: [c.email],
@@ -89,6 +90,43 @@ export async function signInWithContractorLink(
       return startSession(unit, settings, {
         principal,
         method: 'link',
+        userAgent: context.userAgent,
+        id: newId(),
+      });
+    },
+  );
+}
+
+/**
+ * Starts the portal session of a contractor who has just accepted their invitation in this
+ * request: the invitation link proved the mailbox as a sign-in link does, so accepting signs in
+ * (decision 448). Its own unit, audited as a link sign-in (`portal.signIn`, a `web_session` row);
+ * undefined when the contractor may not use the portal now (organization suspended, access off).
+ */
+export async function signInAfterAccept(
+  runtime: UnitRuntime,
+  settings: SessionSettings,
+  joined: { contractorId: string; organizationId: string },
+  context: { userAgent: string | undefined; requestId: string },
+): Promise<{ session: Session; token: string } | undefined> {
+  const principal: SessionPrincipal = {
+    type: 'contractor',
+    id: joined.contractorId,
+    organizationId: joined.organizationId,
+  };
+  return withUnit(
+    runtime,
+    {
+      organizationId: principal.organizationId,
+      actor: { type: 'contractor', contractorId: principal.id },
+      operation: 'portal.signIn',
+      requestId: context.requestId,
+    },
+    async (unit) => {
+      if (!(await portalContractor(unit.db, principal.organizationId, principal.id))) return undefined;
+      return startSession(unit, settings, {
+        principal,
+        method: 'invitation',
         userAgent: context.userAgent,
         id: newId(),
       });

@@ -50,7 +50,8 @@ export async function startSession(
   settings: SessionSettings,
   start: {
     principal: SessionPrincipal;
-    method: 'link' | 'oidc';
+    /** How it started: an e-mailed link, single sign-on, or accepting a portal invitation. */
+    method: 'link' | 'oidc' | 'invitation';
     userAgent: string | undefined;
     /** Chosen before the unit opens so its audit actor can name the session. */
     id?: string;

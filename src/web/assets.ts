@@ -57,6 +57,9 @@ article.document{border:1px solid var(--line);border-radius:6px;padding:1rem;bac
 article.document h3{margin:0 0 .5rem}article.document h4{margin:0;font-size:.85rem;color:var(--muted);text-transform:uppercase}
 .parties{display:flex;flex-wrap:wrap;gap:.5rem 2rem}.parties p{margin:.2rem 0 .6rem}
 article.document table{margin:.5rem 0}article.document caption{text-align:left;font-size:.85rem}
+article.agreement{border:1px solid var(--line);border-radius:6px;padding:.5rem 1.25rem;background:#fff;max-width:48rem;line-height:1.55;overflow-wrap:anywhere;margin:0 0 1rem}
+article.agreement h2{font-size:1.35rem;margin:1rem 0 .5rem}article.agreement h3{font-size:1.15rem;margin:1rem 0 .4rem}article.agreement h4,article.agreement h5,article.agreement h6{font-size:1rem;margin:.8rem 0 .3rem}
+article.agreement pre{white-space:pre-wrap;font:inherit}section.card.signing{max-width:48rem}
 dl.totals{justify-content:end;margin:.5rem 0}dl.totals dd{text-align:right;font-variant-numeric:tabular-nums}
 nav.subnav ul{list-style:none;margin:0 0 1rem;padding:0;display:flex;flex-wrap:wrap;gap:.3rem 1.2rem}nav.subnav a[aria-current=page]{font-weight:700;text-decoration-thickness:3px}
 pre.markdown{white-space:pre-wrap;overflow-wrap:anywhere;background:#fff;border:1px solid var(--line);padding:.8rem;max-height:60vh;overflow:auto}

@@ -1,3 +1,4 @@
+import { clockFormat, onWallClock } from '../lib/wall-clock.ts';
 /**
  * Escaped-by-default HTML: every interpolated value is escaped unless it is already `Html` (made by
  * this tag or `raw`). Arrays are joined. This is the only way the pages build markup.
@@ -43,26 +44,6 @@ export function raw(text: string): Html {
   return new Html(text);
 }
 
-const clockFormats = new Map<string, Intl.DateTimeFormat>();
-
-/** One formatter per zone (building one costs far more than using it). */
-function clockFormat(zone: string): Intl.DateTimeFormat {
-  let format = clockFormats.get(zone);
-  if (!format) {
-    format = new Intl.DateTimeFormat('en-CA', {
-      timeZone: zone,
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      hourCycle: 'h23',
-    });
-    clockFormats.set(zone, format);
-  }
-  return format;
-}
-
 /**
  * An instant as the organization's wall clock: `2026-11-25T10:04:00.000Z` in Europe/Berlin ->
  * `2026-11-25 11:04 (Europe/Berlin)`; in UTC -> `2026-11-25 10:04 UTC`. The zone's name is always
@@ -72,10 +53,7 @@ export function when(iso: unknown, zone = 'UTC'): string {
   if (typeof iso !== 'string' || iso.length < 16) return '—';
   const instant = new Date(iso);
   if (Number.isNaN(instant.getTime())) return '—';
-  const parts: Record<string, string> = {};
-  for (const part of clockFormat(zone).formatToParts(instant)) parts[part.type] = part.value;
-  const clock = `${parts.year}-${parts.month}-${parts.day} ${parts.hour}:${parts.minute}`;
-  return zone === 'UTC' ? `${clock} UTC` : `${clock} (${zone})`;
+  return onWallClock(instant, zone);
 }
 
 /**

@@ -1,4 +1,8 @@
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { renderSignedPdf, wrap } from '../../src/contractors/agreement-pdf.ts';
@@ -38,5 +42,50 @@ describe('agreement PDF wrapping', () => {
     const doc = await PDFDocument.load(pdf);
     // About 100 W per line, 50 lines per page: some 40 pages of text plus the signature page.
     assert.ok(doc.getPageCount() > 20, `pages: ${doc.getPageCount()}`);
+  });
+
+  it('draws a Markdown draft with its structure: headings bigger and bold, bullets, no markup left', async () => {
+    const draft = [
+      '# Services agreement',
+      '',
+      'Between **Acme & Sons** and _Ada_; see [the terms](https://example.com/terms).',
+      '',
+      '## Duties',
+      '',
+      '- Bookkeeping *monthly*',
+      '- Payroll',
+      '',
+      '1. First',
+      '2. Second',
+    ].join('\n');
+    const pdf = await renderSignedPdf(Buffer.from(draft), facts);
+    const file = join(mkdtempSync(join(tmpdir(), 'agreement-')), 'signed.pdf');
+    writeFileSync(file, pdf);
+    const text = execFileSync('pdftotext', ['-layout', file, '-']).toString('utf8');
+    assert.match(text, /^\s*Services agreement$/m);
+    assert.match(text, /Between Acme & Sons and Ada; see the terms \(https:\/\/example\.com\/terms\)\./);
+    assert.match(text, /^\s*\u2022\s+Bookkeeping monthly$/m);
+    assert.match(text, /^\s*\u2022\s+Payroll$/m);
+    assert.match(text, /^\s*1\.\s+First$/m);
+    assert.doesNotMatch(text.split('Signature page')[0] ?? '', /[#*_[\]]/);
+    // Word heights from the text layer: a heading's words stand taller than the body's.
+    const boxes = execFileSync('pdftotext', ['-bbox', file, '-']).toString('utf8');
+    const height = (word: string) => {
+      const m = new RegExp(`yMin="([\\d.]+)" xMax="[\\d.]+" yMax="([\\d.]+)">${word}<`).exec(boxes);
+      assert.ok(m, word);
+      return Number(m[2]) - Number(m[1]);
+    };
+    assert.ok(height('Services') > height('Between') * 1.3, 'h1 bigger than the body');
+    assert.ok(height('Duties') > height('Between') * 1.1, 'h2 bigger than the body');
+    const fonts = execFileSync('pdffonts', [file]).toString('utf8');
+    assert.match(fonts, /Helvetica-Bold/);
+  });
+
+  it('a hostile 200,000-character Markdown list renders, one bullet per item', {
+    timeout: 120_000,
+  }, async () => {
+    const pdf = await renderSignedPdf(Buffer.from('- a\n'.repeat(50_000)), facts);
+    const doc = await PDFDocument.load(pdf);
+    assert.ok(doc.getPageCount() > 500, `pages: ${doc.getPageCount()}`);
   });
 });

@@ -129,25 +129,32 @@ export async function getPage(url: string): Promise<Page> {
   return { status: response.status, headers: response.headers, html: await response.text() };
 }
 
-/** Submits the page's Accept form the way a browser would (urlencoded POST to its action). */
+/**
+ * Submits the page's Accept form the way a browser would: urlencoded POST to its action, with the
+ * fetch metadata a browser sends for its own form (accepting signs in, so it must come from our page).
+ */
 export async function submitAccept(pageUrl: string, html: string): Promise<Page> {
   const action = /<form method="post" action="([^"]+)"/.exec(html)?.[1];
   assert.ok(action, 'the page has an accept form');
   const target = new URL(action.replace(/&amp;/g, '&'), pageUrl);
   const response = await fetch(target, {
     method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    headers: { 'content-type': 'application/x-www-form-urlencoded', ...OWN_PAGE },
     body: '',
     redirect: 'manual',
   });
   return { status: response.status, headers: response.headers, html: await response.text() };
 }
 
+/** What a browser sends for a form of a no-referrer page of ours (decision 310). */
+export const OWN_PAGE = { origin: 'null', 'sec-fetch-site': 'same-origin' } as const;
+
 export async function postAccept(url: string): Promise<Page> {
   const response = await fetch(`${url}/accept`, {
     method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    headers: { 'content-type': 'application/x-www-form-urlencoded', ...OWN_PAGE },
     body: '',
+    redirect: 'manual',
   });
   return { status: response.status, headers: response.headers, html: await response.text() };
 }

@@ -74,7 +74,24 @@ for (const dialect of DIALECTS) {
       app.clock.advance(5 * MINUTE);
       const now = app.clock.now().toISOString();
       const accepted = await submitAccept(link, (await getPage(link)).html);
-      assertHtmlPage(accepted, 200, /You have joined Acme &amp; Sons/);
+      // Accepting signs in (decision 448): the portal session cookie and the portal's first page.
+      assert.equal(accepted.status, 303, accepted.html);
+      assert.equal(accepted.headers.get('location'), '/portal/hours?done=joined');
+      assert.equal(accepted.headers.get('cache-control'), 'no-store');
+      const cookie = accepted.headers.get('set-cookie') ?? '';
+      assert.match(
+        cookie,
+        /^acct_contractor=[A-Za-z0-9_-]{43}; Path=\/; HttpOnly; SameSite=Lax; Max-Age=\d+$/,
+      );
+      const home = await fetch(`${app.baseUrl}/portal/hours?done=joined`, {
+        headers: { cookie: cookie.split(';')[0] ?? '' },
+        redirect: 'manual',
+      });
+      assert.equal(home.status, 200);
+      assert.match(
+        await home.text(),
+        /You joined the contractor portal of Acme &amp; Sons and are signed in/,
+      );
 
       const [listed] = await listOf(app, admin, contractor.id);
       assert.deepEqual(
@@ -91,8 +108,15 @@ for (const dialect of DIALECTS) {
       const { kysely } = app.services.db;
       const requestId = accepted.headers.get('x-request-id') ?? '';
       const audit = await auditRows(app, { requestId }, { orderBy: ['record_type'] });
+      const session = await kysely
+        .selectFrom('web_sessions')
+        .select(['id', 'method'])
+        .where('principal_id', '=', contractor.id)
+        .executeTakeFirstOrThrow();
+      assert.equal(session.method, 'invitation');
       assert.deepEqual(
         audit.map((a) => [
+          a.operation,
           a.record_type,
           a.record_id,
           a.before_revision,
@@ -103,8 +127,40 @@ for (const dialect of DIALECTS) {
           a.organization_id,
         ]),
         [
-          ['contractor', contractor.id, 2, 3, 'contractor', contractor.id, null, admin.organizationId],
-          ['invitation', invitation.id, 1, 2, 'contractor', contractor.id, null, admin.organizationId],
+          [
+            'portal.invitations.accept',
+            'contractor',
+            contractor.id,
+            2,
+            3,
+            'contractor',
+            contractor.id,
+            null,
+            admin.organizationId,
+          ],
+          [
+            'portal.invitations.accept',
+            'invitation',
+            invitation.id,
+            1,
+            2,
+            'contractor',
+            contractor.id,
+            null,
+            admin.organizationId,
+          ],
+          // The session is audited as a link sign-in is: its own unit, operation portal.signIn.
+          [
+            'portal.signIn',
+            'web_session',
+            session.id,
+            null,
+            null,
+            'contractor',
+            contractor.id,
+            null,
+            admin.organizationId,
+          ],
         ],
       );
       const event = await kysely
@@ -132,7 +188,7 @@ for (const dialect of DIALECTS) {
       const invitation = await inviteOk(app, admin, contractor.id);
       const link = await linkOf(app, admin, contractor.id);
       const results = await Promise.all([postAccept(link), postAccept(link), postAccept(link)]);
-      assert.deepEqual(results.map((r) => r.status).sort(), [200, 410, 410]);
+      assert.deepEqual(results.map((r) => r.status).sort(), [303, 410, 410]);
       const events = await app.services.db.kysely
         .selectFrom('events')
         .select('id')
@@ -141,6 +197,60 @@ for (const dialect of DIALECTS) {
         .execute();
       assert.equal(events.length, 1);
       assert.equal((await contractorRow(app, contractor.id)).revision, 3);
+    });
+
+    it('accepting signs in, so it needs our own page: another site, Origin null or none change nothing', async () => {
+      const contractor = await makeContractor(app, admin);
+      await inviteOk(app, admin, contractor.id);
+      const link = await linkOf(app, admin, contractor.id);
+      for (const headers of [
+        { origin: 'https://evil.example' } as Record<string, string>,
+        { origin: 'null' },
+        {},
+        { origin: app.baseUrl, 'sec-fetch-site': 'cross-site' },
+      ]) {
+        const refused = await fetch(`${link}/accept`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+          body: '',
+          redirect: 'manual',
+        });
+        const page = { status: refused.status, headers: refused.headers, html: await refused.text() };
+        assertHtmlPage(page, 403, /csrf_failed/);
+        assert.equal(refused.headers.get('set-cookie'), null, JSON.stringify(headers));
+      }
+      const row = await contractorRow(app, contractor.id);
+      assert.deepEqual([row.joined_at, row.revision], [null, 2]);
+      assert.equal((await listOf(app, admin, contractor.id))[0]?.status, 'open');
+      // From our own page (Origin naming this host) the same link still works.
+      const accepted = await fetch(`${link}/accept`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', origin: app.baseUrl },
+        body: '',
+        redirect: 'manual',
+      });
+      assert.equal(accepted.status, 303);
+    });
+
+    it('accepted while the organization is suspended: joined, not signed in, told to sign in later', async () => {
+      const other = await createCaller(app);
+      const contractor = await makeContractor(app, other);
+      await inviteOk(app, other, contractor.id);
+      const link = await linkOf(app, other, contractor.id);
+      const page = await getPage(link);
+      await app.services.db.kysely
+        .updateTable('organizations')
+        .set({ suspended_at: app.clock.now().toISOString() })
+        .where('id', '=', other.organizationId)
+        .execute();
+      const accepted = await submitAccept(link, page.html);
+      assertHtmlPage(
+        accepted,
+        200,
+        /You have joined .*<a href="..\/..\/sign-in">Sign in to the portal<\/a>/s,
+      );
+      assert.equal(accepted.headers.get('set-cookie'), null);
+      assert.notEqual((await contractorRow(app, contractor.id)).joined_at, null);
     });
 
     it('answers unknown, malformed and overlong tokens with a 404 page, never a 500', async () => {

@@ -2,10 +2,12 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { assertValidMailMessage } from '../../src/mail/message.ts';
 import {
+  agreementWaiting,
   contractorInvitation,
   escapeHtml,
   invoiceDeadlineSoon,
   invoiceSent,
+  payoutPaid,
   type RenderedMail,
   scheduleUpcomingNotice,
   webhookEndpointDisabled,
@@ -18,6 +20,22 @@ const ESCAPED = 'Acme &lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; O&
 const PDF = Buffer.from('%PDF-1.7 test bytes');
 
 const rendered: Record<string, RenderedMail> = {
+  agreementWaiting: agreementWaiting({
+    organizationName: HOSTILE,
+    contractorName: HOSTILE,
+    title: HOSTILE,
+    portalLink: 'https://books.example.com/portal/agreements/01927f3e-6a1c-7b2d-8e4f-0123456789ab',
+  }),
+  payoutPaid: payoutPaid({
+    organizationName: HOSTILE,
+    contractorName: HOSTILE,
+    amountFormatted: 'CAD 1,234.56',
+    periodStart: '2026-09-01',
+    periodEnd: '2026-09-30',
+    paidOn: '2026-10-01',
+    reference: HOSTILE,
+    portalLink: 'https://books.example.com/portal/payments',
+  }),
   contractorInvitation: contractorInvitation({
     organizationName: HOSTILE,
     contractorName: HOSTILE,

@@ -29,7 +29,7 @@ export async function joinedContractor(app: TestApp, admin: Caller, name: string
   await ok(app, admin, 'contractors.invite', { id: c.id, expectedRevision: c.revision });
   const link = await linkOf(app, admin, c.id);
   const accepted = await submitAccept(link, (await getPage(link)).html);
-  assert.equal(accepted.status, 200, accepted.html);
+  assert.equal(accepted.status, 303, accepted.html);
   const fresh = await ok(app, admin, 'contractors.get', { id: c.id });
   return { id: c.id, email, revision: fresh.revision };
 }

@@ -3,12 +3,42 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
+import { linkOf } from '../invitations/helpers.ts';
 import { ok } from '../operations/contractors/helpers.ts';
 import { type Caller, createCaller, startTestApp, type TestApp } from '../support/app.ts';
 import { DIALECTS } from '../support/databases.ts';
 import { startSmtpServer, type TestSmtpServer } from '../support/smtp.ts';
-import { assertAccessible, launchChromium } from './browser.ts';
+import { assertAccessible, assertNoHorizontalOverflow, launchChromium } from './browser.ts';
 import { type Joined, joinedContractor, portalLinkIn } from './portal-client.ts';
+
+const SHOTS = process.env.SCREENSHOT_DIR;
+
+/** The page at desktop width, then at a phone's (390 px): accessible, no sideways scrolling. */
+async function checkPage(page: Page, name: string): Promise<void> {
+  await assertAccessible(page, name);
+  if (SHOTS) await page.screenshot({ path: `${SHOTS}/portal-${name}.png`, fullPage: true });
+  const size = page.viewportSize();
+  await page.setViewportSize({ width: 390, height: 844 });
+  await assertNoHorizontalOverflow(page, `${name} on a phone`);
+  await assertAccessible(page, `${name} on a phone`);
+  if (SHOTS) await page.screenshot({ path: `${SHOTS}/portal-${name}-phone.png`, fullPage: true });
+  if (size) await page.setViewportSize(size);
+}
+
+const AGREEMENT_MARKDOWN = [
+  '# Services agreement',
+  '',
+  'Between **{{organization.name}}** and _{{contractor.legalName}}_, dated {{date}}.',
+  '',
+  '## Duties',
+  '',
+  '- Monthly *bookkeeping*',
+  '- Payroll, see [the handbook](https://example.com/handbook)',
+  '- Never [this](javascript:alert(1)) <script>alert(1)</script>',
+  '',
+  '1. Invoices monthly',
+  '2. Payment within 30 days',
+].join('\n');
 
 /** Signs in as a contractor would: the form, the mail from the SMTP peer, the link, the button. */
 async function signIn(page: Page, app: TestApp, smtp: TestSmtpServer, email: string): Promise<void> {
@@ -46,6 +76,120 @@ for (const dialect of DIALECTS) {
       await browser.close();
       await app.close();
       await smtp.close();
+    });
+
+    it('accepting the invitation signs in; Markdown drawn; hours with a decimal comma; times on the organization clock', async () => {
+      const org = await ok(app, admin, 'admin.organization.get', {});
+      await ok(app, admin, 'admin.organization.update', {
+        expectedRevision: org.revision,
+        timeZone: 'Europe/Berlin',
+      });
+      const role = await ok(app, admin, 'contractorOps.roles.save', {
+        name: 'Bookkeeper',
+        hourlyRateMinor: '4000',
+        currency: 'EUR',
+        payCadence: 'monthly',
+      });
+      const email = `grace.${Math.random().toString(36).slice(2, 8)}@example.com`;
+      const grace = await ok(app, admin, 'contractors.create', {
+        displayName: 'Grace',
+        legalName: 'Grace Hopper',
+        email,
+        jobRoleId: role.id,
+      });
+      await ok(app, admin, 'contractors.invite', { id: grace.id, expectedRevision: grace.revision });
+      const context = await browser.newContext({ acceptDownloads: true });
+      const page = await context.newPage();
+
+      // From "accepted" straight to the portal: one press, signed in, on My hours.
+      await page.goto(await linkOf(app, admin, grace.id));
+      await page.getByRole('button', { name: 'Accept' }).click();
+      await page.getByRole('heading', { name: 'My hours' }).waitFor();
+      await page
+        .getByText('Welcome, Grace. You joined the contractor portal of Test org and are signed in.')
+        .waitFor();
+      assert.equal(new URL(page.url()).pathname, '/portal/hours');
+      const cookies = await context.cookies();
+      const session = cookies.find((c) => c.name === 'acct_contractor');
+      assert.ok(session, 'the portal session cookie');
+      assert.deepEqual([session.httpOnly, session.sameSite], [true, 'Lax']);
+      await checkPage(page, 'joined');
+
+      // Hours typed with a decimal comma.
+      await page.getByLabel('Day worked').fill('2026-09-21');
+      await page.getByLabel('Hours').fill('6,25');
+      await page.getByLabel('What you did').fill('Reconciliation');
+      await page.getByRole('button', { name: 'Submit hours' }).click();
+      await page.getByText('Hours submitted.').waitFor();
+      assert.match(
+        await page.getByRole('row', { name: /Reconciliation/ }).innerText(),
+        /6\.25\s+Reconciliation\s+250\.00 EUR\s+submitted/,
+      );
+
+      // The agreement: Markdown drawn, nothing raw, the sign form after the document.
+      const template = await ok(app, admin, 'contractors.templates.createDraft', {
+        name: 'Services agreement',
+        markdown: AGREEMENT_MARKDOWN,
+      });
+      const agreement = await ok(app, admin, 'contractors.agreements.send', {
+        contractorId: grace.id,
+        templateId: template.id,
+      });
+      await page.getByRole('link', { name: 'My agreements' }).click();
+      // Sent at 2026-... UTC, shown on Berlin's clock with the zone named.
+      await page
+        .getByRole('cell', { name: /\(Europe\/Berlin\)$/ })
+        .first()
+        .waitFor();
+      await page.getByRole('link', { name: 'Read and sign' }).click();
+      const doc = page.getByRole('article', { name: 'Services agreement' });
+      await doc.getByRole('heading', { level: 2, name: 'Services agreement' }).waitFor();
+      await doc.getByRole('heading', { level: 3, name: 'Duties' }).waitFor();
+      assert.equal(await doc.locator('strong').first().innerText(), 'Test org');
+      assert.equal(await doc.locator('em').first().innerText(), 'Grace Hopper');
+      assert.equal(await doc.locator('ul > li').count(), 3);
+      assert.equal(await doc.locator('ol > li').count(), 2);
+      assert.equal(
+        await doc.getByRole('link', { name: 'the handbook' }).getAttribute('href'),
+        'https://example.com/handbook',
+      );
+      assert.equal(await doc.locator('a').count(), 1, 'the javascript: link is not a link');
+      assert.equal(await doc.locator('script').count(), 0);
+      const shown = await doc.innerText();
+      assert.doesNotMatch(shown, /^#|\*\*|(^|\s)_Grace/m);
+      assert.match(shown, /<script>alert\(1\)<\/script>/, 'HTML in the draft is shown as text');
+      // Node.DOCUMENT_POSITION_FOLLOWING (4): the form comes after the document.
+      const order = Number(
+        await page.evaluate(
+          "document.querySelector('article.agreement').compareDocumentPosition(document.querySelector('form[action$=\"/sign\"]'))",
+        ),
+      );
+      assert.ok(order & 4, 'the sign form follows the document');
+      await checkPage(page, 'agreement');
+
+      await page.getByLabel('Your full name').fill('Grace Hopper');
+      await page.getByLabel(/I have read this agreement/).check();
+      await page.getByRole('button', { name: 'Sign agreement' }).click();
+      await page.getByText('Agreement signed.').waitFor();
+      await page
+        .getByText(/Signed by Grace Hopper on \d{4}-\d{2}-\d{2} \d{2}:\d{2} \(Europe\/Berlin\)/)
+        .waitFor();
+      await checkPage(page, 'agreement-signed');
+      const [download] = await Promise.all([
+        page.waitForEvent('download'),
+        page.getByRole('link', { name: 'Download the signed PDF' }).click(),
+      ]);
+      const text = execFileSync('pdftotext', ['-layout', await download.path(), '-']).toString('utf8');
+      assert.match(text, /^\s*Duties$/m);
+      assert.match(text, /^\s*\u2022\s+Monthly bookkeeping$/m);
+      assert.match(text, /^\s*1\.\s+Invoices monthly$/m);
+      assert.match(text, /Between Test org and Grace Hopper/);
+      assert.doesNotMatch(text.split('Signature page')[0] ?? '', /\*\*|^\s*#/m);
+      assert.ok(text.includes(String(agreement.document_sha256)));
+
+      await page.getByRole('link', { name: 'My payments' }).click();
+      await checkPage(page, 'payments');
+      await context.close();
     });
 
     it('signs in from the e-mailed link, submits hours, signs and downloads the agreement, sees payments', async () => {

@@ -108,7 +108,7 @@ for (const dialect of DIALECTS) {
       const link = /(http:\/\/\S+\/portal\/invitations\/[A-Za-z0-9_-]{43})/.exec(invitation.text ?? '')?.[1];
       assert.ok(link, invitation.text);
       const accepted = await submitAccept(link, (await getPage(link)).html);
-      assert.equal(accepted.status, 200, accepted.html);
+      assert.equal(accepted.status, 303, accepted.html);
       const back = await portalClient(app, smtp, newEmail);
       assert.equal((await back.get('/portal/hours')).status, 200);
       const got = await call(app.baseUrl, 'contractors.get', { id: ada.id }, { token: admin.token });

@@ -182,7 +182,7 @@ for (const dialect of DIALECTS) {
       const noSession = new PageClient(app);
       const anon = await noSession.get('/portal/hours');
       assert.equal(anon.status, 303);
-      assert.equal(anon.headers.get('location'), '/portal/sign-in');
+      assert.equal(anon.headers.get('location'), '/portal/sign-in?next=%2Fportal%2Fhours');
     });
 
     it('a resubmitted hours form records the hours once; a form without its key is refused', async () => {

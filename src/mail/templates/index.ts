@@ -1,5 +1,11 @@
 export { type ContractorEmailChangedInput, contractorEmailChanged } from './contractor-email-changed.ts';
 export { type ContractorInvitationInput, contractorInvitation } from './contractor-invitation.ts';
+export {
+  type AgreementWaitingInput,
+  agreementWaiting,
+  type PayoutPaidInput,
+  payoutPaid,
+} from './contractor-portal-news.ts';
 export { type InvoiceDeadlineSoonInput, invoiceDeadlineSoon } from './invoice-deadline-soon.ts';
 export { type InvoiceSentInput, invoiceFilename, invoiceSent } from './invoice-sent.ts';
 export { escapeHtml, type RenderedMail } from './render.ts';

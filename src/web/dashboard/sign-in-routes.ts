@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { AppError } from '../../contract/errors.ts';
 import { clientKey } from '../../http/portal-routes.ts';
+import { fromOwnPage } from '../../http/same-origin.ts';
 import type { Services } from '../../services.ts';
 import { clearedCookie, readCookie } from '../../sessions/cookies.ts';
 import { MEMBER_LINK_PATH, memberSignInLinks, signInWithMemberLink } from '../../sessions/member-sign-in.ts';
@@ -11,7 +12,6 @@ import { withUnit } from '../../unit/with-unit.ts';
 import { formBody } from '../forms.ts';
 import { html } from '../html.ts';
 import { errorBox, layout } from '../layout.ts';
-import { fromOwnPage } from '../same-origin.ts';
 import { checkCsrf, csrfRefused, memberCookieName, sendHtml, signedIn } from './context.ts';
 import { OIDC_CHOICE_PATH, oidcCookieName, registerOidcRoutes } from './oidc-routes.ts';
 import { limited, setSessionCookie, signInPage, tooMany } from './sign-in-page.ts';

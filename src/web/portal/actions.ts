@@ -3,11 +3,13 @@ import { AppError } from '../../contract/errors.ts';
 import { isId } from '../../contract/formats.ts';
 import { signAsContractor } from '../../contractors/agreements.ts';
 import { submitHours } from '../../contractors/hours.ts';
+import { formatHundredths } from '../../contractors/hours-wire.ts';
 import { isIsoDate } from '../../invoicing/calendar.ts';
 import { canonicalJson, sha256Hex } from '../../lib/canonical-json.ts';
 import { idempotencySettings, runOnce } from '../../operations/run-once.ts';
 import type { Services } from '../../services.ts';
 import { checkCsrf } from '../dashboard/context.ts';
+import { typedAmountToMinor } from '../forms.ts';
 import type { PortalSigned } from './context.ts';
 
 /** The dashboard's CSRF rule (session token in `_csrf`, Origin of this host) for portal forms. */
@@ -24,6 +26,16 @@ function unitOptions(signed: PortalSigned, operation: string, requestId: string)
   };
 }
 
+/**
+ * Hours as people type them, `7,5` where the locale writes a decimal comma or `7.5`: the
+ * dashboard's amount reader (`typedAmountToMinor`, two decimals) gives hundredths, written back
+ * as the domain's `7.50`. Anything it cannot read stays as typed, so the domain refuses it by name.
+ */
+function typedHours(text: string): string {
+  const hundredths = typedAmountToMinor(text.trim(), 2);
+  return hundredths === undefined ? text.trim() : formatHundredths(BigInt(hundredths));
+}
+
 /** The contractor submits their own hours: the same domain rule as contractors.hours.submit. */
 export async function portalSubmitHours(
   services: Services,
@@ -32,7 +44,7 @@ export async function portalSubmitHours(
   requestId: string,
 ) {
   const workDate = form.get('workDate') ?? '';
-  const hours = (form.get('hours') ?? '').trim();
+  const hours = typedHours(form.get('hours') ?? '');
   const description = (form.get('description') ?? '').trim();
   if (!isIsoDate(workDate)) {
     throw new AppError('invalid_input', 'Enter the day worked as a date (YYYY-MM-DD).', {

@@ -90,6 +90,21 @@ ${options.body}
 `.text;
 }
 
-export function toSignIn(reply: FastifyReply): FastifyReply {
-  return reply.redirect('/portal/sign-in', 303);
+/**
+ * A portal page to come back to after signing in (a mailed link to an agreement), or undefined:
+ * only the portal's own pages, never another site or path (decision 453).
+ */
+export function portalReturnPath(value: unknown): string | undefined {
+  if (typeof value !== 'string') return undefined;
+  return /^\/portal\/(hours|agreements|payments|agreements\/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/.test(
+    value,
+  )
+    ? value
+    : undefined;
+}
+
+/** To the sign-in page, naming the page asked for so that signing in comes back to it. */
+export function toSignIn(reply: FastifyReply, asked?: string): FastifyReply {
+  const next = portalReturnPath(asked?.split('?')[0]);
+  return reply.redirect(next ? `/portal/sign-in?next=${encodeURIComponent(next)}` : '/portal/sign-in', 303);
 }

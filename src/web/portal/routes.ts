@@ -1,9 +1,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isId } from '../../contract/formats.ts';
+import { parseMarkdown } from '../../contractors/agreement-markdown.ts';
 import { toAgreement } from '../../contractors/agreement-wire.ts';
 import { agreementFile, loadAgreement } from '../../contractors/agreements.ts';
 import { ownAgreements, ownHours, ownPayouts } from '../../contractors/portal-queries.ts';
 import type { HttpPlugin } from '../../http/app.ts';
+import { localDateIn } from '../../invoicing/calendar.ts';
 import { toAppError } from '../../operations/error-mapping.ts';
 import type { Services } from '../../services.ts';
 import { sendHtml } from '../dashboard/context.ts';
@@ -12,7 +14,7 @@ import { type Html, html } from '../html.ts';
 import { errorBox } from '../layout.ts';
 import { checkPortalCsrf, portalSign, portalSubmitHours } from './actions.ts';
 import { type PortalSigned, portalLayout, portalSignedIn, toSignIn } from './context.ts';
-import { agreementBody, agreementsBody, hoursBody, paymentsBody } from './pages.ts';
+import { type AgreementDocument, agreementBody, agreementsBody, hoursBody, paymentsBody } from './pages.ts';
 import { registerPortalSignIn } from './sign-in-routes.ts';
 
 const FORM_LIMIT = 16 * 1024;
@@ -29,20 +31,26 @@ function page(
 ): void {
   app.get(path, async (request: Req, reply) => {
     const signed = await portalSignedIn(services, request);
-    if (!signed) return toSignIn(reply);
+    if (!signed) return toSignIn(reply, request.url);
     try {
       const content = await render(signed, request);
-      const notice =
-        request.query.done === 'hours'
-          ? 'Hours submitted.'
-          : request.query.done === 'signed'
-            ? 'Agreement signed.'
-            : undefined;
+      const notice = doneNotice(request.query.done, signed);
       return sendHtml(reply, 200, portalLayout({ ...content, signed, notice }));
     } catch (error) {
       return failure(services, request, reply, signed, error, '/portal/hours');
     }
   });
+}
+
+/** What the page says after the action that led to it (`?done=`). */
+function doneNotice(done: string | undefined, signed: PortalSigned): string | undefined {
+  const { displayName, organizationName } = signed.contractor;
+  if (done === 'hours') return 'Hours submitted.';
+  if (done === 'signed') return 'Agreement signed.';
+  if (done === 'joined') {
+    return `Welcome, ${displayName}. You joined the contractor portal of ${organizationName} and are signed in.`;
+  }
+  return undefined;
 }
 
 /** A form of the signed-in contractor: CSRF first, then the change, then back to a page. */
@@ -101,6 +109,14 @@ function failure(
   );
 }
 
+/** The document as the page shows it: Markdown drawn, plain text as written, a file named. */
+function readable(mediaType: string, bytes: Buffer): AgreementDocument {
+  if (mediaType === 'text/markdown')
+    return { kind: 'markdown', blocks: parseMarkdown(bytes.toString('utf8')) };
+  if (mediaType === 'text/plain') return { kind: 'text', text: bytes.toString('utf8') };
+  return { kind: 'file' };
+}
+
 /** An agreement id from the path: anything not shaped like one is simply not found. */
 function agreementId(request: Req): string {
   const id = request.params.id ?? '';
@@ -123,7 +139,8 @@ export const contractorPortalRoutes: HttpPlugin = (app, services) => {
     body: hoursBody(
       await ownHours(db.kysely, signed.contractor.organizationId, signed.contractor.contractorId),
       signed.csrf,
-      services.clock.now().toISOString().slice(0, 10),
+      // Today on the organization's calendar, as the dashboard reads dates.
+      localDateIn(signed.contractor.timeZone, services.clock.now()),
     ),
   }));
   action(
@@ -142,18 +159,22 @@ export const contractorPortalRoutes: HttpPlugin = (app, services) => {
     current: 'agreements',
     body: agreementsBody(
       await ownAgreements(db.kysely, signed.contractor.organizationId, signed.contractor.contractorId),
+      signed.contractor.timeZone,
     ),
   }));
   page(app, services, '/portal/agreements/:id', async (signed, request) => {
     const { organizationId, contractorId } = signed.contractor;
     const row = await loadAgreement(db.kysely, organizationId, agreementId(request), contractorId);
     const file = await agreementFile(db.kysely, organizationId, row.id, contractorId);
-    const readable = row.media_type === 'text/markdown' || row.media_type === 'text/plain';
-    const text = readable ? (row.status === 'signed' ? null : file.bytes.toString('utf8')) : null;
     return {
       title: row.title,
       current: 'agreements',
-      body: agreementBody(toAgreement(row), text, signed.csrf),
+      body: agreementBody(
+        toAgreement(row),
+        file.signed ? null : readable(row.media_type, file.bytes),
+        signed.csrf,
+        signed.contractor.timeZone,
+      ),
     };
   });
   action(

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { clientKey } from '../../http/portal-routes.ts';
+import { fromOwnPage } from '../../http/same-origin.ts';
 import {
   CONTRACTOR_LINK_PATH,
   contractorSignInLinks,
@@ -14,9 +15,8 @@ import { sendHtml } from '../dashboard/context.ts';
 import { formBody } from '../forms.ts';
 import { html } from '../html.ts';
 import { errorBox } from '../layout.ts';
-import { fromOwnPage } from '../same-origin.ts';
 import { checkPortalCsrf } from './actions.ts';
-import { contractorCookieName, portalLayout, portalSignedIn } from './context.ts';
+import { contractorCookieName, portalLayout, portalReturnPath, portalSignedIn } from './context.ts';
 import { signInBody } from './pages.ts';
 
 const FORM_LIMIT = 16 * 1024;
@@ -29,13 +29,21 @@ async function limited(services: Services, keys: readonly string[]): Promise<num
   return undefined;
 }
 
-function page(reply: FastifyReply, status: number, body: Parameters<typeof signInBody>[0], notice?: string) {
+function page(
+  reply: FastifyReply,
+  status: number,
+  body: Parameters<typeof signInBody>[0],
+  notice?: string,
+  next?: string,
+) {
   return sendHtml(
     reply,
     status,
-    portalLayout({ title: 'Contractor portal sign-in', notice, body: signInBody(body) }),
+    portalLayout({ title: 'Contractor portal sign-in', notice, body: signInBody(body, next) }),
   );
 }
+
+const nextOf = (request: FastifyRequest) => portalReturnPath((request.query as Record<string, unknown>).next);
 
 function invalidLink(reply: FastifyReply, request: FastifyRequest): FastifyReply {
   return page(
@@ -66,13 +74,16 @@ export function registerPortalSignIn(app: FastifyInstance, services: Services): 
   const { config } = services;
 
   app.get('/portal/sign-in', async (request, reply) => {
-    if (await portalSignedIn(services, request)) return reply.redirect('/portal/hours', 303);
+    const next = nextOf(request);
+    if (await portalSignedIn(services, request)) return reply.redirect(next ?? '/portal/hours', 303);
     const out = (request.query as Record<string, unknown>)['signed-out'] !== undefined;
-    return page(reply, 200, '', out ? 'You are signed out.' : undefined);
+    return page(reply, 200, '', out ? 'You are signed out.' : undefined, next);
   });
 
   app.post('/portal/sign-in', { bodyLimit: FORM_LIMIT }, async (request, reply) => {
-    const email = (formBody(request).get('email') ?? '').trim().toLowerCase();
+    const form = formBody(request);
+    const email = (form.get('email') ?? '').trim().toLowerCase();
+    const next = portalReturnPath(form.get('next'));
     if (!/^[^\s@]{1,200}@[^\s@]{1,200}$/.test(email)) {
       return page(
         reply,
@@ -94,6 +105,7 @@ export function registerPortalSignIn(app: FastifyInstance, services: Services): 
       await contractorSignInLinks(services, config.sessions, config.publicUrl, {
         email,
         requestId: request.id,
+        ...(next ? { next } : {}),
       });
     }
     // The same answer for any address: the page never reveals who is a contractor.
@@ -108,6 +120,7 @@ export function registerPortalSignIn(app: FastifyInstance, services: Services): 
   app.get<{ Params: { token: string } }>(`${CONTRACTOR_LINK_PATH}:token`, async (request, reply) => {
     reply.header('Referrer-Policy', 'no-referrer');
     const { token } = request.params;
+    const next = nextOf(request);
     // Opening the link spends nothing: mail scanners prefetch links.
     if (!(await peekSignInLink(services.db.kysely, services.clock.now(), 'contractor', token))) {
       return invalidLink(reply, request);
@@ -117,7 +130,7 @@ export function registerPortalSignIn(app: FastifyInstance, services: Services): 
       200,
       portalLayout({
         title: 'Contractor portal sign-in',
-        body: html`<section class="card"><form method="post" action="${CONTRACTOR_LINK_PATH}${token}">
+        body: html`<section class="card"><form method="post" action="${CONTRACTOR_LINK_PATH}${token}${next ? `?next=${encodeURIComponent(next)}` : ''}">
 <p>Continue to sign in to the contractor portal on this device.</p>
 <p><button type="submit">Sign in</button></p></form></section>`,
       }),
@@ -142,7 +155,7 @@ export function registerPortalSignIn(app: FastifyInstance, services: Services): 
         'Set-Cookie',
         sessionCookie(contractorCookieName(services), started.token, config.sessions.secureCookies, maxAge),
       );
-      return reply.redirect('/portal/hours', 303);
+      return reply.redirect(nextOf(request) ?? '/portal/hours', 303);
     },
   );
 

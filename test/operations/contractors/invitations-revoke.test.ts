@@ -147,7 +147,7 @@ for (const dialect of DIALECTS) {
       assert.equal(replaced.error.status, 'replaced');
 
       const link = await linkOf(app, admin, contractor.id);
-      assert.equal((await postAccept(link)).status, 200);
+      assert.equal((await postAccept(link)).status, 303);
       const [accepted] = await listOf(app, admin, contractor.id);
       assert.equal(accepted?.status, 'accepted');
       const res = await revoke(accepted?.id ?? '', accepted?.revision ?? 0);

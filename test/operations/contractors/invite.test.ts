@@ -11,6 +11,7 @@ import {
   linkOf,
   listOf,
   makeContractor,
+  postAccept,
   startInvitationApp,
 } from '../../invitations/helpers.ts';
 import { type Caller, createCaller, type TestApp } from '../../support/app.ts';
@@ -216,8 +217,8 @@ for (const dialect of DIALECTS) {
       const contractor = await makeContractor(app, admin);
       await inviteOk(app, admin, contractor.id);
       const link = await linkOf(app, admin, contractor.id);
-      const accepted = await fetch(`${link}/accept`, { method: 'POST' });
-      assert.equal(accepted.status, 200);
+      const accepted = await postAccept(link);
+      assert.equal(accepted.status, 303);
       const res = await invite(app, admin, contractor.id);
       assertError(res, 409, 'contractor_joined');
     });
