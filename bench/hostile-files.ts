@@ -6,7 +6,7 @@
 // hostile file is uploaded over HTTP by curl in a child process (statements:
 // transactions.imports.create; receipts:
 // receipts.upload), then its job runs here while a probe asks /healthz every 10 ms. Printed per
-// file: the outcome (state and code), the longest event-loop stall while the job ran
+// file: the outcome (state and code), the longest event-loop stall during the upload and while the job ran
 // (perf_hooks monitorEventLoopDelay), the slowest /healthz answer, this process's RSS growth
 // (upload included / processing only), and the peak RSS of the sandbox children (sampled from
 // /proc every 10 ms). Each file at about 1 MB and at its door's size limit (statements 20 MiB,
