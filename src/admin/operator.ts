@@ -30,7 +30,7 @@ export function operatorUnit<T>(
   work: (unit: UnitOfWork) => Promise<T>,
 ): Promise<T> {
   const actor: Actor = { type: 'operator', user };
-  return withUnit(runtime, { organizationId, actor, operation, transport: 'cli' }, work);
+  return withUnit(runtime, { organizationId, actor, operation, transport: 'cli', audit: 'required' }, work);
 }
 
 export async function operatorCreateOrganization(

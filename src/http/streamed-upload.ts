@@ -1,4 +1,4 @@
-import { createHash, type Hash } from 'node:crypto';
+import { createHash, type Hash, randomUUID } from 'node:crypto';
 import { Transform, type TransformCallback } from 'node:stream';
 import { STREAMED_PLACEHOLDER, type StreamedUpload } from '../operations/uploads.ts';
 
@@ -8,6 +8,7 @@ import { STREAMED_PLACEHOLDER, type StreamedUpload } from '../operations/uploads
 // of the JSON (with the field replaced by STREAMED_PLACEHOLDER) reaches the JSON parser.
 
 const QUOTE = 0x22;
+const HEX = '0123456789abcdef';
 const BACKSLASH = 0x5c;
 const SLASH = 0x2f;
 const EQUALS = 0x3d;
@@ -69,7 +70,9 @@ class Base64Sink {
     const wellFormed = !this.invalid && this.characters % 4 === 0 && this.padding <= 2;
     return {
       bytes: wellFormed ? Buffer.concat(this.parts) : undefined,
-      textSha256: this.hash.digest('hex'),
+      // Text that is not base64 fails the operation (which releases its idempotency key): its
+      // digest only has to match no other request's, so it is a fresh one, never the prefix's.
+      textSha256: wellFormed ? this.hash.digest('hex') : `invalid:${randomUUID()}`,
     };
   }
 }
@@ -103,6 +106,9 @@ export function streamField(
   let valueKeyMatches = false;
   let streamed = false;
   let sink: Base64Sink | undefined;
+  // Inside a \uXXXX escape of the field: how many hex digits were read (-1: none pending).
+  let unicodeDigits = -1;
+  let unicodeValue = 0;
   let received = 0;
 
   const keepKeyPart = (part: Buffer) => {
@@ -121,15 +127,38 @@ export function streamField(
         const byte = chunk[i] as number;
         if (mode === 'field') {
           const current = sink as Base64Sink;
-          if (escaped) {
+          if (unicodeDigits >= 0) {
+            // "\u002B" is "+" to a JSON parser: read the four hex digits, then the character.
+            const digit = HEX.indexOf(String.fromCharCode(byte).toLowerCase());
+            if (digit < 0) {
+              current.reject();
+              unicodeDigits = -1;
+            } else {
+              unicodeValue = unicodeValue * 16 + digit;
+              unicodeDigits += 1;
+              if (unicodeDigits === 4) {
+                if (unicodeValue < 0x80) current.push(unicodeValue);
+                else current.reject();
+                unicodeDigits = -1;
+              }
+            }
+          } else if (escaped) {
             escaped = false;
-            // JSON may escape a slash ("\/"); any other escape cannot be base64.
+            // JSON may escape a slash ("\/") or any character as \uXXXX; other escapes
+            // (\n, \", \\...) stand for characters that are not base64.
             if (byte === SLASH) current.push(byte);
-            else current.reject();
+            else if (byte === 0x75) {
+              unicodeDigits = 0;
+              unicodeValue = 0;
+            } else current.reject();
           } else if (byte === BACKSLASH) escaped = true;
           else if (byte === QUOTE) {
             this.push(Buffer.from(current.empty ? '"' : `${STREAMED_PLACEHOLDER}"`, 'latin1'));
-            if (!current.empty) onUpload(current.finish());
+            // An empty value is no upload: a later occurrence of the field may still stream.
+            if (!current.empty) {
+              onUpload(current.finish());
+              streamed = true;
+            }
             sink = undefined;
             mode = 'value';
             passFrom = i + 1;
@@ -157,7 +186,6 @@ export function streamField(
           if (valueKeyMatches && !streamed && byte === QUOTE) {
             // The field's opening quote goes on; its text is decoded instead of passed.
             this.push(chunk.subarray(passFrom, i + 1));
-            streamed = true;
             sink = new Base64Sink();
             mode = 'field';
             continue;

@@ -96,7 +96,10 @@ export async function invoke(
     : undefined;
   // The idempotency record commits with the change, its audit row, events and mail, and only
   // while this request still holds the key (src/operations/run-once.ts).
-  const audited = { ...unitOptions, auditOnlyOnChange: operation.mutation.auditOnlyOnChange === true };
+  const audited = {
+    ...unitOptions,
+    audit: operation.mutation.auditOnlyOnChange ? ('onlyOnChange' as const) : ('required' as const),
+  };
   const outcome = await runOnce(services, audited, scope, settings, sealer, (unit) =>
     operation.run({ ctx: { ...unit, principal, services, upload: call.upload }, input }),
   ).catch((error: unknown) => {

@@ -20,11 +20,12 @@ export interface UnitOptions {
   /** Recorded on audit rows; derived from the actor when omitted (see `defaultTransport`). */
   transport?: Transport;
   /**
-   * A person's or operator's write unit must record an audit row (decision 394); set this when
-   * a call may legitimately change nothing, and so record none. Jobs' units are exempt: they also
-   * write their own bookkeeping (progress, leases), and audit only the changes they make.
+   * `required`: the unit must record an audit row before it commits (decision 394), as every
+   * catalog mutation, portal action and operator command does; `onlyOnChange` for an operation
+   * whose call may legitimately change nothing. Left out by units that may refuse by returning
+   * (sign-in, sessions) and by jobs, which also write their own progress and leases.
    */
-  auditOnlyOnChange?: boolean;
+  audit?: 'required' | 'onlyOnChange';
 }
 
 /**
@@ -61,14 +62,14 @@ export async function withUnit<T>(
 }
 
 /**
- * Audit that cannot be forgotten (issue 24 part 4, decision 394): a person's or operator's write
- * unit that succeeded without an audit row is a programming error, whichever door it came by (API,
- * MCP, dashboard, portal, CLI). The test suite (NODE_ENV=test) fails on it; in production the
- * change still commits and the error is logged.
+ * Audit that cannot be forgotten (issue 24 part 4, decision 394): a unit that declared its audit
+ * `required` and succeeded without an audit row is a programming error, whichever door it came by
+ * (API, MCP, dashboard, portal, CLI). The test suite (NODE_ENV=test) fails on it; in production
+ * the change still commits and the error is logged.
  */
 function requireAudit(runtime: UnitRuntime, options: UnitOptions, audited: number): void {
-  if (audited > 0 || options.auditOnlyOnChange || options.actor.type === 'job') return;
-  const message = `${options.operation} succeeded but wrote no audit row (declare auditOnlyOnChange if a call may change nothing)`;
+  if (audited > 0 || options.audit !== 'required') return;
+  const message = `${options.operation} succeeded but wrote no audit row (declare mutation.auditOnlyOnChange if a call may change nothing)`;
   if (process.env.NODE_ENV === 'test') throw new Error(message);
   runtime.logger.error({ operation: options.operation }, message);
 }

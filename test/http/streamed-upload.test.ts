@@ -69,10 +69,27 @@ describe('streamField: a file field decoded while the body arrives', () => {
     const slashed = await throughStream(escaped, 3);
     assert.deepEqual(slashed.upload?.bytes, Buffer.from([0xff, 0xff, 0xff, 0xfb, 0xef]));
     assert.equal(slashed.upload?.textSha256, sha(withSlash));
-    for (const text of ['QUJD\\nREVG', 'QUJD REVG', 'QUJDRA=x', 'QUJDRA', 'QQ===', 'QUJD\\"REVG']) {
+    // Any character may be written \uXXXX (.NET escapes "+" so): read as the parser reads it.
+    const plus = Buffer.from([0xfb, 0xef, 0xbe]).toString('base64');
+    assert.equal(plus, '++++');
+    const unicode = await throughStream('{"contentBase64":"\\u002B\\u002b++"}', 3);
+    assert.deepEqual(unicode.upload?.bytes, Buffer.from([0xfb, 0xef, 0xbe]));
+    assert.equal(unicode.upload?.textSha256, sha(plus));
+    for (const text of [
+      'QUJD\\nREVG',
+      'QUJD REVG',
+      'QUJDRA=x',
+      'QUJDRA',
+      'QQ===',
+      'QUJD\\"REVG',
+      'QUJ\\u00e9',
+      'QUJ\\u00zz',
+    ]) {
       const { passed, upload } = await throughStream(`{"contentBase64":"${text}"}`, 2);
       assert.equal(JSON.parse(passed).contentBase64, STREAMED_PLACEHOLDER, text);
       assert.equal(upload?.bytes, undefined, text);
+      // Invalid text never shares a digest with valid text (nor with its own valid prefix).
+      assert.match(upload?.textSha256 ?? '', /^invalid:/, text);
     }
   });
 
@@ -88,6 +105,10 @@ describe('streamField: a file field decoded while the body arrives', () => {
     // The last duplicate wins, as JSON.parse reads it; the streamed first one is not what counts.
     const twice = await throughStream('{"contentBase64":"QUJD","contentBase64":"REVG"}', 4);
     assert.equal(JSON.parse(twice.passed).contentBase64, 'REVG');
+    // An empty first value is no upload: the next occurrence (the one the parser keeps) streams.
+    const emptyFirst = await throughStream('{"contentBase64":"","contentBase64":"QUJD"}', 5);
+    assert.equal(JSON.parse(emptyFirst.passed).contentBase64, STREAMED_PLACEHOLDER);
+    assert.deepEqual(emptyFirst.upload?.bytes, Buffer.from('ABC'));
     // A key that merely starts like the field, and a value of the field's name, are not the field.
     const lookalike = await throughStream('{"contentBase64x":"QUJD","k":"contentBase64"}', 1);
     assert.deepEqual(JSON.parse(lookalike.passed), { contentBase64x: 'QUJD', k: 'contentBase64' });

@@ -23,6 +23,8 @@ function unitOptions(signed: PortalSigned, operation: string, requestId: string)
     actor: { type: 'contractor' as const, contractorId: signed.contractor.contractorId },
     operation,
     requestId,
+    // The contractor's own changes are audited like a member's (decision 394).
+    audit: 'required' as const,
   };
 }
 
