@@ -232,6 +232,7 @@ export interface PreparedSignature {
   documentSha256: string;
   title: string;
   fileName: string;
+  mediaType: string;
   signedPdf: Buffer;
 }
 
@@ -291,6 +292,7 @@ export async function prepareSignature(
     documentSha256: row.document_sha256,
     title: row.title,
     fileName: row.file_name,
+    mediaType: row.media_type,
     signedPdf,
   };
 }
@@ -304,7 +306,7 @@ function documentChanged(): AppError {
 /**
  * Stores a prepared signature. The agreement is read again inside the unit: voided or signed
  * meanwhile is refused as before, and a PDF rendered from anything but the current document,
- * title and name is refused too (its signature page would not match the row).
+ * title, name and media type is refused too (its signature page would not match the row).
  */
 export async function signAgreement(unit: UnitOfWork, contractorId: string, prepared: PreparedSignature) {
   const row = await loadAgreement(unit.db, unit.organizationId, prepared.agreementId, contractorId);
@@ -312,7 +314,8 @@ export async function signAgreement(unit: UnitOfWork, contractorId: string, prep
   if (
     row.document_sha256 !== prepared.documentSha256 ||
     row.title !== prepared.title ||
-    row.file_name !== prepared.fileName
+    row.file_name !== prepared.fileName ||
+    row.media_type !== prepared.mediaType
   ) {
     throw documentChanged();
   }
