@@ -2,7 +2,7 @@ import { newId } from '../lib/ids.ts';
 import type { SessionSettings } from '../sessions/settings.ts';
 import { consumeSignInLink, issueSignInLink, peekSignInLink } from '../sessions/sign-in-links.ts';
 import { type Session, type SessionPrincipal, startSession } from '../sessions/store.ts';
-import type { UnitRuntime } from '../unit/unit-of-work.ts';
+import type { UnitOfWork, UnitRuntime } from '../unit/unit-of-work.ts';
 import { withUnit } from '../unit/with-unit.ts';
 import { contractorsByEmail, portalContractor } from './access.ts';
 
@@ -76,24 +76,13 @@ export async function signInWithContractorLink(
 ): Promise<{ session: Session; token: string } | undefined> {
   const principal = await peekSignInLink(runtime.db.kysely, runtime.clock.now(), 'contractor', token);
   if (!principal) return undefined;
-  return withUnit(
+  return startPortalSession(
     runtime,
-    {
-      organizationId: principal.organizationId,
-      actor: { type: 'contractor', contractorId: principal.id },
-      operation: 'portal.signIn',
-      requestId: context.requestId,
-    },
-    async (unit) => {
-      if (!(await portalContractor(unit.db, principal.organizationId, principal.id))) return undefined;
-      if (!(await consumeSignInLink(unit, 'contractor', token))) return undefined;
-      return startSession(unit, settings, {
-        principal,
-        method: 'link',
-        userAgent: context.userAgent,
-        id: newId(),
-      });
-    },
+    settings,
+    principal,
+    'link',
+    context,
+    async (unit) => (await consumeSignInLink(unit, 'contractor', token)) !== undefined,
   );
 }
 
@@ -114,6 +103,21 @@ export async function signInAfterAccept(
     id: joined.contractorId,
     organizationId: joined.organizationId,
   };
+  return startPortalSession(runtime, settings, principal, 'invitation', context);
+}
+
+/**
+ * One unit that signs a contractor in, audited as `portal.signIn`: only while they may use the
+ * portal, and only if `spend` (a sign-in link's single use) succeeds; undefined otherwise.
+ */
+function startPortalSession(
+  runtime: UnitRuntime,
+  settings: SessionSettings,
+  principal: SessionPrincipal,
+  method: 'link' | 'invitation',
+  context: { userAgent: string | undefined; requestId: string },
+  spend?: (unit: UnitOfWork) => Promise<boolean>,
+): Promise<{ session: Session; token: string } | undefined> {
   return withUnit(
     runtime,
     {
@@ -124,12 +128,8 @@ export async function signInAfterAccept(
     },
     async (unit) => {
       if (!(await portalContractor(unit.db, principal.organizationId, principal.id))) return undefined;
-      return startSession(unit, settings, {
-        principal,
-        method: 'invitation',
-        userAgent: context.userAgent,
-        id: newId(),
-      });
+      if (spend && !(await spend(unit))) return undefined;
+      return startSession(unit, settings, { principal, method, userAgent: context.userAgent, id: newId() });
     },
   );
 }
