@@ -13,20 +13,23 @@ export type UploadMediaType = (typeof UPLOAD_MEDIA_TYPES)[number];
 /** Largest template content, decoded: 5 MiB. */
 export const MAX_TEMPLATE_BYTES = 5 * 1024 * 1024;
 
+/** The refusal of a `contentBase64` that is not padded base64 without line breaks. */
+export function invalidBase64(): AppError {
+  return new AppError('invalid_file', 'contentBase64 is not valid base64 (padded, without line breaks).', {
+    field: 'contentBase64',
+  });
+}
+
 /**
  * Strict base64 (RFC 4648 section 4, padded, no whitespace or line breaks). Node's decoder skips
  * characters it does not know, so the text is checked first. Plain scans, no backtracking regex:
  * the input can be 7 MB.
  */
 export function decodeBase64(text: string): Buffer {
-  const invalid = () =>
-    new AppError('invalid_file', 'contentBase64 is not valid base64 (padded, without line breaks).', {
-      field: 'contentBase64',
-    });
-  if (text.length % 4 !== 0 || /[^A-Za-z0-9+/=]/.test(text)) throw invalid();
+  if (text.length % 4 !== 0 || /[^A-Za-z0-9+/=]/.test(text)) throw invalidBase64();
   const padding = text.indexOf('=');
   if (padding !== -1 && (padding < text.length - 2 || (padding === text.length - 2 && text.at(-1) !== '=')))
-    throw invalid();
+    throw invalidBase64();
   return Buffer.from(text, 'base64');
 }
 

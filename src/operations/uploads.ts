@@ -1,5 +1,4 @@
-import { AppError } from '../contract/errors.ts';
-import { decodeBase64 } from '../contractors/template-file.ts';
+import { decodeBase64, invalidBase64 } from '../contractors/template-file.ts';
 import { sha256Hex } from '../lib/canonical-json.ts';
 
 /**
@@ -23,11 +22,7 @@ export const STREAMED_PLACEHOLDER = '(streamed upload)';
 /** The operation's file: the streamed bytes when the field was streamed, else its text decoded. */
 export function uploadedFile(upload: StreamedUpload | undefined, text: string): Buffer {
   if (upload === undefined || text !== STREAMED_PLACEHOLDER) return decodeBase64(text);
-  if (upload.bytes === undefined) {
-    throw new AppError('invalid_file', 'contentBase64 is not valid base64 (padded, without line breaks).', {
-      field: 'contentBase64',
-    });
-  }
+  if (upload.bytes === undefined) throw invalidBase64();
   return upload.bytes;
 }
 
