@@ -2,6 +2,7 @@ import { type Kysely, sql } from 'kysely';
 import type { Db } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
 import { dbJson } from '../db/values.ts';
+import { readFileParts, writeFileParts } from '../files/parts.ts';
 import { newId } from '../lib/ids.ts';
 import type { UnitOfWork } from '../unit/unit-of-work.ts';
 
@@ -106,8 +107,9 @@ export async function enqueueJob(
   if (job.fileBytes) {
     await db
       .insertInto('books_job_files')
-      .values({ job_id: id, organization_id: job.organizationId, bytes: job.fileBytes })
+      .values({ job_id: id, organization_id: job.organizationId })
       .execute();
+    await writeFileParts(db, { fileId: id, organizationId: job.organizationId, bytes: job.fileBytes });
   }
   unit.wake('books');
   return { id, state: 'queued' };
@@ -341,56 +343,36 @@ export async function finishJob(
   if (outcome.output) {
     await db
       .insertInto('books_job_files')
-      .values({ job_id: job.id, organization_id: job.organizationId, bytes: outcome.output.bytes })
+      .values({ job_id: job.id, organization_id: job.organizationId })
       .execute();
+    await writeFileParts(db, {
+      fileId: job.id,
+      organizationId: job.organizationId,
+      bytes: outcome.output.bytes,
+    });
   }
   return true;
 }
 
 /** The stored file of a job (the statement of an import, the CSV of an export), if still kept. */
-/** Bytes read per query by readJobFile. */
-const FILE_CHUNK = 1024 * 1024;
-
-/**
- * The job's stored file, read a MiB per query: pg parses a bytea on the event loop, and a whole
- * 20 MiB file in one row stalled it for 0.4-0.6 s (bench/hostile-files.ts); a MiB costs a few ms.
- */
 export async function readJobFile(db: Kysely<Database>, jobId: string): Promise<Buffer | undefined> {
   const row = await db
     .selectFrom('books_job_files')
-    .select(sql<number | string>`length(bytes)`.as('size'))
+    .select('organization_id')
     .where('job_id', '=', jobId)
     .executeTakeFirst();
-  if (!row) return undefined;
-  const size = Number(row.size);
-  // Each part is copied into the one buffer as it comes: no list of parts and no second copy.
-  const bytes = Buffer.allocUnsafe(size);
-  for (let offset = 0; offset < size; offset += FILE_CHUNK) {
-    const chunk = await db
-      .selectFrom('books_job_files')
-      .select(sql<Uint8Array>`substr(bytes, ${offset + 1}, ${FILE_CHUNK})`.as('part'))
-      .where('job_id', '=', jobId)
-      .executeTakeFirstOrThrow();
-    if (chunk.part.length !== Math.min(FILE_CHUNK, size - offset))
-      throw new Error(`job file ${jobId} changed while read`);
-    bytes.set(chunk.part, offset);
-  }
-  return bytes;
+  return row ? readFileParts(db, { fileId: jobId, organizationId: row.organization_id }) : undefined;
 }
 
 /** Drops stored files of finished jobs whose retention ended (the job record stays). */
 export async function purgeJobFiles(db: Kysely<Database>, now: string): Promise<number> {
-  const result = await db
-    .deleteFrom('books_job_files')
-    .where(
-      'job_id',
-      'in',
-      db
-        .selectFrom('books_jobs')
-        .select('id')
-        .where('state', 'in', ['succeeded', 'failed'])
-        .where('purge_after', '<', now),
-    )
-    .executeTakeFirst();
+  const expired = db
+    .selectFrom('books_jobs')
+    .select('id')
+    .where('state', 'in', ['succeeded', 'failed'])
+    .where('purge_after', '<', now);
+  const result = await db.deleteFrom('books_job_files').where('job_id', 'in', expired).executeTakeFirst();
+  // The same jobs stay expired, so parts left by a crash between the two go on the next run.
+  await db.deleteFrom('file_parts').where('file_id', 'in', expired).execute();
   return Number(result.numDeletedRows);
 }

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
+import { deleteFileParts } from '../files/parts.ts';
 import { readFile, storeFile } from '../files/store.ts';
 import { MAX_SCAN_BYTES } from './scan-files.ts';
 
@@ -58,6 +59,8 @@ export const sharedFileScanStore: ScanStore = {
         ),
       )
       .executeTakeFirst();
-    return Number(result.numDeletedRows) > 0;
+    const released = Number(result.numDeletedRows) > 0;
+    if (released) await deleteFileParts(db, [id], organizationId);
+    return released;
   },
 };

@@ -3,6 +3,7 @@ import type { CompanyMailTables } from './tables/company-mail.ts';
 import type { ContractorWorkTables } from './tables/contractor-work.ts';
 import type { ContractorTables } from './tables/contractors.ts';
 import type { CoreTables } from './tables/core.ts';
+import type { FileTables } from './tables/files.ts';
 import type { InvitationTables } from './tables/invitations.ts';
 import type { InvoicingTables } from './tables/invoicing.ts';
 import type { ReceiptTables } from './tables/receipts.ts';
@@ -22,4 +23,5 @@ export interface Database
     BooksTables,
     SessionTables,
     ReceiptTables,
-    CompanyMailTables {}
+    CompanyMailTables,
+    FileTables {}

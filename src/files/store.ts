@@ -1,14 +1,16 @@
 import { createHash } from 'node:crypto';
-import { type Kysely, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import { asInt } from '../db/values.ts';
 import { newId } from '../lib/ids.ts';
+import { PART_BYTES, readFileParts, writeFileParts } from './parts.ts';
 
 /**
  * The shared file store: originals (receipts, forwarded mail attachments) kept in the database by
  * default, so every node of a deployment reads the same bytes without a shared disk. Files are
  * content-addressed by SHA-256 per organization and immutable: the same bytes stored twice are one
- * row, and no code path updates a row (only `storeFile` writes this table).
+ * row, and no code path updates a row (only `storeFile` writes this table). The bytes are kept in
+ * `file_parts`, a MiB per row (decision 458).
  */
 
 /** Largest file the store accepts (callers may set a lower limit of their own, receipts 10 MiB). */
@@ -35,6 +37,16 @@ export class FileTooLargeError extends Error {
 
 export const sha256Of = (bytes: Buffer): string => createHash('sha256').update(bytes).digest('hex');
 
+/** `sha256Of`, a MiB at a time with the event loop let go between: a 20 MiB hash takes ~40 ms. */
+export async function sha256InSlices(bytes: Buffer): Promise<string> {
+  const hash = createHash('sha256');
+  for (let offset = 0; offset < bytes.length; offset += PART_BYTES) {
+    if (offset > 0) await new Promise<void>((resolve) => setImmediate(resolve));
+    hash.update(bytes.subarray(offset, offset + PART_BYTES));
+  }
+  return hash.digest('hex');
+}
+
 /**
  * Stores `bytes` for the organization, or finds the identical file stored before (then the first
  * name and media type stay: an original never changes). `created` tells which. Runs in the
@@ -53,7 +65,7 @@ export async function storeFile(
 ): Promise<{ file: StoredFile; created: boolean }> {
   const limit = Math.min(file.maxBytes ?? MAX_STORED_FILE_BYTES, MAX_STORED_FILE_BYTES);
   if (file.bytes.length > limit) throw new FileTooLargeError(file.bytes.length, limit);
-  const sha256 = sha256Of(file.bytes);
+  const sha256 = await sha256InSlices(file.bytes);
   const existing = await findFileBySha(db, file.organizationId, sha256);
   if (existing) return { file: existing, created: false };
   const row = {
@@ -63,12 +75,12 @@ export async function storeFile(
     size: file.bytes.length,
     media_type: file.mediaType.slice(0, 200),
     file_name: file.fileName.slice(0, 255),
-    bytes: file.bytes,
     created_at: file.now,
   };
   // A concurrent store of the same bytes loses on the unique (organization, sha256) constraint;
   // the caller's transaction then fails and its retry finds the winner's row.
   await db.insertInto('stored_files').values(row).execute();
+  await writeFileParts(db, { fileId: row.id, organizationId: row.organization_id, bytes: file.bytes });
   return { file: toStoredFile(row), created: true };
 }
 
@@ -132,34 +144,11 @@ export async function readFile(
   organizationId: string,
   fileId: string,
 ): Promise<(StoredFile & { bytes: Buffer }) | undefined> {
-  const row = await db
-    .selectFrom('stored_files')
-    .select([...META, sql<number | string>`length(bytes)`.as('stored_size')])
-    .where('organization_id', '=', organizationId)
-    .where('id', '=', fileId)
-    .executeTakeFirst();
-  if (!row) return undefined;
-  // Read and hashed a MiB per query: pg parses a bytea on the event loop, and a whole 10-25 MiB
-  // file in one row stalled it for hundreds of milliseconds (bench/hostile-files.ts).
-  const size = Number(row.stored_size);
+  const info = await fileInfo(db, organizationId, fileId);
+  if (!info) return undefined;
   const hash = createHash('sha256');
-  // Each part is copied into the one buffer as it comes: no list of parts and no second copy.
-  const bytes = Buffer.allocUnsafe(size);
-  for (let offset = 0; offset < size; offset += READ_CHUNK) {
-    const chunk = await db
-      .selectFrom('stored_files')
-      .select(sql<Uint8Array>`substr(bytes, ${offset + 1}, ${READ_CHUNK})`.as('part'))
-      .where('organization_id', '=', organizationId)
-      .where('id', '=', fileId)
-      .executeTakeFirstOrThrow();
-    if (chunk.part.length !== Math.min(READ_CHUNK, size - offset))
-      throw new Error(`stored file ${fileId} changed while read`);
-    hash.update(chunk.part);
-    bytes.set(chunk.part, offset);
-  }
-  if (hash.digest('hex') !== row.sha256) throw new Error(`stored file ${row.id} does not match its hash`);
-  return { ...toStoredFile(row), bytes };
+  const bytes = await readFileParts(db, { fileId, organizationId, hash });
+  if (bytes.length !== info.size || hash.digest('hex') !== info.sha256)
+    throw new Error(`stored file ${fileId} does not match its hash`);
+  return { ...info, bytes };
 }
-
-/** Bytes read per query by readFile. */
-const READ_CHUNK = 1024 * 1024;

@@ -110,20 +110,30 @@ for (const dialect of DIALECTS) {
       const stored = () =>
         app.services.db.kysely
           .selectFrom('books_job_files')
-          .select('bytes')
+          .select('job_id')
           .where('job_id', '=', job.id)
           .executeTakeFirst();
+      const parts = async () =>
+        (
+          await app.services.db.kysely
+            .selectFrom('file_parts')
+            .select('part')
+            .where('file_id', '=', job.id)
+            .execute()
+        ).length;
       const state = () =>
         app.services.db.kysely
           .selectFrom('books_jobs')
           .select('state')
           .where('id', '=', job.id)
           .executeTakeFirstOrThrow();
-      assert.ok((await stored())?.bytes);
+      assert.ok(await stored());
+      assert.equal(await parts(), 1);
       assert.equal(await purgeJobFiles(app.services.db.kysely, app.clock.now().toISOString()), 0);
       app.clock.advance(8 * 86_400_000);
       await app.runJobs(booksJobs);
       assert.equal(await stored(), undefined);
+      assert.equal(await parts(), 0, 'the bytes go with the file');
       assert.equal((await state()).state, 'succeeded');
     });
   });

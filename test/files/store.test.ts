@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { PART_BYTES } from '../../src/files/parts.ts';
 import { FileTooLargeError, readFile, sha256Of, storeFile } from '../../src/files/store.ts';
 import { createCaller, startTestApp, type TestApp } from '../support/app.ts';
 import { DIALECTS } from '../support/databases.ts';
@@ -79,11 +80,57 @@ for (const dialect of DIALECTS) {
         now: now(),
       });
       await db
-        .updateTable('stored_files')
+        .updateTable('file_parts')
         .set({ bytes: Buffer.from('tampered') })
-        .where('id', '=', file.id)
+        .where('file_id', '=', file.id)
         .execute();
       await assert.rejects(readFile(db, org, file.id), /does not match its hash/);
+    });
+
+    it('keeps a large file a MiB per part and reads it back whole, byte for byte', async () => {
+      const db = app.services.db.kysely;
+      // 2.5 MiB of varied bytes: three parts, the last one short.
+      const bytes = Buffer.alloc(PART_BYTES * 2 + PART_BYTES / 2);
+      for (let i = 0; i < bytes.length; i += 1) bytes[i] = (i * 31 + (i >> 11)) & 0xff;
+      const { file } = await storeFile(db, {
+        organizationId: org,
+        bytes,
+        mediaType: 'application/pdf',
+        fileName: 'big.pdf',
+        now: now(),
+      });
+      const parts = await db
+        .selectFrom('file_parts')
+        .select(['part', 'organization_id'])
+        .where('file_id', '=', file.id)
+        .orderBy('part')
+        .execute();
+      assert.deepEqual(
+        parts.map((p) => [Number(p.part), p.organization_id]),
+        [
+          [0, org],
+          [1, org],
+          [2, org],
+        ],
+      );
+      const read = await readFile(db, org, file.id);
+      assert.equal(read?.size, bytes.length);
+      assert.ok(read?.bytes.equals(bytes));
+      assert.equal(await readFile(db, otherOrg, file.id), undefined);
+    });
+
+    it('never serves a file with a part missing', async () => {
+      const db = app.services.db.kysely;
+      const bytes = Buffer.alloc(PART_BYTES + 10, 7);
+      const { file } = await storeFile(db, {
+        organizationId: org,
+        bytes,
+        mediaType: 'application/pdf',
+        fileName: 'gap.pdf',
+        now: now(),
+      });
+      await db.deleteFrom('file_parts').where('file_id', '=', file.id).where('part', '=', 0).execute();
+      await assert.rejects(readFile(db, org, file.id), /missing part 0/);
     });
   });
 }

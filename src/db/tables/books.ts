@@ -76,10 +76,10 @@ export interface BooksJobsTable {
   purge_after: Timestamp | null;
 }
 
+/** A job's file (its bytes are in `file_parts` under the job's id): present while it is kept. */
 export interface BooksJobFilesTable {
   job_id: string;
   organization_id: string;
-  bytes: Blob;
 }
 
 export interface LedgerEntriesTable {

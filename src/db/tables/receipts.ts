@@ -1,9 +1,12 @@
-import type { Blob, Bool, Json, Minor, Timestamp } from './types.ts';
+import type { Bool, Json, Minor, Timestamp } from './types.ts';
 
 /** Civil date `YYYY-MM-DD`. */
 type CivilDate = string;
 
-/** An original file: immutable once written, one row per distinct content in an organization. */
+/**
+ * An original file: immutable once written, one row per distinct content in an organization. Its
+ * bytes are in `file_parts` under its id.
+ */
 export interface StoredFilesTable {
   id: string;
   organization_id: string;
@@ -12,7 +15,6 @@ export interface StoredFilesTable {
   size: Minor;
   media_type: string;
   file_name: string;
-  bytes: Blob;
   created_at: Timestamp;
 }
 

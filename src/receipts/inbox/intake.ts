@@ -4,7 +4,7 @@ import { AppError } from '../../contract/errors.ts';
 import type { Database } from '../../db/schema.ts';
 import type { ReceiptsTable } from '../../db/tables/receipts.ts';
 import { dbJson } from '../../db/values.ts';
-import { sha256Of, storeFile } from '../../files/store.ts';
+import { sha256InSlices, storeFile } from '../../files/store.ts';
 import { newId } from '../../lib/ids.ts';
 import type { UnitOfWork } from '../../unit/unit-of-work.ts';
 import { sniffType } from '../extraction/sniff.ts';
@@ -86,7 +86,7 @@ export async function createInboxItem(
   item: NewInboxItem,
 ): Promise<{ receipt: ReceiptRow; duplicate: boolean }> {
   const type = checkReceiptFile(item.bytes, item.fileName, item.mediaType);
-  const existing = await findReceiptBySha(unit.db, unit.organizationId, sha256Of(item.bytes));
+  const existing = await findReceiptBySha(unit.db, unit.organizationId, await sha256InSlices(item.bytes));
   if (existing) return { receipt: existing, duplicate: true };
   const now = unit.clock.now().toISOString();
   const { file } = await storeFile(unit.db, {
