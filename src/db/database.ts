@@ -7,6 +7,7 @@ import type pg from 'pg';
 import { CredentialWrites } from './credential-writes.ts';
 import { prepareMarkedStatements } from './pg-prepared.ts';
 import type { Database } from './schema.ts';
+import { WalCheckpointer } from './sqlite-checkpointer.ts';
 import { AccountingSqliteDialect, ReadPoolPlugin } from './sqlite-driver.ts';
 import { SqliteReadPool } from './sqlite-read-pool.ts';
 import { cachingSqliteDatabase } from './statement-cache.ts';
@@ -57,6 +58,8 @@ export interface Db {
   readKysely: Kysely<Database>;
   /** SQLite: read-pool threads started so far (tests check that job polls start none). */
   readersStarted?: () => number;
+  /** SQLite: WAL checkpoints run off the event loop so far (decision 459). */
+  checkpointsRun?: () => number;
   close(): Promise<void>;
 }
 
@@ -84,6 +87,21 @@ export const DEFAULT_SQLITE_READERS = 2;
 
 export function isPostgresUrl(url: string | undefined): url is string {
   return url !== undefined && /^postgres(ql)?:\/\//.test(url);
+}
+
+/**
+ * Calls `wrote` when the connection changed rows since the last call: a job's poll that only read
+ * on the writer wakes no checkpoint thread (an idle process starts none, decision 288).
+ */
+function wroteSince(sqlite: BetterSqlite3.Database, wrote: () => void): () => void {
+  const changes = sqlite.prepare('select total_changes() as n').pluck();
+  let seen = changes.get();
+  return () => {
+    const now = changes.get();
+    if (now === seen) return;
+    seen = now;
+    wrote();
+  };
 }
 
 export function openDatabase(config: DatabaseConfig): Db {
@@ -127,11 +145,16 @@ export function openDatabase(config: DatabaseConfig): Db {
   const writer = cachingSqliteDatabase(sqlite);
   const readers = config.sqliteReaders ?? DEFAULT_SQLITE_READERS;
   const pool = readers > 0 ? new SqliteReadPool(file, readers) : undefined;
+  // With the read pool (the service's shape) the WAL is copied back off the event loop (decision
+  // 459); without it (ACCOUNTING_SQLITE_READERS=0, a debugging shape) SQLite's own checkpoint stays.
+  const checkpointer = pool ? new WalCheckpointer(file) : undefined;
+  if (checkpointer) sqlite.pragma('wal_autocheckpoint = 0');
   const kysely = new Kysely<Database>({
     dialect: new AccountingSqliteDialect({
       config: { database: writer },
       readers: pool,
       prepare: (sql) => writer.prepare(sql),
+      ...(checkpointer ? { afterWriterUse: wroteSince(sqlite, () => checkpointer.afterWrite()) } : {}),
     }),
   });
   return {
@@ -140,7 +163,13 @@ export function openDatabase(config: DatabaseConfig): Db {
     location: file,
     readKysely: pool ? kysely.withPlugin(new ReadPoolPlugin()) : kysely,
     readersStarted: () => pool?.started ?? 0,
+    checkpointsRun: () => checkpointer?.runs ?? 0,
     readCommittedRow: (sql) => (sqlite.inTransaction ? undefined : writer.prepare(sql).get()),
-    close: () => kysely.destroy(),
+    // The checkpointer's connection goes first, so that the writer's close is the last one and
+    // SQLite copies the whole log back and removes it.
+    close: async () => {
+      await checkpointer?.close();
+      await kysely.destroy();
+    },
   };
 }

@@ -63,12 +63,14 @@ class RoutedConnection implements DatabaseConnection {
   readonly #writer: SqliteDriver;
   readonly #readers: SqliteReadPool;
   readonly #isRead: (sql: string) => boolean;
+  readonly #afterWriterUse: () => void;
   #held: DatabaseConnection | undefined;
 
-  constructor(writer: SqliteDriver, readers: SqliteReadPool, isRead: (sql: string) => boolean) {
-    this.#writer = writer;
-    this.#readers = readers;
-    this.#isRead = isRead;
+  constructor(routes: Routes) {
+    this.#writer = routes.writer;
+    this.#readers = routes.readers;
+    this.#isRead = routes.isRead;
+    this.#afterWriterUse = routes.afterWriterUse;
   }
 
   async writer(): Promise<DatabaseConnection> {
@@ -96,27 +98,37 @@ class RoutedConnection implements DatabaseConnection {
   async release(): Promise<void> {
     const held = this.#held;
     this.#held = undefined;
-    if (held) await this.#writer.releaseConnection();
+    if (!held) return;
+    await this.#writer.releaseConnection();
+    this.#afterWriterUse();
   }
+}
+
+interface Routes {
+  writer: SqliteDriver;
+  readers: SqliteReadPool;
+  isRead: (sql: string) => boolean;
+  /** Told each time a connection lets the writer go (it may have written: decision 459). */
+  afterWriterUse: () => void;
 }
 
 /** The writer (one connection, Kysely's mutex) plus the read pool (docs/decisions.md 266). */
 class RoutingSqliteDriver implements Driver {
+  readonly #routes: Routes;
   readonly #writer: SqliteDriver;
   readonly #readers: SqliteReadPool;
-  readonly #isRead: (sql: string) => boolean;
 
-  constructor(writer: SqliteDriver, readers: SqliteReadPool, isRead: (sql: string) => boolean) {
-    this.#writer = writer;
-    this.#readers = readers;
-    this.#isRead = isRead;
+  constructor(routes: Routes) {
+    this.#routes = routes;
+    this.#writer = routes.writer;
+    this.#readers = routes.readers;
   }
 
   init(): Promise<void> {
     return this.#writer.init();
   }
   async acquireConnection(): Promise<DatabaseConnection> {
-    return new RoutedConnection(this.#writer, this.#readers, this.#isRead);
+    return new RoutedConnection(this.#routes);
   }
   async beginTransaction(connection: DatabaseConnection, _settings: TransactionSettings): Promise<void> {
     await this.#writer.beginTransaction(await held(connection));
@@ -164,6 +176,8 @@ export interface SqliteDriverOptions {
   readers?: SqliteReadPool | undefined;
   /** The writer's prepared statement for `sql` (cached), to ask SQLite whether it only reads. */
   prepare?: (sql: string) => Statement;
+  /** Told each time a connection lets the writer go (the WAL checkpointer, decision 459). */
+  afterWriterUse?: () => void;
 }
 
 export class AccountingSqliteDialect extends SqliteDialect {
@@ -174,7 +188,7 @@ export class AccountingSqliteDialect extends SqliteDialect {
   }
   override createDriver(): Driver {
     const writer = new ImmediateSqliteDriver(this.#options.config);
-    const { readers, prepare } = this.#options;
+    const { readers, prepare, afterWriterUse } = this.#options;
     if (!readers || !prepare) return writer;
     // SQLite itself says whether a statement only reads; the SELECT/WITH prefix keeps pragmas
     // (which answer about a connection's own settings) on the writer.
@@ -183,6 +197,6 @@ export class AccountingSqliteDialect extends SqliteDialect {
       const statement = prepare(sql);
       return statement.reader && statement.readonly;
     };
-    return new RoutingSqliteDriver(writer, readers, isRead);
+    return new RoutingSqliteDriver({ writer, readers, isRead, afterWriterUse: afterWriterUse ?? (() => {}) });
   }
 }
