@@ -2527,7 +2527,7 @@ export interface paths {
         put?: never;
         /**
          * Add a member by email
-         * @description The member is active at once and can be given API keys (by themselves) or an OAuth identity (by an operator). No mail is sent yet: the sign-in link comes with the dashboard. An email already in the organization, in any status, is refused with member_email_taken.
+         * @description The member is active at once and can be given API keys (by themselves) or an OAuth identity (by an operator). The new member is mailed where to sign in to the dashboard (the sign-in page, never a token), in the same unit as the change. An email already in the organization, in any status, is refused with member_email_taken.
          *
          *     **Access:** scopes `accounting:read`, `accounting:write`, `accounting:admin`; roles admin.
          *

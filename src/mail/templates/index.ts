@@ -8,6 +8,7 @@ export {
 } from './contractor-portal-news.ts';
 export { type InvoiceDeadlineSoonInput, invoiceDeadlineSoon } from './invoice-deadline-soon.ts';
 export { type InvoiceSentInput, invoiceFilename, invoiceSent } from './invoice-sent.ts';
+export { type MemberAddedInput, memberAdded } from './member-added.ts';
 export { escapeHtml, type RenderedMail } from './render.ts';
 export {
   type ScheduleRunProblem,

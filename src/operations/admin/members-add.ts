@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import { addMemberByEmail } from '../../admin/members.ts';
 import { Email, IdempotencyKey, SingleLineText } from '../../contract/formats.ts';
+import { memberAdded } from '../../mail/templates/index.ts';
 import { defineOperation } from '../define.ts';
 import { Member, RoleInput, toMember } from './schema.ts';
 
@@ -8,7 +9,7 @@ export const addOrganizationMember = defineOperation({
   name: 'admin.members.add',
   summary: 'Add a member by email',
   description:
-    'The member is active at once and can be given API keys (by themselves) or an OAuth identity (by an operator). No mail is sent yet: the sign-in link comes with the dashboard. An email already in the organization, in any status, is refused with member_email_taken.',
+    'The member is active at once and can be given API keys (by themselves) or an OAuth identity (by an operator). The new member is mailed where to sign in to the dashboard (the sign-in page, never a token), in the same unit as the change. An email already in the organization, in any status, is refused with member_email_taken.',
   access: { scopes: ['accounting:read', 'accounting:write', 'accounting:admin'], roles: ['admin'] },
   mutation: { idempotencyKeyMax: 200, revision: 'none' },
   input: Type.Object(
@@ -23,6 +24,20 @@ export const addOrganizationMember = defineOperation({
   output: Member,
   example: { email: 'grace@example.com', role: 'finance', name: 'Grace Hopper' },
   async run({ ctx, input }) {
-    return toMember(await addMemberByEmail(ctx, input));
+    const member = await addMemberByEmail(ctx, input);
+    // Decision 460: the mail goes with the change or not at all, to the address just added.
+    const organization = await ctx.db
+      .selectFrom('organizations')
+      .select('name')
+      .where('id', '=', ctx.organizationId)
+      .executeTakeFirstOrThrow();
+    const mail = memberAdded({
+      organizationName: organization.name,
+      memberName: member.name,
+      roleLabel: member.role === 'admin' ? 'Admin' : 'Finance',
+      signInLink: `${ctx.services.config.publicUrl.replace(/\/+$/, '')}/dashboard/sign-in`,
+    });
+    await ctx.sendMail({ to: [member.email], ...mail });
+    return toMember(member);
   },
 });
