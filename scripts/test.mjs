@@ -18,7 +18,12 @@ function testFiles(dir) {
 const isDir = (a) => !a.startsWith('-') && existsSync(a) && statSync(a).isDirectory();
 const given = process.argv.slice(2);
 const args = given.flatMap((a) => (isDir(a) ? testFiles(a).sort() : [a]));
-const files = given.some((a) => a.endsWith('.ts') || isDir(a)) ? [] : testFiles('test').sort();
+// Longest first: three files run at once, so a long file started last sets the suite's end while
+// the other two slots sit idle. Files that drive Chromium are the longest, then larger files tend
+// to hold more tests; without the order, test/web (alphabetically last) ran as the tail.
+const weight = (file) => (/\.browser\.test\.ts$|\/web\//.test(file) ? 1e9 : 0) + statSync(file).size;
+const longestFirst = (list) => list.sort((a, b) => weight(b) - weight(a) || a.localeCompare(b));
+const files = given.some((a) => a.endsWith('.ts') || isDir(a)) ? [] : longestFirst(testFiles('test'));
 if (files.length === 0 && !args.some((a) => a.endsWith('.ts'))) {
   process.stderr.write('no test files under the given directories\n');
   process.exit(1);
