@@ -4,7 +4,7 @@ import { asJson, dbBool } from '../db/values.ts';
 import { matchesAny } from '../events/patterns.ts';
 import type { EventFanOut, RecordedEvent } from '../events/recorder.ts';
 import { WEBHOOK_TEST_EVENT } from '../events/types/webhooks.ts';
-import { enqueueDeliveries } from './delivery/queue.ts';
+import { enqueueDeliveries } from './delivery/queue/enqueue.ts';
 
 /**
  * The webhook outbox write: runs inside the transaction that records the event, so an event and

@@ -3,7 +3,7 @@ import type { Db } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
 import { asIso } from '../db/values.ts';
 import { DAY } from '../lib/clock.ts';
-import { deleteDeliveriesOfEvents } from './delivery/queue.ts';
+import { deleteDeliveriesOfEvents } from './delivery/queue/purge.ts';
 
 /**
  * Events removed per transaction. Small, because each event brings a delivery per endpoint and

@@ -5,7 +5,8 @@ import { newId } from '../../src/lib/ids.ts';
 import type { AttemptDeps } from '../../src/webhooks/delivery/attempt.ts';
 import { type Outcome, recordOutcomes } from '../../src/webhooks/delivery/outcome.ts';
 import { OutcomeBatcher } from '../../src/webhooks/delivery/outcome-batch.ts';
-import { type ClaimOptions, claimDeliveries } from '../../src/webhooks/delivery/queue.ts';
+import { claimDeliveries } from '../../src/webhooks/delivery/queue/claim.ts';
+import type { ClaimOptions } from '../../src/webhooks/delivery/queue/claimable.ts';
 import { type Caller, createCaller, startTestApp, type TestApp } from '../support/app.ts';
 import { DIALECTS } from '../support/databases.ts';
 import {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ConfigError, loadConfig } from '../../src/config.ts';
 import { shouldAutoDisable } from '../../src/webhooks/delivery/auto-disable.ts';
-import { retryCap } from '../../src/webhooks/delivery/queue.ts';
+import { retryCap } from '../../src/webhooks/delivery/queue/claimable.ts';
 import {
   DEFAULT_DELIVERY_SETTINGS,
   endpointHold,

@@ -14,7 +14,7 @@ import type { ColumnTypes } from './column-types.ts';
  *   only.
  *
  * The predicates are written as literals because SQLite uses a partial index only when the query
- * repeats its condition literally (src/webhooks/delivery/queue.ts does).
+ * repeats its condition literally (src/webhooks/delivery/queue/claimable.ts does).
  *
  * The two indexes of 0004 that led with `status` go: SQLite preferred them (an equality on
  * `status` looks selective to it) and then walked every pending row of the other kind. An

@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import { AppError, notFound } from '../../contract/errors.ts';
 import { Id, IdempotencyKey, Timestamp } from '../../contract/formats.ts';
-import { requeueFailedSince } from '../../webhooks/delivery/queue.ts';
+import { requeueFailedSince } from '../../webhooks/delivery/queue/requeue.ts';
 import { retryScheduleOf } from '../../webhooks/delivery/settings.ts';
 import { selectEndpoint } from '../../webhooks/endpoints.ts';
 import { defineOperation } from '../define.ts';

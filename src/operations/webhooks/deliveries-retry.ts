@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import { AppError, notFound } from '../../contract/errors.ts';
 import { Id, IdempotencyKey } from '../../contract/formats.ts';
-import { requeueDelivery } from '../../webhooks/delivery/queue.ts';
+import { requeueDelivery } from '../../webhooks/delivery/queue/requeue.ts';
 import { retryScheduleOf } from '../../webhooks/delivery/settings.ts';
 import { defineOperation } from '../define.ts';
 import { retryPendingNow, selectDeliveries, toDelivery, WebhookDelivery } from './store.ts';

@@ -2,7 +2,7 @@ import { Type } from 'typebox';
 import { Id, IdempotencyKey, Revision } from '../../contract/formats.ts';
 import { dbBool } from '../../db/values.ts';
 import { loadForChange } from '../../unit/revision.ts';
-import { cancelPendingDeliveries } from '../../webhooks/delivery/queue.ts';
+import { cancelPendingDeliveries } from '../../webhooks/delivery/queue/cancel.ts';
 import { allowStatus, changeEndpoint, requireEndpoint } from '../../webhooks/endpoints.ts';
 import { defineOperation } from '../define.ts';
 import { toEndpoint, WebhookEndpoint } from './schema.ts';

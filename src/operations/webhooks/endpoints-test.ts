@@ -3,7 +3,7 @@ import { AppError } from '../../contract/errors.ts';
 import { Id, IdempotencyKey } from '../../contract/formats.ts';
 import { EventEnvelope, toEnvelope } from '../../events/envelope.ts';
 import { WEBHOOK_TEST_EVENT } from '../../events/types/webhooks.ts';
-import { enqueueDeliveries } from '../../webhooks/delivery/queue.ts';
+import { enqueueDeliveries } from '../../webhooks/delivery/queue/enqueue.ts';
 import { requireEndpoint } from '../../webhooks/endpoints.ts';
 import { defineOperation } from '../define.ts';
 

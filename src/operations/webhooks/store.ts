@@ -5,7 +5,7 @@ import { Id, Timestamp } from '../../contract/formats.ts';
 import type { Database } from '../../db/schema.ts';
 import type { WebhookAttemptsTable, WebhookDeliveriesTable } from '../../db/tables/webhooks.ts';
 import { asInt, asIso, asIsoOrNull } from '../../db/values.ts';
-import { makePendingDueNow } from '../../webhooks/delivery/queue.ts';
+import { makePendingDueNow } from '../../webhooks/delivery/queue/requeue.ts';
 import type { OperationContext } from '../context.ts';
 
 const NullableTimestamp = (description: string) =>

@@ -4,7 +4,7 @@ import { dbBool } from '../../db/values.ts';
 import { DAY } from '../../lib/clock.ts';
 import type { UnitOfWork } from '../../unit/unit-of-work.ts';
 import { changeEndpoint, selectEndpoint } from '../endpoints.ts';
-import { cancelPendingDeliveries } from './queue.ts';
+import { cancelPendingDeliveries } from './queue/cancel.ts';
 
 export type DisableReason = 'consecutive_failures' | 'gone';
 

@@ -6,7 +6,7 @@ import { type Kysely, type RawBuilder, sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import { PREPARED } from '../../db/pg-prepared.ts';
 import type { Database } from '../../db/schema.ts';
-import { inIdList, organizationColumn } from './queue.ts';
+import { inIdList, organizationColumn } from './queue/settle.ts';
 
 type Dialect = Db['dialect'];
 

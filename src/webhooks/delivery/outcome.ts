@@ -22,7 +22,9 @@ import {
   lockEndpoints,
   writeBatchOnPostgres,
 } from './outcome-sql.ts';
-import { type ClaimedDelivery, clip, type Settlement, settleAllOnPostgres, settleUpdates } from './queue.ts';
+import type { ClaimedDelivery } from './queue/claimable.ts';
+import { clip } from './queue/error-text.ts';
+import { type Settlement, settleAllOnPostgres, settleUpdates } from './queue/settle.ts';
 
 export const DELIVERY_JOB = 'webhooks.deliver';
 

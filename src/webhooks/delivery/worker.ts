@@ -9,7 +9,9 @@ import { type AttemptDeps, ClaimScope, loadAttemptContexts, performAttempt } fro
 import { webhookMetrics } from './metrics.ts';
 import { type Outcome, recordOutcomes } from './outcome.ts';
 import { OutcomeBatcher } from './outcome-batch.ts';
-import { type ClaimKind, claimDeliveries, failAbandoned } from './queue.ts';
+import { failAbandoned } from './queue/abandoned.ts';
+import { claimDeliveries } from './queue/claim.ts';
+import type { ClaimKind } from './queue/claimable.ts';
 import type { WebhookRuntime } from './runtime.ts';
 import { SendTurns } from './send-turns.ts';
 import { endpointHold, retryScheduleOf } from './settings.ts';
