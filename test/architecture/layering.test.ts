@@ -62,6 +62,14 @@ describe('layering (docs/architecture.md)', () => {
     assert.ok(!writesTable('sql`select id from webhook_deliveries d`', 'webhook_deliveries'));
   });
 
+  it('one owner per queue table: every write to books_jobs (imports, exports, extractions) is in books/jobs-queue.ts', () => {
+    const writers = [...new Set(imports.map(({ from }) => from))].filter((file) =>
+      writesTable(readFileSync(path.join(srcDir, file), 'utf8'), 'books_jobs'),
+    );
+    assert.deepEqual(writers, ['books/jobs-queue.ts']);
+    assert.ok(!writesTable("db.updateTable('books_jobs_x')", 'books_jobs'));
+  });
+
   it('the checks catch a broken layout (deliberately wrong examples)', () => {
     const broken: Import[] = [
       { from: 'invoicing/send.ts', to: 'services.ts' },
