@@ -12,6 +12,8 @@ const HEX = '0123456789abcdef';
 const BACKSLASH = 0x5c;
 const SLASH = 0x2f;
 const EQUALS = 0x3d;
+/** The characters JSON allows after a backslash besides `u` and `/`: `"`, `\`, b, f, n, r, t. */
+const JSON_ESCAPES = [QUOTE, BACKSLASH, 0x62, 0x66, 0x6e, 0x72, 0x74];
 /** Decoded a group of characters at a time: a multiple of 4, large enough to be cheap per call. */
 const GROUP = 256 * 1024;
 
@@ -108,6 +110,9 @@ export function streamField(
   let sink: Base64Sink | undefined;
   // Inside a \uXXXX escape of the field: how many hex digits were read (-1: none pending).
   let unicodeDigits = -1;
+  // The field's text is not a JSON string (a raw control character, an unknown escape, a \u
+  // without four hex digits): the parser must still refuse the body as invalid JSON.
+  let brokenJson = false;
   let unicodeValue = 0;
   let received = 0;
 
@@ -132,6 +137,7 @@ export function streamField(
             const digit = HEX.indexOf(String.fromCharCode(byte).toLowerCase());
             if (digit < 0) {
               current.reject();
+              brokenJson = true;
               unicodeDigits = -1;
             } else {
               unicodeValue = unicodeValue * 16 + digit;
@@ -150,9 +156,21 @@ export function streamField(
             else if (byte === 0x75) {
               unicodeDigits = 0;
               unicodeValue = 0;
-            } else current.reject();
+            } else {
+              current.reject();
+              if (!JSON_ESCAPES.includes(byte)) brokenJson = true;
+            }
           } else if (byte === BACKSLASH) escaped = true;
           else if (byte === QUOTE) {
+            if (brokenJson) {
+              // A raw control character in the string passed on: the parser answers invalid_json,
+              // as it did for the whole text before the field was streamed.
+              this.push(Buffer.from('\u0001"', 'latin1'));
+              sink = undefined;
+              mode = 'value';
+              passFrom = i + 1;
+              continue;
+            }
             this.push(Buffer.from(current.empty ? '"' : `${STREAMED_PLACEHOLDER}"`, 'latin1'));
             // An empty value is no upload: a later occurrence of the field may still stream.
             if (!current.empty) {
@@ -162,7 +180,10 @@ export function streamField(
             sink = undefined;
             mode = 'value';
             passFrom = i + 1;
-          } else current.push(byte);
+          } else {
+            if (byte < 0x20) brokenJson = true;
+            current.push(byte);
+          }
           continue;
         }
         if (mode === 'string') {

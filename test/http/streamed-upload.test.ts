@@ -83,13 +83,19 @@ describe('streamField: a file field decoded while the body arrives', () => {
       'QQ===',
       'QUJD\\"REVG',
       'QUJ\\u00e9',
-      'QUJ\\u00zz',
     ]) {
       const { passed, upload } = await throughStream(`{"contentBase64":"${text}"}`, 2);
       assert.equal(JSON.parse(passed).contentBase64, STREAMED_PLACEHOLDER, text);
       assert.equal(upload?.bytes, undefined, text);
       // Invalid text never shares a digest with valid text (nor with its own valid prefix).
       assert.match(upload?.textSha256 ?? '', /^invalid:/, text);
+    }
+    // Text that is not a JSON string stays invalid JSON for the parser, as when it was not streamed.
+    for (const text of ['QUJ\\u00zz', 'QUJD\\qREVG', 'QUJD\nREVG', 'QUJD\tREVG']) {
+      const { passed, upload } = await throughStream(`{"contentBase64":"${text}","fileName":"x"}`, 2);
+      assert.throws(() => JSON.parse(passed), SyntaxError, text);
+      assert.throws(() => JSON.parse(`{"contentBase64":"${text}"}`), SyntaxError, 'the fixture itself');
+      assert.equal(upload, undefined, text);
     }
   });
 
@@ -196,6 +202,15 @@ for (const dialect of DIALECTS) {
         assert.equal(res.error.code, 'invalid_file', text);
         assert.equal(res.error.field, 'contentBase64', text);
       }
+      // A raw line break in the field is invalid JSON, as it was before the field was streamed.
+      const raw = await call(
+        app.baseUrl,
+        'receipts.upload',
+        {},
+        { token: caller.token, rawBody: uploadBody('').replace('""', '"QUJD\nREVG"') },
+      );
+      assert.equal(raw.status, 400, JSON.stringify(raw.body));
+      assert.equal(raw.error.code, 'invalid_json');
       // An unfinished field is invalid JSON, as before.
       const cut = await call(
         app.baseUrl,
