@@ -7,6 +7,8 @@ import { ensureSearchIndex } from '../db/search-index.ts';
 import { type InboundListener, startInboundListener } from '../inbound/listener.ts';
 import { JOBS } from '../jobs/catalog.ts';
 import { startJobs } from '../jobs/runner.ts';
+import { OPERATIONS } from '../operations/catalog.ts';
+import { warmValidators } from '../operations/validation.ts';
 import { describeReaders, readerStatus } from '../receipts/extraction/readers.ts';
 import { buildServer } from '../server.ts';
 import { createServices, type Services } from '../services.ts';
@@ -97,6 +99,8 @@ export async function runServe(config: Config): Promise<number> {
   }
   const jobs = startJobs(services, JOBS);
   const inbound = await startInbound(services);
+  // In the background: each operation's first call then finds its validator compiled.
+  void warmValidators(OPERATIONS.map((operation) => operation.input));
   services.logger.info({ address, database: services.db.location }, 'accounting service listening');
   process.stdout.write(`Listening on ${address} (database: ${services.db.dialect})\n`);
   const readers = await readerStatus();
@@ -117,6 +121,8 @@ export async function runWorker(config: Config): Promise<number> {
   const services = await prepared(config);
   const jobs = startJobs(services, JOBS);
   const inbound = await startInbound(services);
+  // In the background: each operation's first call then finds its validator compiled.
+  void warmValidators(OPERATIONS.map((operation) => operation.input));
   services.logger.info(
     { database: services.db.location, jobs: JOBS.map((job) => job.name) },
     'worker started',
