@@ -21,6 +21,7 @@ import * as requestPipeline from './0019-request-pipeline.ts';
 import * as importHistory from './0027-import-history.ts';
 import * as importIndexes from './0029-import-indexes.ts';
 import * as receiptServicePeriod from './0030-receipt-service-period.ts';
+import * as referenceRates from './0032-reference-rates.ts';
 import type { ColumnTypes } from './column-types.ts';
 
 export interface AppMigration {
@@ -54,4 +55,5 @@ export const MIGRATIONS: Record<string, AppMigration> = {
   '0027-import-history': importHistory,
   '0029-import-indexes': importIndexes,
   '0030-receipt-service-period': receiptServicePeriod,
+  '0032-reference-rates': referenceRates,
 };
