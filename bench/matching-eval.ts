@@ -21,6 +21,8 @@ import {
   withoutCards,
 } from './matching-eval/evaluate.ts';
 import { generateEvalSet } from './matching-eval/generate.ts';
+import { EUR_RATES } from './matching-eval/merchants.ts';
+import type { Organization } from './matching-eval/org.ts';
 
 const { values } = parseArgs({
   options: {
@@ -32,6 +34,16 @@ const { values } = parseArgs({
     hard: { type: 'boolean', default: false },
   },
 });
+
+/**
+ * Dated reference tables as the rates job would store them: one per booking date of the set, at
+ * the generator's mid rates (it moves each purchase's rate by up to ±1 %, not the rate of a day).
+ */
+function datedTables(set: readonly Organization[]) {
+  const perEur = Object.fromEntries(Object.entries(EUR_RATES).map(([code, eur]) => [code, 1 / eur]));
+  const dates = new Set(set.flatMap((org) => org.transactions.map((tx) => tx.bookedDate)));
+  return [...dates].map((date) => ({ date, source: 'generator', perEur }));
+}
 
 const pct = (x: number): string => `${(x * 100).toFixed(1)} %`;
 
@@ -59,6 +71,8 @@ for (const [name, seed] of splits) {
   // What the service runs with today: no configured rates, the bundled reference table only.
   const bundled = { ...evalSettings, approximateRates: {} };
   console.log(row(`${name}, no configured rates (bundled table)`, evaluate(set, bundled)));
+  const dated = { ...bundled, datedRates: datedTables(set) };
+  console.log(row(`${name}, no configured rates, dated tables of every day`, evaluate(set, dated)));
   const none = { ...bundled, referenceRates: null };
   console.log(row(`${name}, no rates at all`, evaluate(set, none)));
   const crowded = generateEvalSet(seed, pairs, { unfiledRatio: 2, hard });

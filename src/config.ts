@@ -51,6 +51,12 @@ export interface Config {
   sessions: SessionSettings;
   /** Inbound e-mail (receipts by mail and other purposes): the SMTP listener, off by default. */
   inbound: InboundSettings;
+  /**
+   * Exchange rates for receipt matching (docs/receipts-matching.md, decision 492): the ECB-format
+   * file the rates job fetches (ACCOUNTING_REFERENCE_RATES_URL; unset, no job and no network)
+   * and how often (ACCOUNTING_REFERENCE_RATES_INTERVAL).
+   */
+  referenceRates: { url: string | undefined; intervalMs: number };
 }
 
 export class ConfigError extends Error {}
@@ -235,7 +241,41 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
           : undefined,
     },
     inbound: parseInbound(env, host),
+    referenceRates: {
+      url: parseRatesUrl(env.ACCOUNTING_REFERENCE_RATES_URL),
+      intervalMs: parseRatesInterval(env.ACCOUNTING_REFERENCE_RATES_INTERVAL),
+    },
   };
+}
+
+/**
+ * The rates source: an http(s) URL without credentials. Whether it may be reached (https on 443 or
+ * 8443 to a public address, or the localhost exception of the webhook settings) is judged at each
+ * fetch by the same policy as webhook deliveries, and a refusal is the job's failure code.
+ */
+function parseRatesUrl(text: string | undefined): string | undefined {
+  const value = (text ?? '').trim();
+  if (value === '') return undefined;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new ConfigError(`ACCOUNTING_REFERENCE_RATES_URL: "${value}" is not a URL`);
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:')
+    throw new ConfigError('ACCOUNTING_REFERENCE_RATES_URL: must start with https://');
+  if (url.username || url.password)
+    throw new ConfigError('ACCOUNTING_REFERENCE_RATES_URL: must not carry a user name or password');
+  return url.href;
+}
+
+/** Between 10 minutes (the ECB publishes once a day) and a week; 6 hours by default. */
+function parseRatesInterval(text: string | undefined): number {
+  if (text === undefined || text === '') return 6 * 60 * 60_000;
+  const ms = parseDuration(text, 'ACCOUNTING_REFERENCE_RATES_INTERVAL');
+  if (ms < 10 * 60_000 || ms > 7 * DAY)
+    throw new ConfigError('ACCOUNTING_REFERENCE_RATES_INTERVAL: between 10m and 7d');
+  return ms;
 }
 
 function parseInbound(env: NodeJS.ProcessEnv, host: string): InboundSettings {

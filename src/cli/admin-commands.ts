@@ -31,6 +31,7 @@ import {
   required,
   requiredId,
 } from './options.ts';
+import { RATES_COMMANDS, runRatesCommand } from './rates-commands.ts';
 import { UsageError } from './usage-error.ts';
 import { runWebhookEnable } from './webhook-commands.ts';
 
@@ -46,6 +47,7 @@ const ADMIN_COMMANDS = [
   'webhooks enable',
   'dashboard link',
   ...LIST_COMMANDS,
+  ...RATES_COMMANDS,
 ];
 
 /** orgs / members / keys: administration straight against the database. */
@@ -64,6 +66,7 @@ export async function runAdminCommand(
   try {
     await migrateToLatest(services.db);
     if (LIST_COMMANDS.includes(name)) return await runListCommand(services, name, options);
+    if (RATES_COMMANDS.includes(name)) return await runRatesCommand(services, config, name, options);
     return await runNamed(name);
   } catch (error) {
     // A refused rule (last_admin, invalid_state, revision_conflict) is the operator's to fix.

@@ -29,6 +29,9 @@ Commands:
   mail list --org ID [--archived]
                              company mail: letters newest first (not archived unless --archived)
   webhooks enable --org ID --endpoint ID [--revision N]   turn an auto-disabled endpoint back on
+  rates load --file F        store the exchange rates of an ECB-format XML file (daily, 90-day or
+                             full history) for receipt matching; a refused file changes nothing
+  rates status               stored rates (count, first and last date) and the rates job's state
   dashboard link --email E [--org ID]   print a one-time dashboard sign-in link (no SMTP needed)
   mcp                        MCP server over stdio (ACCOUNTING_API_KEY)
 
@@ -58,6 +61,7 @@ async function main(argv: string[]): Promise<number> {
       archived: { type: 'boolean', default: false },
       'org-name': { type: 'string' },
       'time-zone': { type: 'string' },
+      file: { type: 'string' },
     },
   });
   const [command, subcommand] = positionals;

@@ -7,6 +7,7 @@ import type { FileTables } from './tables/files.ts';
 import type { InvitationTables } from './tables/invitations.ts';
 import type { InvoicingTables } from './tables/invoicing.ts';
 import type { ReceiptTables } from './tables/receipts.ts';
+import type { ReferenceRateTables } from './tables/reference-rates.ts';
 import type { ScheduleTables } from './tables/schedules.ts';
 import type { SessionTables } from './tables/sessions.ts';
 import type { WebhookTables } from './tables/webhooks.ts';
@@ -23,5 +24,6 @@ export interface Database
     BooksTables,
     SessionTables,
     ReceiptTables,
+    ReferenceRateTables,
     CompanyMailTables,
     FileTables {}

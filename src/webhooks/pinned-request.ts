@@ -20,6 +20,8 @@ export type PinnedOptions = {
   signal: AbortSignal;
   /** Trust anchors replacing the system ones (tests); certificates are always verified. */
   ca?: string;
+  /** Bytes of the body kept (default the excerpt's); a document fetch keeps all it reads. */
+  keepBytes?: number;
   onAddress?: (address: string) => void;
 };
 
@@ -66,7 +68,7 @@ function pinnedConnector(
 export async function sendPinned(
   url: URL,
   addresses: readonly string[],
-  request: Omit<DeliveryRequest, 'url'>,
+  request: Omit<DeliveryRequest, 'url'> & { method?: 'POST' | 'GET' },
   opts: PinnedOptions,
 ): Promise<PinnedResponse> {
   // A kept connection to exactly these vetted addresses is reused (connection-pool.ts).
@@ -85,7 +87,12 @@ export async function sendPinned(
     }
     return await new Promise<PinnedResponse>((resolve, reject) => {
       lease.pool.dispatch(
-        { path: `${url.pathname}${url.search}`, method: 'POST', headers, body: request.body },
+        {
+          path: `${url.pathname}${url.search}`,
+          method: request.method ?? 'POST',
+          headers,
+          body: request.method === 'GET' ? null : request.body,
+        },
         new AnswerReader(opts, resolve, reject),
       );
     });
@@ -159,7 +166,8 @@ class AnswerReader implements Dispatcher.DispatchHandler {
     if (this.#settled) return;
     const take = Math.min(chunk.length, this.#opts.maxResponseBytes - this.#read);
     this.#read += take;
-    const piece = chunk.subarray(0, Math.min(take, EXCERPT_BYTES - this.#keptBytes));
+    const keep = this.#opts.keepBytes ?? EXCERPT_BYTES;
+    const piece = chunk.subarray(0, Math.min(take, keep - this.#keptBytes));
     if (piece.length > 0) {
       // Copied: undici may reuse the memory of a chunk it has handed over.
       this.#kept.push(Buffer.from(piece));

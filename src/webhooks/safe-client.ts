@@ -62,9 +62,9 @@ const TIMEOUT_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEO
 const systemResolver: Resolver = async (hostname) =>
   (await lookup(hostname, { all: true, verbatim: true })).map((answer) => answer.address);
 
-type Failure = { errorClass: DeliveryErrorClass; errorMessage: string };
+export type Failure = { errorClass: DeliveryErrorClass; errorMessage: string };
 type Target = [URL, string[]];
-class DeadlineExceeded extends Error {}
+export class DeadlineExceeded extends Error {}
 
 async function resolveOnce(
   host: string,
@@ -86,7 +86,11 @@ async function resolveOnce(
 }
 
 /** The URL check, then one resolution whose public answers are the only addresses ever used. */
-async function vetTarget(raw: string, opts: DeliveryOptions, signal: AbortSignal): Promise<Failure | Target> {
+export async function vetTarget(
+  raw: string,
+  opts: DeliveryOptions,
+  signal: AbortSignal,
+): Promise<Failure | Target> {
   const verdict = checkEndpointUrl(raw, {
     allowLocalhostHttp: opts.allowLocalhostHttp,
     localhostPorts: opts.localhostPorts,
@@ -117,13 +121,13 @@ export function excerptOf(body: Buffer): string {
   return Array.from(text).slice(0, EXCERPT_CHARS).join('');
 }
 
-function describe(error: unknown): string {
+export function describe(error: unknown): string {
   const code = codeOf(error);
   const message = error instanceof Error ? error.message : String(error);
   return code === '' || message.includes(code) ? message : `${code}: ${message}`;
 }
 
-function classify(error: unknown): DeliveryErrorClass {
+export function classify(error: unknown): DeliveryErrorClass {
   const code = codeOf(error);
   if (TIMEOUT_CODES.has(code) || code === 'ETIMEDOUT') return 'timeout';
   if (code === 'ECONNREFUSED') return 'connection_refused';

@@ -26,6 +26,25 @@ describe('configuration checks at start', () => {
     }
   });
 
+  it('reference rates: off unless a URL is set; the URL and interval are checked at start', () => {
+    assert.deepEqual(loadConfig({}).referenceRates, { url: undefined, intervalMs: 6 * 3_600_000 });
+    const on = loadConfig({
+      ACCOUNTING_REFERENCE_RATES_URL: 'https://www.ecb.europa.eu/stats/eurofxref/eurofxref-daily.xml',
+      ACCOUNTING_REFERENCE_RATES_INTERVAL: '1d',
+    });
+    assert.equal(on.referenceRates.url, 'https://www.ecb.europa.eu/stats/eurofxref/eurofxref-daily.xml');
+    assert.equal(on.referenceRates.intervalMs, 86_400_000);
+    for (const [name, value] of [
+      ['ACCOUNTING_REFERENCE_RATES_URL', 'www.ecb.europa.eu/eurofxref-daily.xml'],
+      ['ACCOUNTING_REFERENCE_RATES_URL', 'file:///etc/passwd'],
+      ['ACCOUNTING_REFERENCE_RATES_URL', 'https://user:pw@rates.example.com/daily.xml'],
+      ['ACCOUNTING_REFERENCE_RATES_INTERVAL', '1m'],
+      ['ACCOUNTING_REFERENCE_RATES_INTERVAL', '8d'],
+    ] as const) {
+      assert.throws(() => loadConfig({ [name]: value }), ConfigError, `${name}=${value}`);
+    }
+  });
+
   it('reads every duration setting with one syntax, d included, and refuses more than ten years', () => {
     assert.equal(loadConfig({ ACCOUNTING_IDEMPOTENCY_TTL: '2d' }).idempotencyTtlMs, 2 * 86_400_000);
     assert.equal(loadConfig({ ACCOUNTING_WEBHOOK_LEASE: '2m' }).webhooks.delivery.leaseMs, 120_000);

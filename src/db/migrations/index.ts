@@ -22,6 +22,7 @@ import * as importHistory from './0027-import-history.ts';
 import * as importIndexes from './0029-import-indexes.ts';
 import * as receiptServicePeriod from './0030-receipt-service-period.ts';
 import * as fileParts from './0031-file-parts.ts';
+import * as referenceRates from './0032-reference-rates.ts';
 import type { ColumnTypes } from './column-types.ts';
 
 export interface AppMigration {
@@ -56,4 +57,5 @@ export const MIGRATIONS: Record<string, AppMigration> = {
   '0029-import-indexes': importIndexes,
   '0030-receipt-service-period': receiptServicePeriod,
   '0031-file-parts': fileParts,
+  '0032-reference-rates': referenceRates,
 };

@@ -1,6 +1,6 @@
 // The evidence components of one receipt/transaction pair. Each returns a value in 0..1 or null
 // (no evidence: a field is missing on one side) and a short reason for the explanation.
-import { crossRate } from './reference-rates.ts';
+import { minorUnitRate, rateForCharge } from './reference-rates.ts';
 import type { MatchSettings, ReceiptCandidate, TransactionCandidate } from './types.ts';
 
 export interface Component {
@@ -90,10 +90,11 @@ export function amountComponent(
     }
     return none('original amount differs', 0);
   }
-  const rate =
+  const configured =
     receipt.currency === null ? undefined : settings.approximateRates[`${receipt.currency}/${tx.currency}`];
-  if (rate === undefined) return referenceFx(receipt, tx, settings, charged, total);
-  const diff = ratio(charged, total) / rate - 1;
+  if (configured === undefined || receipt.currency === null)
+    return referenceFx(receipt, tx, settings, charged, total);
+  const diff = ratio(charged, total) / minorUnitRate(configured, receipt.currency, tx.currency) - 1;
   if (Math.abs(diff) <= settings.fxTolerance) {
     return none('amount close after approximate FX', decay(Math.abs(diff), settings.fxTolerance, 0.75, 0.5));
   }
@@ -104,8 +105,10 @@ export function amountComponent(
 }
 
 /**
- * No configured rate: the reference table's rate for the pair, with its wider band and lower
- * values (it may be months old); no rate there either -> a flat 0.3.
+ * No configured rate: the rate of the charge's date (a dated reference table, else the
+ * organization's implied rate, else the bundled table; decision 491). A dated rate of the day is
+ * close, so its band is narrower and its values higher; implied and bundled rates may be months
+ * away, so they get the wider band and lower values. No rate anywhere -> a flat 0.3.
  */
 function referenceFx(
   receipt: ReceiptCandidate,
@@ -115,23 +118,32 @@ function referenceFx(
   total: bigint,
 ): AmountComponent {
   const none = (reason: string, value: number): AmountComponent => ({ value, reason, exact: false });
-  const table = settings.referenceRates;
-  const rate =
-    table === null || receipt.currency === null ? undefined : crossRate(table, receipt.currency, tx.currency);
-  if (table === null || rate === undefined) return none('other currency, no rate', 0.3);
-  const diff = ratio(charged, total) / rate - 1;
-  const band = settings.referenceFxTolerance;
-  const of = `${table.source} rates of ${table.date}`;
+  const sources = {
+    dated: settings.datedRates,
+    datedMaxAgeDays: settings.datedRateMaxAgeDays,
+    implied: settings.impliedRates,
+    impliedMaxAgeDays: settings.impliedRateMaxAgeDays,
+    bundled: settings.referenceRates,
+  };
+  const found =
+    receipt.currency === null
+      ? undefined
+      : rateForCharge(sources, receipt.currency, tx.currency, tx.bookedDate);
+  if (found === undefined || receipt.currency === null) return none('other currency, no rate', 0.3);
+  const diff = ratio(charged, total) / minorUnitRate(found.rate, receipt.currency, tx.currency) - 1;
+  const dated = found.kind === 'dated';
+  const band = dated ? settings.datedFxTolerance : settings.referenceFxTolerance;
+  const [top, bottom, tip] = dated ? [0.75, 0.5, 0.4] : [0.65, 0.45, 0.35];
   if (Math.abs(diff) <= band) {
     return none(
-      `amount within ${(diff * 100).toFixed(1)} % after FX (${of})`,
-      decay(Math.abs(diff), band, 0.65, 0.45),
+      `amount within ${(diff * 100).toFixed(1)} % after FX (${found.label})`,
+      decay(Math.abs(diff), band, top, bottom),
     );
   }
   if (!expectsMoneyIn(receipt) && diff > 0 && diff <= settings.maxTipRatio + band) {
-    return none(`amount above total after FX (tip, ${of})`, 0.35);
+    return none(`amount above total after FX (tip, ${found.label})`, tip);
   }
-  return none(`amount differs after FX (${of})`, 0);
+  return none(`amount differs after FX (${found.label})`, 0);
 }
 
 const DAY_MS = 86_400_000;

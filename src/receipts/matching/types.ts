@@ -2,7 +2,7 @@
 // database or a clock, so the operations that store suggestions can call it inside a transaction
 // and the evaluation can call it on generated data.
 
-import { BUNDLED_RATES, type ReferenceRates } from './reference-rates.ts';
+import { BUNDLED_RATES, type ImpliedRate, type ReferenceRates } from './reference-rates.ts';
 
 /** A bank or card transaction that has no receipt yet. */
 export interface TransactionCandidate {
@@ -93,8 +93,22 @@ export interface MatchSettings {
    */
   approximateRates: Readonly<Record<string, number>>;
   /**
-   * The fallback when no approximate rate is configured for the pair: a dated table of reference
-   * rates (the bundled one by default; null turns it off), used with the wider `referenceFxTolerance`.
+   * Reference tables kept in the database, one per date (the operations load those around the
+   * charges being scored): the table of a charge's date, or the nearest earlier one within
+   * `datedRateMaxAgeDays`, comes first when no approximate rate is configured (decision 491).
+   */
+  datedRates: readonly ReferenceRates[];
+  /** ECB tables skip weekends and TARGET holidays (Good Friday to Easter Monday is 4 days). */
+  datedRateMaxAgeDays: number;
+  /** Relative band around a dated rate of the charge's day: card networks' own rates and fees. */
+  datedFxTolerance: number;
+  /** Rates implied by the organization's confirmed foreign matches: used when no dated rate exists. */
+  impliedRates: readonly ImpliedRate[];
+  /** Implied rates at most this many days from the charge's date count. */
+  impliedRateMaxAgeDays: number;
+  /**
+   * The last fallback: a dated table of reference rates (the bundled one by default; null turns it
+   * off). Implied and bundled rates are used with the wider `referenceFxTolerance`.
    */
   referenceRates: ReferenceRates | null;
   /** Relative band around a reference-table rate: the table may be months old, and cards add fees. */
@@ -120,6 +134,12 @@ export const defaultMatchSettings: MatchSettings = {
   // 30 % tips happen (issue 26); the extra point absorbs rounding of the tipped charge.
   maxTipRatio: 0.31,
   approximateRates: {},
+  datedRates: [],
+  datedRateMaxAgeDays: 5,
+  // Networks' rates sit within about 1 % of the ECB's; card fees add 0-3 %.
+  datedFxTolerance: 0.05,
+  impliedRates: [],
+  impliedRateMaxAgeDays: 183,
   referenceRates: BUNDLED_RATES,
   // A year of EUR/USD drift rarely leaves ±8 % (2022 aside); card fees add 1-3 %.
   referenceFxTolerance: 0.08,

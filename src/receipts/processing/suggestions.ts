@@ -16,6 +16,7 @@ import {
   receiptCandidateById,
   waitingReceipts,
 } from './candidates.ts';
+import { withRates } from './rates.ts';
 
 /** What a stored suggestion keeps of its score: components and reasons, for the reviewer. */
 function details(score: MatchScore) {
@@ -87,13 +88,14 @@ export async function matchNewReceipt(
   const { db, organizationId } = unit;
   const receipt = await receiptCandidateById(db, organizationId, receiptId);
   if (!receipt) return { suggestions: 0, autoMatched: false };
-  const [open, aliases, settings, declined] = await Promise.all([
+  const [open, aliases, orgSettings, declined] = await Promise.all([
     // A subscription invoice's charge is looked for around its period's start, not its printed date.
     openTransactions(db, organizationId, expectedChargeDate(receipt, defaultMatchSettings)),
     merchantAliases(db, organizationId),
     matchSettings(db, organizationId),
     declinedPairs(db, organizationId, { receiptId }),
   ]);
+  const settings = await withRates(db, organizationId, orgSettings, [receipt], open);
   const auto = autoMatchDecision(receipt, open, aliases, settings, declined);
   if (auto) {
     await attachReceipt(unit, { receiptId, transactionId: auto.id }, 'auto');
@@ -111,12 +113,13 @@ export async function matchNewTransaction(
   transaction: Parameters<typeof suggestForTransaction>[0],
 ): Promise<number> {
   const { db, organizationId } = unit;
-  const [waiting, aliases, settings, declined] = await Promise.all([
+  const [waiting, aliases, orgSettings, declined] = await Promise.all([
     waitingReceipts(db, organizationId, transaction.bookedDate),
     merchantAliases(db, organizationId),
     matchSettings(db, organizationId),
     declinedPairs(db, organizationId, { transactionId: transaction.id }),
   ]);
+  const settings = await withRates(db, organizationId, orgSettings, waiting, [transaction]);
   const ranked = suggestForTransaction(transaction, waiting, aliases, settings, declined);
   const now = unit.clock.now().toISOString();
   for (const s of ranked) {
@@ -128,7 +131,8 @@ export async function matchNewTransaction(
         organizationId,
         expectedChargeDate(s.candidate, defaultMatchSettings),
       );
-      const auto = autoMatchDecision(s.candidate, open, aliases, settings, declined);
+      const ranking = await withRates(db, organizationId, settings, [s.candidate], open);
+      const auto = autoMatchDecision(s.candidate, open, aliases, ranking, declined);
       if (auto?.id === transaction.id) {
         await attachReceipt(unit, { receiptId: s.candidate.id, transactionId: transaction.id }, 'auto');
         return 1;
