@@ -10,38 +10,7 @@
 import { StatementFileError } from '../../books/statements/types.ts';
 import { streamXml, type XmlNode } from '../../books/statements/xml-tree.ts';
 import { isDateInRange } from '../../contract/formats.ts';
-
-export interface RatesDay {
-  date: string;
-  /** Currency -> units per 1 EUR, the decimal text as written. */
-  rates: ReadonlyMap<string, string>;
-}
-
-/** Stable codes of a refused rates file or fetch, kept in `reference_rate_source.last_error_code`. */
-export type RatesFailureCode =
-  | 'rates_unsafe_xml'
-  | 'rates_malformed_file'
-  | 'rates_limit_exceeded'
-  | 'rates_not_ecb_format'
-  | 'rates_invalid_value'
-  | 'rates_file_too_large'
-  | 'rates_fetch_failed';
-
-export class RatesFileError extends Error {
-  constructor(
-    readonly code: RatesFailureCode,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
-/**
- * The full history since 1999 is about 6,800 days of at most about 40 currencies in 6 MiB; a file
- * beyond these is not the ECB's. Elements outside a day are counted too (a day's own are capped
- * by the XML reader).
- */
-export const RATES_FILE_LIMITS = { bytes: 16 * 1024 * 1024, days: 20_000, currencies: 100, elements: 50_000 };
+import { RATES_FILE_LIMITS, type RatesDay, RatesFileError } from './rates-file.ts';
 
 const CURRENCY = /^[A-Z]{3}$/;
 // Positive, at most 12 digits before and 10 after the point, as the ECB writes them (`1.0512`, `162.04`).

@@ -3,7 +3,7 @@
 import { open } from 'node:fs/promises';
 import path from 'node:path';
 import type { Db } from '../../db/database.ts';
-import { parseEcbRates, RATES_FILE_LIMITS, RatesFileError } from './ecb-file.ts';
+import { RATES_FILE_LIMITS, RatesFileError } from './rates-file.ts';
 import { type SavedRates, type StoredRatesSummary, saveRates, storedRatesSummary } from './store.ts';
 
 /** Reads at most the file limit plus one byte: a larger file is refused without reading it all. */
@@ -28,7 +28,9 @@ async function readBounded(file: string): Promise<Buffer> {
  * (RatesFileError with its code) changes nothing. Rows are labelled `file <name>`.
  */
 export async function loadRatesFile(db: Db, file: string, now: Date): Promise<SavedRates> {
-  const days = parseEcbRates(await readBounded(file));
+  const bytes = await readBounded(file);
+  const { parseEcbRates } = await import('./ecb-file.ts');
+  const days = parseEcbRates(bytes);
   const source = `file ${path.basename(file)}`.slice(0, 200);
   return db.kysely.transaction().execute((trx) => saveRates(trx, days, source, now.toISOString()));
 }

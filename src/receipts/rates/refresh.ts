@@ -14,7 +14,7 @@ import { newId } from '../../lib/ids.ts';
 import type { Metrics } from '../../observability/metrics.ts';
 import { getSafely } from '../../webhooks/safe-get.ts';
 import type { LocalhostPorts } from '../../webhooks/url-policy.ts';
-import { parseEcbRates, RATES_FILE_LIMITS, type RatesFailureCode, RatesFileError } from './ecb-file.ts';
+import { RATES_FILE_LIMITS, type RatesFailureCode, RatesFileError } from './rates-file.ts';
 import { saveRates } from './store.ts';
 
 export const RATES_JOB = 'receipts.reference_rates';
@@ -118,7 +118,9 @@ export async function refreshReferenceRates(runtime: RatesRuntime): Promise<Refr
   const { kysely } = runtime.db;
   const interval = runtime.config.referenceRates.intervalMs;
   try {
-    const days = parseEcbRates(await download(runtime, url));
+    const bytes = await download(runtime, url);
+    const { parseEcbRates } = await import('./ecb-file.ts');
+    const days = parseEcbRates(bytes);
     const now = runtime.clock.now().toISOString();
     const saved = await kysely.transaction().execute(async (trx) => {
       const result = await saveRates(trx, days, sourceLabel(url), now);

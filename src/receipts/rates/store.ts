@@ -3,7 +3,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.ts';
 import type { ReferenceRates } from '../matching/reference-rates.ts';
-import type { RatesDay } from './ecb-file.ts';
+import type { RatesDay } from './rates-file.ts';
 
 export interface SavedRates {
   days: number;

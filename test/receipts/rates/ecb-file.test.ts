@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { parseEcbRates, RATES_FILE_LIMITS, RatesFileError } from '../../../src/receipts/rates/ecb-file.ts';
+import { parseEcbRates } from '../../../src/receipts/rates/ecb-file.ts';
+import { RATES_FILE_LIMITS, RatesFileError } from '../../../src/receipts/rates/rates-file.ts';
 import { BILLION_LAUGHS, EXTERNAL_ENTITY, ecbFile, NINETY_DAYS } from './ecb-samples.ts';
 
 const refused = (bytes: Buffer, code: string) =>
