@@ -1,4 +1,4 @@
-import { Type } from 'typebox';
+import { type TLiteral, type TUnion, Type } from 'typebox';
 
 /**
  * Formats fixed by the contract's "Identifier and number formats" table.
@@ -169,3 +169,18 @@ export const SINGLE_LINE_PATTERN =
 
 export const SingleLineText = (min: number, max: number, description: string) =>
   Type.String({ minLength: min, maxLength: max, pattern: SINGLE_LINE_PATTERN, description });
+
+/**
+ * One of `values`, as an anyOf of string constants (the refusal names them, see
+ * operations/validation-report.ts) typed as their union: TypeBox types a union built from a mapped
+ * array as `never`, so inputs read through it were typed `undefined`.
+ */
+export function literalUnion<const T extends readonly string[]>(
+  values: T,
+  options: { description?: string } = {},
+): TUnion<{ -readonly [K in keyof T]: TLiteral<T[K]> }> {
+  return Type.Union(
+    values.map((value) => Type.Literal(value)),
+    options,
+  ) as unknown as TUnion<{ -readonly [K in keyof T]: TLiteral<T[K]> }>;
+}

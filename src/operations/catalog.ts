@@ -1,3 +1,4 @@
+import type { Static } from 'typebox';
 import { accountOperations } from './accounts/index.ts';
 import { adminOperations } from './admin/index.ts';
 import { attentionOperations } from './attention/index.ts';
@@ -28,7 +29,7 @@ import { webhookOperations } from './webhooks/index.ts';
  * security tests are all derived from this list. Each area keeps its own list in
  * `src/operations/<area>/index.ts`.
  */
-export const OPERATIONS: readonly AnyOperation[] = [
+const CATALOG = [
   ...contractorOperations,
   ...contractorOpsOperations,
   ...invitationOperations,
@@ -51,7 +52,20 @@ export const OPERATIONS: readonly AnyOperation[] = [
   ...receiptOperations,
   ...inboxOperations,
   ...mailOperations,
-];
+] as const;
+
+export const OPERATIONS: readonly AnyOperation[] = CATALOG;
+
+/**
+ * The catalog's types, for callers inside the process (the dashboard): an operation's name, its
+ * input as the schema declares it and its output, without a cast (issue 24).
+ */
+export type CatalogOperation = (typeof CATALOG)[number];
+export type OperationName = CatalogOperation['name'];
+export type OperationInput<N extends OperationName> = Static<Extract<CatalogOperation, { name: N }>['input']>;
+export type OperationOutput<N extends OperationName> = Static<
+  Extract<CatalogOperation, { name: N }>['output']
+>;
 
 const byName = new Map(OPERATIONS.map((operation) => [operation.name, operation]));
 

@@ -82,9 +82,9 @@ export interface OperationDescriptor<I extends TSchema = TSchema, O extends TSch
 }
 
 /** Identity function that keeps the input/output types tied to the schemas. */
-export function defineOperation<I extends TSchema, O extends TSchema>(
-  descriptor: OperationDescriptor<I, O>,
-): OperationDescriptor<I, O> {
+export function defineOperation<const N extends string, I extends TSchema, O extends TSchema>(
+  descriptor: OperationDescriptor<I, O> & { name: N },
+): OperationDescriptor<I, O> & { readonly name: N } {
   return descriptor;
 }
 

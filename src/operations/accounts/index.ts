@@ -5,10 +5,10 @@ import { getAccount } from './get.ts';
 import { listAccounts } from './list.ts';
 import { updateAccount } from './update.ts';
 
-export const accountOperations: readonly AnyOperation[] = [
+export const accountOperations = [
   listAccounts,
   getAccount,
   createAccount,
   updateAccount,
   archiveAccount,
-];
+] as const satisfies readonly AnyOperation[];

@@ -13,7 +13,7 @@ import { updateOrganizationMember } from './members-update.ts';
 import { getOrganization } from './organization-get.ts';
 import { updateOrganizationSettings } from './organization-update.ts';
 
-export const adminOperations: readonly AnyOperation[] = [
+export const adminOperations = [
   getOrganization,
   updateOrganizationSettings,
   listOrganizationMembers,
@@ -27,4 +27,4 @@ export const adminOperations: readonly AnyOperation[] = [
   revokeOrganizationApiKey,
   listAuditLog,
   listMailOutbox,
-];
+] as const satisfies readonly AnyOperation[];

@@ -1,4 +1,4 @@
 import type { AnyOperation } from '../define.ts';
 import { attentionMine } from './mine.ts';
 
-export const attentionOperations: readonly AnyOperation[] = [attentionMine];
+export const attentionOperations = [attentionMine] as const satisfies readonly AnyOperation[];

@@ -5,10 +5,10 @@ import { getCard } from './get.ts';
 import { listCards } from './list.ts';
 import { updateCard } from './update.ts';
 
-export const cardOperations: readonly AnyOperation[] = [
+export const cardOperations = [
   listCards,
   getCard,
   createCard,
   updateCard,
   archiveCard,
-];
+] as const satisfies readonly AnyOperation[];

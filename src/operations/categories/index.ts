@@ -2,4 +2,4 @@ import type { AnyOperation } from '../define.ts';
 import { listCategories } from './list.ts';
 import { saveCategory } from './save.ts';
 
-export const categoryOperations: readonly AnyOperation[] = [listCategories, saveCategory];
+export const categoryOperations = [listCategories, saveCategory] as const satisfies readonly AnyOperation[];

@@ -4,9 +4,9 @@ import { assignJobRole } from './roles-assign.ts';
 import { listJobRoles } from './roles-list.ts';
 import { saveJobRole } from './roles-save.ts';
 
-export const contractorOpsOperations: readonly AnyOperation[] = [
+export const contractorOpsOperations = [
   listDirectory,
   listJobRoles,
   saveJobRole,
   assignJobRole,
-];
+] as const satisfies readonly AnyOperation[];

@@ -30,7 +30,7 @@ import { listTemplates } from './templates-list.ts';
 import { uploadTemplate } from './templates-upload.ts';
 import { updateContractor } from './update.ts';
 
-export const contractorOperations: readonly AnyOperation[] = [
+export const contractorOperations = [
   listContractors,
   getContractor,
   createContractor,
@@ -38,42 +38,42 @@ export const contractorOperations: readonly AnyOperation[] = [
   updateContractorEmail,
   reviewTaxProfile,
   taxSummaryOperation,
-];
+] as const satisfies readonly AnyOperation[];
 
-export const invitationOperations: readonly AnyOperation[] = [
+export const invitationOperations = [
   inviteContractor,
   listInvitations,
   revokeInvitation,
   invitationLink,
-];
+] as const satisfies readonly AnyOperation[];
 
-export const templateOperations: readonly AnyOperation[] = [
+export const templateOperations = [
   listTemplates,
   getTemplate,
   downloadTemplate,
   createTemplateDraft,
   uploadTemplate,
-];
+] as const satisfies readonly AnyOperation[];
 
-export const hoursOperations: readonly AnyOperation[] = [
+export const hoursOperations = [
   listHoursOperation,
   submitHoursOperation,
   updateHoursOperation,
   approveHoursOperation,
   rejectHoursOperation,
-];
+] as const satisfies readonly AnyOperation[];
 
-export const payoutOperations: readonly AnyOperation[] = [
+export const payoutOperations = [
   listPayoutsOperation,
   getPayoutOperation,
   createPayoutOperation,
   markPayoutPaidOperation,
-];
+] as const satisfies readonly AnyOperation[];
 
-export const agreementOperations: readonly AnyOperation[] = [
+export const agreementOperations = [
   listAgreementsOperation,
   getAgreementOperation,
   downloadAgreementOperation,
   sendAgreementOperation,
   voidAgreementOperation,
-];
+] as const satisfies readonly AnyOperation[];

@@ -6,11 +6,11 @@ import { getEntry } from './get.ts';
 import { listEntries } from './list.ts';
 import { updateEntry } from './update.ts';
 
-export const entryOperations: readonly AnyOperation[] = [
+export const entryOperations = [
   listEntries,
   getEntry,
   updateEntry,
   exportEntries,
   getExport,
   downloadExport,
-];
+] as const satisfies readonly AnyOperation[];

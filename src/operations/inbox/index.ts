@@ -7,7 +7,7 @@ import { ignoreInboxItem } from './ignore.ts';
 import { listInbox } from './list.ts';
 import { restoreInboxItem } from './restore.ts';
 
-export const inboxOperations: readonly AnyOperation[] = [
+export const inboxOperations = [
   listInbox,
   getInboxItem,
   ignoreInboxItem,
@@ -15,4 +15,4 @@ export const inboxOperations: readonly AnyOperation[] = [
   confirmInboxItem,
   getInboxAddress,
   rotateInboxAddress,
-];
+] as const satisfies readonly AnyOperation[];

@@ -1,6 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { NullableString, RevisionField } from '../../books/wire.ts';
-import { Id, Timestamp } from '../../contract/formats.ts';
+import { Id, literalUnion, Timestamp } from '../../contract/formats.ts';
 
 const NullableId = (description: string) => Type.Union([Id(description), Type.Null()], { description });
 
@@ -15,13 +15,10 @@ export const INBOX_STATES = [
 ] as const;
 export type InboxState = (typeof INBOX_STATES)[number];
 
-export const InboxStateSchema = Type.Union(
-  INBOX_STATES.map((s) => Type.Literal(s)),
-  {
-    description:
-      'new (queued) -> processing -> ready, needs_review (read, a person should check: see review_reasons) or failed (see failure); matched once attached to a transaction; ignored by a person (inbox.restore brings it back).',
-  },
-);
+export const InboxStateSchema = literalUnion(INBOX_STATES, {
+  description:
+    'new (queued) -> processing -> ready, needs_review (read, a person should check: see review_reasons) or failed (see failure); matched once attached to a transaction; ignored by a person (inbox.restore brings it back).',
+});
 
 /** An inbox item: one received receipt file, its extraction and where it stands. */
 export const InboxItem = Type.Object(

@@ -17,7 +17,7 @@ import { sendInvoiceOperation } from './send.ts';
 import { updateInvoice } from './update.ts';
 import { voidInvoiceOperation } from './void.ts';
 
-export const invoiceOperations: readonly AnyOperation[] = [
+export const invoiceOperations = [
   listInvoices,
   getInvoice,
   createInvoice,
@@ -26,10 +26,10 @@ export const invoiceOperations: readonly AnyOperation[] = [
   voidInvoiceOperation,
   recordInvoicePayment,
   invoicePdf,
-];
+] as const satisfies readonly AnyOperation[];
 
 /** Recurring invoice schedules and payment plans share one record and one set of operations. */
-export const scheduleOperations: readonly AnyOperation[] = [
+export const scheduleOperations = [
   listSchedules,
   getSchedule,
   createSchedule,
@@ -39,4 +39,4 @@ export const scheduleOperations: readonly AnyOperation[] = [
   cancelScheduleOperation,
   createPaymentPlanOperation,
   reschedulePaymentPlanOperation,
-];
+] as const satisfies readonly AnyOperation[];

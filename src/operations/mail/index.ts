@@ -13,7 +13,7 @@ import { uploadMailItem } from './items-upload.ts';
  * Company mail: every operation needs a mail scope, which no accounting credential carries
  * (forwardToInbox also needs accounting:write: it makes an accounting record).
  */
-export const mailOperations: readonly AnyOperation[] = [
+export const mailOperations = [
   uploadMailItem,
   listMailItemsOperation,
   getMailItem,
@@ -23,4 +23,4 @@ export const mailOperations: readonly AnyOperation[] = [
   forwardMailItemToInbox,
   getMailAddress,
   rotateMailAddress,
-];
+] as const satisfies readonly AnyOperation[];

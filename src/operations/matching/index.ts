@@ -12,7 +12,7 @@ import { declineSuggestion } from './suggestions-decline.ts';
 import { listSuggestions } from './suggestions-list.ts';
 import { reopenSuggestion } from './suggestions-reopen.ts';
 
-export const matchingOperations: readonly AnyOperation[] = [
+export const matchingOperations = [
   listSuggestions,
   confirmSuggestion,
   declineSuggestion,
@@ -25,4 +25,4 @@ export const matchingOperations: readonly AnyOperation[] = [
   listReceiptConsolidationCandidates,
   previewReceiptConsolidation,
   confirmReceiptConsolidation,
-];
+] as const satisfies readonly AnyOperation[];

@@ -4,4 +4,9 @@ import { getParty } from './get.ts';
 import { listParties } from './list.ts';
 import { updateParty } from './update.ts';
 
-export const partyOperations: readonly AnyOperation[] = [listParties, getParty, createParty, updateParty];
+export const partyOperations = [
+  listParties,
+  getParty,
+  createParty,
+  updateParty,
+] as const satisfies readonly AnyOperation[];

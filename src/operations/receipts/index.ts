@@ -2,4 +2,7 @@ import type { AnyOperation } from '../define.ts';
 import { getReceiptOriginal } from './originals-get.ts';
 import { uploadReceipt } from './upload.ts';
 
-export const receiptOperations: readonly AnyOperation[] = [uploadReceipt, getReceiptOriginal];
+export const receiptOperations = [
+  uploadReceipt,
+  getReceiptOriginal,
+] as const satisfies readonly AnyOperation[];

@@ -3,7 +3,7 @@ import type { ImportParams } from '../../books/import-job.ts';
 import { enqueueJob } from '../../books/jobs-queue.ts';
 import { DATE_FORMATS } from '../../books/statements/dates.ts';
 import { AppError, notFound } from '../../contract/errors.ts';
-import { Id, IdempotencyKey } from '../../contract/formats.ts';
+import { Id, IdempotencyKey, literalUnion } from '../../contract/formats.ts';
 import { requireAccount } from '../accounts/store.ts';
 import { defineOperation } from '../define.ts';
 import { uploadedFile } from '../uploads.ts';
@@ -48,12 +48,9 @@ const ColumnMapping = Type.Object(
     currency: Column('Currency of the line.'),
     status: Column('A column whose value marks a row as pending (not booked yet).'),
     dateFormat: Type.Optional(
-      Type.Union(
-        DATE_FORMATS.map((format) => Type.Literal(format)),
-        {
-          description: `Date format of the date columns, one of ${DATE_FORMATS.join(', ')}; detected when omitted.`,
-        },
-      ),
+      literalUnion(DATE_FORMATS, {
+        description: `Date format of the date columns, one of ${DATE_FORMATS.join(', ')}; detected when omitted.`,
+      }),
     ),
     decimalSeparator: Type.Optional(
       Type.Union([Type.Literal(','), Type.Literal('.')], {

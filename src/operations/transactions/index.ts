@@ -7,7 +7,7 @@ import { listImports } from './imports-list.ts';
 import { listTransactions } from './list.ts';
 import { updateTransaction } from './update.ts';
 
-export const transactionOperations: readonly AnyOperation[] = [
+export const transactionOperations = [
   listTransactions,
   getTransaction,
   createTransaction,
@@ -15,4 +15,4 @@ export const transactionOperations: readonly AnyOperation[] = [
   createImport,
   getImport,
   listImports,
-];
+] as const satisfies readonly AnyOperation[];

@@ -14,7 +14,7 @@ import { updateEndpoint } from './endpoints-update.ts';
 import { getEvent } from './events-get.ts';
 import { listEvents } from './events-list.ts';
 
-export const webhookOperations: readonly AnyOperation[] = [
+export const webhookOperations = [
   listEndpoints,
   getEndpoint,
   createEndpoint,
@@ -29,4 +29,4 @@ export const webhookOperations: readonly AnyOperation[] = [
   getDelivery,
   retryDelivery,
   recoverDeliveries,
-];
+] as const satisfies readonly AnyOperation[];
