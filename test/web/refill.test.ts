@@ -33,7 +33,7 @@ describe('a refused form drawn again', () => {
     assert.match(result.html, /value="w" checked> w/);
     assert.match(
       result.html,
-      /<p class="field-error" id="f-name-error" data-refusal><strong>Name is taken\.<\/strong> <span class="hint">\(code\)<\/span><\/p><input id="f-name"[^>]* aria-describedby="f-name-hint f-name-error" aria-invalid="true" autofocus/,
+      /<span class="field-error" id="f-name-error" role="alert" data-refusal><strong>Name is taken\.<\/strong> <span class="hint">\(code\)<\/span><\/span><input id="f-name"[^>]* aria-describedby="f-name-hint f-name-error" aria-invalid="true" autofocus/,
     );
     assert.equal(result.html.match(/field-error/g)?.length, 1);
   });
@@ -45,10 +45,21 @@ describe('a refused form drawn again', () => {
   });
 
   it('puts a checkbox group message before the label that wraps the box', () => {
-    const result = refill(FORM, typed, 'scopes', () => 'Not held.', '');
+    let said = '';
+    const result = refill(
+      FORM,
+      typed,
+      'scopes',
+      (label, control) => {
+        said = `${label} ${control}`;
+        return 'Not held.';
+      },
+      '',
+    );
+    assert.equal(said, 'r checkbox');
     assert.match(
       result.html,
-      /<legend>Scopes<\/legend><p class="field-error"[\s\S]*?<\/p><label class="choice"><input/,
+      /<legend>Scopes<\/legend><span class="field-error"[\s\S]*?<\/span><\/span><label class="choice"><input/,
     );
   });
 

@@ -47,6 +47,17 @@ describe('refusals in words for the dashboard', () => {
     );
     assert.match(words, /^This file is not really a PDF/);
     assert.doesNotMatch(words, /contentBase64|field/);
+    assert.equal(
+      inWords(
+        {
+          code: 'invalid_file',
+          message: 'The file is not a PDF document (its content does not match application/pdf).',
+          field: 'contentBase64',
+        },
+        finance,
+      ),
+      'This file is not really a PDF document: its name or type says so, but its content is something else. Choose the original file.',
+    );
     assert.match(
       inWords({ code: 'invalid_file', message: 'x', details: { reason: 'unsupported_type' } }, finance),
       /cannot be read\. Choose a PDF/,

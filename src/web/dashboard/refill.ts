@@ -10,8 +10,11 @@ import { escapeText } from '../html.ts';
 /** What was typed, every value of each name (checkboxes repeat a name). */
 export type Typed = Readonly<Record<string, readonly string[]>>;
 
-/** The words to show for the refusal, once the label of its field is known. */
-export type Words = (label: string | undefined) => string;
+/** What kind of control the member sees for the field: a box to tick reads differently. */
+export type ControlKind = 'text' | 'checkbox' | 'select' | 'file';
+
+/** The words to show for the refusal, once the label of its field and its control are known. */
+export type Words = (label: string | undefined, control: ControlKind) => string;
 
 export interface RefillResult {
   html: string;
@@ -41,14 +44,23 @@ function withAttribute(attributes: string, name: string, value: string | undefin
   return `${stripped} ${name}${value === '' ? '' : `="${escapeText(value)}"`}`;
 }
 
-/** The text of `<label for="id">`, tags and hints inside it left out. */
-function labelOf(markup: string, id: string | undefined): string | undefined {
+const textOf = (inner: string): string | undefined =>
+  unescapeText(inner.replace(/<[^>]*>/g, '')).trim() || undefined;
+
+/**
+ * The text of `<label for="id">`, tags and hints inside it left out; or of the label that wraps
+ * the control at `at` (a checkbox: `<label><input …> I reviewed the originals</label>`).
+ */
+function labelOf(markup: string, id: string | undefined, at: number): string | undefined {
+  const wrapping = /<label\b[^>]*>$/.test(markup.slice(0, at))
+    ? /^([\s\S]*?)<\/label>/.exec(markup.slice(at))
+    : null;
+  if (wrapping) return textOf(wrapping[1] ?? '');
   if (!id) return undefined;
   const match = new RegExp(
     `<label\\b[^>]*\\sfor="${id.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}"[^>]*>([\\s\\S]*?)</label>`,
   ).exec(markup);
-  const text = match ? unescapeText((match[1] ?? '').replace(/<[^>]*>/g, '')).trim() : '';
-  return text || undefined;
+  return match ? textOf(match[1] ?? '') : undefined;
 }
 
 /** The selects' options with `selected` where the typed value is (an option without `value` sends its text). */
@@ -76,7 +88,14 @@ export function refill(
   let label: string | undefined;
   const out = markup.replace(
     /<(select|textarea)\b([^>]*)>([\s\S]*?)<\/\1>|<input\b([^>]*)>/g,
-    (all, tag: string | undefined, attrs: string | undefined, inner: string | undefined, inputAttrs) => {
+    (
+      all: string,
+      tag: string | undefined,
+      attrs: string | undefined,
+      inner: string | undefined,
+      inputAttrs: string | undefined,
+      at: number,
+    ) => {
       const attributes: string = tag ? (attrs ?? '') : (inputAttrs ?? '');
       const name = attribute(attributes, 'name');
       const carries = attribute(attributes, 'data-base64-into');
@@ -100,7 +119,15 @@ export function refill(
       if (!named || placed) return result;
       placed = true;
       const id = attribute(attributes, 'id');
-      label = labelOf(markup, id);
+      label = labelOf(markup, id, at);
+      const control: ControlKind =
+        tag === 'select'
+          ? 'select'
+          : type === 'checkbox' || type === 'radio'
+            ? 'checkbox'
+            : type === 'file'
+              ? 'file'
+              : 'text';
       const errorId = `${id ?? `refused-${name ?? carries}`}-error`;
       const described = [attribute(attributes, 'aria-describedby'), errorId].filter(Boolean).join(' ');
       result = result.replace(
@@ -112,12 +139,16 @@ export function refill(
           return `<${openTag}${next}>`;
         },
       );
-      const message = `<p class="field-error" id="${escapeText(errorId)}" data-refusal><strong>${escapeText(words(label))}</strong> <span class="hint">${support}</span></p>`;
+      // A span (shown as a block): it may land inside a paragraph or a label's parent.
+      const message = `<span class="field-error" id="${escapeText(errorId)}" role="alert" data-refusal><strong>${escapeText(words(label, control))}</strong> <span class="hint">${support}</span></span>`;
       return `${message}${result}`;
     },
   );
   // A checkbox or radio wrapped in its label: the message goes before the label, not inside it.
-  const fixed = out.replace(/(<label\b[^>]*>)(<p class="field-error"[\s\S]*?<\/p>)/, '$2$1');
+  const fixed = out.replace(
+    /(<label\b[^>]*>)(<span class="field-error"[^>]*><strong>[\s\S]*?<\/strong> <span class="hint">[\s\S]*?<\/span><\/span>)/,
+    '$2$1',
+  );
   return { html: fixed, placed, label };
 }
 

@@ -1,6 +1,6 @@
 import { type Html, html, raw } from '../html.ts';
 import { errorBox } from '../layout.ts';
-import { refill } from './refill.ts';
+import { refill, type Words } from './refill.ts';
 import { inWords, type Reader, type RefusalFacts } from './wording.ts';
 
 /**
@@ -44,7 +44,7 @@ export function isRefusedForm(
  */
 export function refusedFields(refused: Refused, reader: Omit<Reader, 'label'>, fields: Html | string): Html {
   refused.placed = true;
-  const words = (label: string | undefined) => inWords(refused.error, { ...reader, label });
+  const words: Words = (label, control) => inWords(refused.error, { ...reader, label, control });
   const support = supportLine(refused).text;
   const result = refill(String(fields), refused.typed, refused.error.field, words, support);
   if (result.placed) return raw(result.html);

@@ -20,6 +20,8 @@ export interface Reader {
   organizationName: string;
   /** The label the member sees for the field the error names, if the form has one. */
   label?: string | undefined;
+  /** The kind of control that field is on the page (a box to tick, a list, a file). */
+  control?: 'text' | 'checkbox' | 'select' | 'file' | undefined;
 }
 
 /**
@@ -62,7 +64,11 @@ function allowedRoles(details: RefusalFacts['details']): string | undefined {
 }
 
 /** What the validator said after the field's name, as the member reads it. */
-function validationWords(rest: string, name: string): string | undefined {
+function validationWords(rest: string, name: string, control: Reader['control']): string | undefined {
+  if (control === 'checkbox' && /^(is required|must be true)\.?$/.test(rest))
+    return `Tick “${name}” to go on.`;
+  if (control === 'select' && /^is required\.?$/.test(rest)) return `Choose ${name}.`;
+  if (control === 'file' && /^is required\.?$/.test(rest)) return 'Choose a file first.';
   if (/^is required\.?$/.test(rest)) return `Fill in ${name}.`;
   if (/^is not an accepted field\.?$/.test(rest))
     return `This form sent ${name}, which this action does not take. Reload the page and try again.`;
@@ -95,6 +101,9 @@ function fileWords(facts: RefusalFacts): string | undefined {
     const kind = claimed ? claimed.toUpperCase() : 'the type it says';
     return `This file is not really a ${kind}: its name or type says so, but its content is something else. Choose the original file (a PDF, a photo as JPEG, PNG or WebP, or an e-invoice XML).`;
   }
+  const template = /^The file is not (an? [^(]+?) \(its content does not match/.exec(facts.message)?.[1];
+  if (template)
+    return `This file is not really ${template}: its name or type says so, but its content is something else. Choose the original file.`;
   if (reason === 'unsupported_type')
     return 'This kind of file cannot be read. Choose a PDF, a photo (JPEG, PNG or WebP) or an e-invoice XML.';
   if (reason === 'empty_file' || /^The file is empty\.?$/.test(facts.message))
@@ -158,7 +167,11 @@ export function inWords(facts: RefusalFacts, reader: Reader): string {
       break;
   }
   if (facts.field && facts.message.startsWith(`${facts.field} `)) {
-    const words = validationWords(facts.message.slice(facts.field.length + 1), name ?? facts.field);
+    const words = validationWords(
+      facts.message.slice(facts.field.length + 1),
+      name ?? facts.field,
+      reader.control,
+    );
     if (words) return words;
   }
   return replaceFieldName(facts, name);
