@@ -147,10 +147,14 @@ export function inWords(facts: RefusalFacts, reader: Reader): string {
       return 'This form was already sent with other values. Reload the page and send it again.';
     case 'rate_limited':
       return `Too many requests in a short time. Wait ${facts.retryAfterSeconds ?? 'a few'} seconds, then send it again.`;
-    case 'payload_too_large':
+    case 'payload_too_large': {
+      // The size in words the message gives ("(10 MiB)"), never the operation it names.
+      const most = /\(([^()]*[KMG]iB)\)\.?$/.exec(facts.message)?.[1];
+      const limit = most ? `at most ${most}` : 'the limit of this form';
       return name
-        ? `${capital(name)} is too large. ${facts.message}`
-        : `What you sent is too large. ${facts.message}`;
+        ? `${capital(name)} is too large: ${limit}. Choose a smaller one.`
+        : `What you sent is too large for this form (${limit}). Choose a smaller file.`;
+    }
     case 'unsupported_media_type':
     case 'invalid_json':
       return 'The form arrived in a form the service does not read. Reload the page and try again.';
