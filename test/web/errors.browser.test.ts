@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { makeContractor } from '../operations/contractors/helpers.ts';
+import { makeContractor, ok } from '../operations/contractors/helpers.ts';
 import { type Caller, createCaller, startTestApp, type TestApp } from '../support/app.ts';
 import { DIALECTS } from '../support/databases.ts';
 import { startSmtpServer, type TestSmtpServer } from '../support/smtp.ts';
@@ -46,6 +46,16 @@ for (const dialect of DIALECTS) {
       assert.match(message, /error code \S+ · request id req_/, `${label}: code and request id`);
       await assertAccessible(page, label);
       await assertNoHorizontalOverflow(page, label);
+      await shot(page, label);
+    }
+
+    /** With SCREENSHOT_DIR set, the state as a person sees it (the brief's look before done). */
+    async function shot(page: Page, label: string) {
+      if (process.env.SCREENSHOT_DIR)
+        await page.screenshot({
+          path: `${process.env.SCREENSHOT_DIR}/errors-${label.replace(/\W+/g, '-')}.png`,
+          fullPage: true,
+        });
     }
 
     it('refused forms come back in place with the input kept and the message beside the field; Done says what happened', async () => {
@@ -67,13 +77,39 @@ for (const dialect of DIALECTS) {
       assert.equal(await page.locator('#role-name-new').inputValue(), 'Designer');
       assert.equal(await page.locator('#role-currency-new').inputValue(), 'EUR');
       assert.equal(await page.locator('#role-cadence-new').inputValue(), 'weekly');
-      if (process.env.SCREENSHOT_DIR)
-        await page.screenshot({ path: `${process.env.SCREENSHOT_DIR}/refused-role.png`, fullPage: true });
       // Corrected, it is saved, and the Done line says so in words.
       await page.locator('#role-rate-new').fill('40,00');
       await page.getByRole('button', { name: 'Add role' }).click();
       await page.getByRole('status').getByText('Done: the job role was saved.').waitFor();
       assert.equal(await page.locator('[aria-invalid="true"]').count(), 0);
+
+      // Changed meanwhile by someone else: the folded "Change" form comes back open, the typed
+      // rate kept, the conflict said above its fields (it names none of them).
+      const roles = await ok(app, admin, 'contractorOps.roles.list', { limit: 10 });
+      const role = (roles.items as Array<{ id: string; revision: number }>)[0];
+      assert.ok(role);
+      await page.getByText('Change “Designer”').click();
+      await page.locator(`#role-rate-${role.id}`).fill('45,00');
+      await ok(app, admin, 'contractorOps.roles.save', {
+        id: role.id,
+        expectedRevision: role.revision,
+        description: 'Changed over the API',
+      });
+      const [conflict] = await Promise.all([
+        page.waitForResponse((r) => r.url().endsWith('/dashboard/actions/contractorOps.roles.save')),
+        page.getByRole('button', { name: 'Save role' }).click(),
+      ]);
+      assert.equal(conflict.status(), 409);
+      const edit = page.locator('details.edit', { hasText: 'Change “Designer”' });
+      assert.equal(await edit.getAttribute('open'), '');
+      assert.match(
+        await edit.getByRole('alert').innerText(),
+        /Someone changed this record[\s\S]*revision_conflict/,
+      );
+      assert.equal(await page.locator(`#role-rate-${role.id}`).inputValue(), '45,00');
+      await assertAccessible(page, 'conflict in a folded form');
+      await assertNoHorizontalOverflow(page, 'conflict in a folded form');
+      await shot(page, 'conflict in a folded form');
 
       // A contractor whose e-mail another has: the directory again, the message beside E-mail.
       await page.goto(`${app.baseUrl}/dashboard/contractors`);
@@ -136,10 +172,33 @@ for (const dialect of DIALECTS) {
       assert.equal(response?.status(), 403);
       await page.getByRole('heading', { level: 1, name: 'You cannot do this' }).waitFor();
       const text = await page.locator('main').innerText();
-      assert.match(text, /Only a member with the admin role can do this; your role is finance\./);
+      assert.match(text, /Only a member with the admin role can open this page; your role is finance\./);
       assert.match(text, /Error code role_not_allowed · request id req_/);
       assert.doesNotMatch(text, /admin\.members|may not call|That did not work/);
       await assertAccessible(page, 'role refused');
+      await shot(page, 'role refused');
+
+      // A form the role does not offer, sent anyway: the page it names comes back with the
+      // refusal above it, in the same words.
+      const csrf = await page.locator('input[name="_csrf"]').first().inputValue();
+      const sent = await page.request.post(`${app.baseUrl}/dashboard/actions/admin.members.add`, {
+        form: {
+          _csrf: csrf,
+          _back: '/dashboard/contractors',
+          email: 'new@example.test',
+          role: 'admin',
+          idempotencyKey: 'dash-forged-add',
+        },
+        maxRedirects: 0,
+      });
+      assert.equal(sent.status(), 403);
+      const answer = await sent.text();
+      assert.match(answer, /<h1>Contractors<\/h1>/);
+      assert.match(
+        answer,
+        /data-refusal[\s\S]*Only a member with the admin role can do this; your role is finance\./,
+      );
+      assert.doesNotMatch(answer, /admin\.members\.add|may not call/);
       await context.close();
     });
 
@@ -158,6 +217,7 @@ for (const dialect of DIALECTS) {
         await page.getByRole('link', { name: 'Go to Home' }).waitFor();
       }
       await assertAccessible(page, '404 page');
+      await shot(page, '404 page');
       await assertNoHorizontalOverflow(page, '404 page');
       await context.close();
     });

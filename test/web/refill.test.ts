@@ -56,7 +56,7 @@ describe('a refused form drawn again', () => {
       },
       '',
     );
-    assert.equal(said, 'r checkbox');
+    assert.equal(said, 'Scopes checkbox');
     assert.match(
       result.html,
       /<legend>Scopes<\/legend><span class="field-error"[\s\S]*?<\/span><\/span><label class="choice"><input/,

@@ -63,6 +63,14 @@ function labelOf(markup: string, id: string | undefined, at: number): string | u
   return match ? textOf(match[1] ?? '') : undefined;
 }
 
+/** A group of boxes sharing a name (scopes) is named by its fieldset's legend, not one box's label. */
+function groupLegend(markup: string, name: string | undefined, at: number): string | undefined {
+  if (!name || markup.split(`name="${name}"`).length < 3) return undefined;
+  const legends = [...markup.slice(0, at).matchAll(/<legend\b[^>]*>([\s\S]*?)<\/legend>/g)];
+  const last = legends[legends.length - 1];
+  return last ? textOf(last[1] ?? '') : undefined;
+}
+
 /** The selects' options with `selected` where the typed value is (an option without `value` sends its text). */
 function reselect(inner: string, typed: readonly string[]): string {
   return inner.replace(/<option\b([^>]*)>([^<]*)/g, (_all, attributes: string, text: string) => {
@@ -119,7 +127,6 @@ export function refill(
       if (!named || placed) return result;
       placed = true;
       const id = attribute(attributes, 'id');
-      label = labelOf(markup, id, at);
       const control: ControlKind =
         tag === 'select'
           ? 'select'
@@ -128,6 +135,7 @@ export function refill(
             : type === 'file'
               ? 'file'
               : 'text';
+      label = (control === 'checkbox' && groupLegend(markup, name, at)) || labelOf(markup, id, at);
       const errorId = `${id ?? `refused-${name ?? carries}`}-error`;
       const described = [attribute(attributes, 'aria-describedby'), errorId].filter(Boolean).join(' ');
       result = result.replace(

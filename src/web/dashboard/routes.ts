@@ -245,7 +245,7 @@ function registerPage(app: FastifyInstance, services: Services, path: string, ha
         );
       } catch (error) {
         if (isUnknownRecord(error, request.params)) return notFound(reply, signed, request.id);
-        return failure(services, request, reply, signed, error, path);
+        return failure(services, request, reply, signed, error, path, 'open this page');
       }
     },
   );
@@ -378,6 +378,7 @@ function failure(
   signed: Signed,
   error: unknown,
   back: string,
+  doing?: string,
 ): FastifyReply {
   const { appError, unexpected } = toAppError(error);
   if (unexpected) services.logger.error({ err: error, requestId: request.id }, 'dashboard request failed');
@@ -389,7 +390,7 @@ function failure(
     layout({
       title: refusalTitle(appError.code, appError.status),
       viewer: signed.viewer,
-      body: html`${errorBox(inWords(appError, signed.viewer), appError.code, request.id)}
+      body: html`${errorBox(inWords(appError, { ...signed.viewer, doing }), appError.code, request.id)}
 <p><a href="${back}">Go back</a> · <a href="/dashboard">Home</a></p>`,
     }),
   );

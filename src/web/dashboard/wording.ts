@@ -20,6 +20,8 @@ export interface Reader {
   organizationName: string;
   /** The label the member sees for the field the error names, if the form has one. */
   label?: string | undefined;
+  /** What the member was doing, for a role refusal ("open this page"); "do this" by default. */
+  doing?: string | undefined;
   /** The kind of control that field is on the page (a box to tick, a list, a file). */
   control?: 'text' | 'checkbox' | 'select' | 'file' | undefined;
 }
@@ -123,7 +125,7 @@ export function inWords(facts: RefusalFacts, reader: Reader): string {
   switch (facts.code) {
     case 'role_not_allowed': {
       const roles = allowedRoles(facts.details);
-      const what = name ? `change ${name}` : 'do this';
+      const what = name ? `change ${name}` : (reader.doing ?? 'do this');
       return roles
         ? `Only a member with the ${roles} role can ${what}; your role is ${reader.role}. Ask an admin of ${reader.organizationName} to do it, or to change your role.`
         : `Your role (${reader.role}) cannot ${what}. Ask an admin of ${reader.organizationName}.`;
@@ -134,7 +136,7 @@ export function inWords(facts: RefusalFacts, reader: Reader): string {
     case 'csrf_failed':
       return 'This form is too old to send (your session changed since the page was opened), or it came from another site. Nothing was changed: reload the page and try again.';
     case 'revision_conflict':
-      return 'Someone changed this record after you opened the page, so nothing was saved. The page now shows the current version: check it and send your change again.';
+      return 'Someone changed this record after you opened the page, so nothing was saved. What you typed is kept here and the page shows the record as it is now: check both and send again.';
     case 'not_found':
       return name
         ? `${capital(name)} was not found: it may have been removed meanwhile. Choose another one.`
