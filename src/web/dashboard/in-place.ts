@@ -84,5 +84,8 @@ export async function refusedInPlace(
     return undefined;
   }
   const body = refused.placed ? content.body : html`${refusalBox(refused, signed.viewer)}${content.body}`;
-  return { ...content, body: raw(openAround(body.text)), status: appError.status };
+  // No self-refresh (an import's progress page): the address is the action's, which a reload by
+  // GET does not draw, and the typed values would be lost.
+  const { refreshSeconds: _refresh, ...shown } = content;
+  return { ...shown, body: raw(openAround(body.text)), status: appError.status };
 }
