@@ -14,7 +14,6 @@ import { callOperation, checkCsrf, type Signed, sendHtml, signedIn } from './con
 import { doneLine } from './done-words.ts';
 import { refusedInPlace } from './in-place.ts';
 import { PAGES } from './pages/index.ts';
-import { refusedCorrectionPage } from './pages/receipts.ts';
 import { nextPage, resultPage } from './results.ts';
 import { registerSessionRoutes } from './sessions-routes.ts';
 import { registerSignInRoutes } from './sign-in-routes.ts';
@@ -334,27 +333,7 @@ function registerActions(app: FastifyInstance, services: Services): void {
         ) {
           return reply.redirect(`${back}&stale=1`, 303);
         }
-        // A refused correction of a receipt comes back as its page: typed values kept, the
-        // message beside the field it names (issue 30). Server errors keep the failure page.
         const { appError, unexpected } = toAppError(error);
-        const receipt = /^\/dashboard\/receipts\/([0-9a-f-]{36})$/.exec(back);
-        if (operation.name === 'inbox.confirm' && form?.get('_fix') === 'receipt' && receipt) {
-          if (!unexpected && appError.status < 500) {
-            const values = Object.fromEntries(
-              ['merchant', 'date', 'totalMinor', 'currency'].map((name) => [name, form.get(name) ?? '']),
-            );
-            const page = await refusedCorrectionPage(services, signed, receipt[1] as string, {
-              values,
-              error: {
-                code: appError.code,
-                message: inWords(appError, signed.viewer),
-                field: appError.field,
-                requestId: request.id,
-              },
-            });
-            return sendHtml(reply, 400, layout({ ...page, viewer: signed.viewer }));
-          }
-        }
         if (!unexpected) {
           const inPlace = await refusedInPlace(services, signed, operation.name, form, back, appError);
           if (inPlace)
