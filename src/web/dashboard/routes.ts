@@ -336,8 +336,11 @@ function registerActions(app: FastifyInstance, services: Services): void {
         const { appError, unexpected } = toAppError(error);
         if (!unexpected) {
           const inPlace = await refusedInPlace(services, signed, operation.name, form, back, appError);
-          if (inPlace)
+          if (inPlace) {
+            if (appError.retryAfterSeconds !== undefined)
+              reply.header('Retry-After', String(appError.retryAfterSeconds));
             return sendHtml(reply, inPlace.status ?? 400, layout({ ...inPlace, viewer: signed.viewer }));
+          }
         }
         return failure(services, request, reply, signed, error, back);
       }

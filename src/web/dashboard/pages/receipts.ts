@@ -391,7 +391,6 @@ ${actionOrRole(signed, 'inbox.confirm', 'confirm a receipt', () =>
       hidden: {
         id: str(r.id),
         expectedRevision: Number(r.revision),
-        _fix: 'receipt',
         _amounts: 'totalMinor:currency',
       },
       fields: html`${inputs}<p></p>`,
