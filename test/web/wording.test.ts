@@ -128,6 +128,37 @@ describe('refusals in words for the dashboard', () => {
     );
   });
 
+  it('leaves operation names out of messages written for programs', () => {
+    assert.equal(
+      inWords(
+        {
+          code: 'invalid_state',
+          message:
+            'Only payment plans can be rescheduled; change a recurring schedule with invoices.schedules.update.',
+        },
+        finance,
+      ),
+      'Only payment plans can be rescheduled; change a recurring schedule.',
+    );
+    assert.match(
+      inWords(
+        {
+          code: 'rate_missing',
+          message:
+            'The contractor has no job role, so no hourly rate; assign a role with contractorOps.roles.assign.',
+          field: 'contractorId',
+        },
+        finance,
+      ),
+      /^This contractor has no job role yet/,
+    );
+    // A decimal or a file name is not an operation.
+    assert.equal(
+      inWords({ code: 'invalid_state', message: 'Send agreement.pdf with 7.25 hours.' }, finance),
+      'Send agreement.pdf with 7.25 hours.',
+    );
+  });
+
   it('says conflicts, expired forms and server trouble without internals', () => {
     assert.match(
       inWords({ code: 'revision_conflict', message: 'expectedRevision 3 is stale' }, finance),

@@ -164,6 +164,10 @@ export function inWords(facts: RefusalFacts, reader: Reader): string {
       return 'Something went wrong on our side. Try again in a moment; if it happens again, quote the request id below to support.';
     case 'service_unavailable':
       return 'The service is busy or being maintained. Try again in a moment.';
+    case 'rate_missing':
+      return 'This contractor has no job role yet, so there is no hourly rate. Assign a role (Contractors, Job roles) first.';
+    case 'consolidation_stale':
+      return 'Something changed since this review was opened, so nothing was recorded. The review now shows the current state: check it and confirm again.';
     case 'invalid_file': {
       const words = fileWords(facts);
       if (words) return words;
@@ -183,18 +187,29 @@ export function inWords(facts: RefusalFacts, reader: Reader): string {
   return replaceFieldName(facts, name);
 }
 
+/** An operation's name in a message (`assign one with contractorOps.roles.assign`): left out. */
+const OPERATION_NAME = /[a-z][A-Za-z]{2,}(\.[a-z][A-Za-z]*){1,3}/.source;
+
+function withoutOperationNames(message: string): string {
+  return message
+    .replace(new RegExp(`\\s(with|using|via|through|see|call) ${OPERATION_NAME}`, 'g'), '')
+    .replace(new RegExp(`\\s\\(${OPERATION_NAME}\\)`, 'g'), '');
+}
+
 /** The API's own message, its field's name (`contentBase64`, `totalMinor`) said as the label. */
 function replaceFieldName(facts: RefusalFacts, name: string | undefined): string {
-  if (!facts.field || !name) return facts.message;
+  if (!facts.field || !name) return withoutOperationNames(facts.message);
   // A plain word ("name", "code") is also the message's own word: only a leading one is the field.
   if (!/[A-Z.]/.test(facts.field)) {
-    return facts.message.startsWith(`${facts.field} `)
-      ? capital(`${name}${facts.message.slice(facts.field.length)}`)
-      : facts.message;
+    return withoutOperationNames(
+      facts.message.startsWith(`${facts.field} `)
+        ? capital(`${name}${facts.message.slice(facts.field.length)}`)
+        : facts.message,
+    );
   }
   const escaped = facts.field.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   const replaced = facts.message.replace(new RegExp(`(^|[^\\w.])${escaped}(?![\\w])`, 'g'), `$1${name}`);
-  return capital(replaced);
+  return withoutOperationNames(capital(replaced));
 }
 
 /** A title for the page that shows a refusal with no form to return to. */
