@@ -164,7 +164,8 @@ export function refill(
  * Every `<details>` around the marked refusal opened, so a refused form in a folded section
  * ("Change …") is seen without a click.
  */
-export function openAround(markup: string, marker = 'data-refusal'): string {
+export function openAround(markup: string, marker = 'data-refusal>'): string {
+  // With its `>`: a member's text (escaped) cannot contain it, so only our marker is found.
   const at = markup.indexOf(marker);
   if (at < 0) return markup;
   const open: number[] = [];
