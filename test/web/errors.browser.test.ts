@@ -161,6 +161,42 @@ for (const dialect of DIALECTS) {
       );
       assert.equal(await page.locator('#upload-name').inputValue(), 'Services agreement');
       assert.doesNotMatch(await page.locator('main').innerText(), /contentBase64|\(field /);
+
+      // A statement with the card of another account: the transactions page again, the account
+      // and card chosen kept, the refusal beside the card.
+      const bank = await ok(app, admin, 'accounts.create', {
+        name: 'Bank',
+        kind: 'checking',
+        currency: 'EUR',
+      });
+      const other = await ok(app, admin, 'accounts.create', {
+        name: 'Amex',
+        kind: 'credit_card',
+        currency: 'EUR',
+      });
+      const card = await ok(app, admin, 'cards.create', {
+        accountId: other.id,
+        holderMemberId: admin.memberId,
+        lastFour: '1005',
+      });
+      await page.goto(`${app.baseUrl}/dashboard/transactions`);
+      await page.locator('#f-account').selectOption(bank.id);
+      await page.locator('#f-card').selectOption(card.id);
+      await page.locator('#f-file').setInputFiles({
+        name: 'statement.csv',
+        mimeType: 'text/csv',
+        buffer: Buffer.from('Date,Description,Amount\n2026-01-15,Coffee Shop,-4.50\n'),
+      });
+      await page.getByRole('button', { name: 'Upload and import' }).click();
+      await page.locator('#f-card-error').waitFor();
+      await assertRefusedBeside(
+        page,
+        'f-card',
+        /^The card you chose cannot be used: it was removed meanwhile, or it does not go with your other choices/,
+        'statement refused',
+      );
+      assert.equal(await page.locator('#f-account').inputValue(), bank.id);
+      assert.equal(await page.locator('#f-card').inputValue(), card.id);
       await context.close();
     });
 

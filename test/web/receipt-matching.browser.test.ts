@@ -138,7 +138,10 @@ for (const dialect of DIALECTS) {
       await page.getByLabel('Reason').fill(reason);
       await page.getByRole('button', { name: 'Confirm consolidation' }).click();
       await page.getByRole('alert').waitFor();
-      assert.match(await page.getByRole('alert').innerText(), /Tick “I reviewed the originals above” to go on/);
+      assert.match(
+        await page.getByRole('alert').innerText(),
+        /Tick “I reviewed the originals above” to go on/,
+      );
 
       // Missing CSRF token: refused before the operation runs.
       await page.goto(review);

@@ -159,6 +159,16 @@ describe('refusals in words for the dashboard', () => {
     );
   });
 
+  it('says a choice that cannot be used as the member chose it', () => {
+    assert.equal(
+      inWords(
+        { code: 'not_found', message: 'Card not found.', field: 'cardId' },
+        { ...finance, label: 'Card' },
+      ),
+      'The card you chose cannot be used: it was removed meanwhile, or it does not go with your other choices. Choose another one.',
+    );
+  });
+
   it('says conflicts, expired forms and server trouble without internals', () => {
     assert.match(
       inWords({ code: 'revision_conflict', message: 'expectedRevision 3 is stale' }, finance),

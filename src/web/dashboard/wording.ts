@@ -139,7 +139,7 @@ export function inWords(facts: RefusalFacts, reader: Reader): string {
       return 'Someone changed this record after you opened the page, so nothing was saved. What you typed is kept here and the page shows the record as it is now: check both and send again.';
     case 'not_found':
       return name
-        ? `${capital(name)} was not found: it may have been removed meanwhile. Choose another one.`
+        ? `${capital(/^the /i.test(name) ? name.toLowerCase() : `the ${name.toLowerCase()}`)} you chose cannot be used: it was removed meanwhile, or it does not go with your other choices. Choose another one.`
         : 'This record no longer exists, or it belongs to another organization. Go back to the list and choose again.';
     case 'idempotency_in_progress':
       return 'This form is still being sent. Wait a moment, then reload the page.';
