@@ -46,6 +46,13 @@ describe('refusals in words for the dashboard', () => {
       finance,
     );
     assert.match(words, /^This file is not really a PDF/);
+    assert.match(
+      inWords(
+        { code: 'invalid_file', message: 'the content is not the xml its name or type claims. Accepted: …' },
+        finance,
+      ),
+      /^This file is not really an XML:/,
+    );
     assert.doesNotMatch(words, /contentBase64|field/);
     assert.equal(
       inWords(

@@ -101,7 +101,9 @@ function fileWords(facts: RefusalFacts): string | undefined {
   const claimed = /the content is not the (\w+) its name or type claims/.exec(facts.message)?.[1];
   if (reason === 'type_mismatch' || claimed) {
     const kind = claimed ? claimed.toUpperCase() : 'the type it says';
-    return `This file is not really a ${kind}: its name or type says so, but its content is something else. Choose the original file (a PDF, a photo as JPEG, PNG or WebP, or an e-invoice XML).`;
+    // "an XML", "a PDF": the article by how the letters are said.
+    const article = claimed && /^[AEFHILMNORSX]/.test(kind) ? 'an' : 'a';
+    return `This file is not really ${claimed ? article : 'of'} ${kind}: its name or type says so, but its content is something else. Choose the original file (a PDF, a photo as JPEG, PNG or WebP, or an e-invoice XML).`;
   }
   const template = /^The file is not (an? [^(]+?) \(its content does not match/.exec(facts.message)?.[1];
   if (template)
@@ -132,7 +134,7 @@ export function inWords(facts: RefusalFacts, reader: Reader): string {
     }
     case 'dashboard_only':
     case 'insufficient_scope':
-      return 'You cannot do this from here. Ask an admin of your organization.';
+      return `You cannot do this from here. Ask an admin of ${reader.organizationName}.`;
     case 'csrf_failed':
       return 'This form is too old to send (your session changed since the page was opened), or it came from another site. Nothing was changed: reload the page and try again.';
     case 'revision_conflict':
