@@ -166,6 +166,14 @@ async function main(): Promise<void> {
     await shoot('contractor', `${base}/dashboard/contractors/${String(contractor.id)}`);
     await shoot('contractor-roles', `${base}/dashboard/contractors/roles`);
     await shoot('agreement-templates', `${base}/dashboard/contractors/templates`);
+    // A refused form drawn again in place: the typed values kept, the message beside its field.
+    await page.goto(`${base}/dashboard/contractors/roles`);
+    await page.locator('#role-name-new').fill('Illustrator');
+    await page.locator('#role-rate-new').fill('forty');
+    await page.locator('#role-currency-new').fill('EUR');
+    await page.getByRole('button', { name: 'Add role' }).click();
+    await page.locator('#role-rate-new-error').waitFor();
+    await page.screenshot({ path: path.join(out, 'refused-form.png'), fullPage: true });
     await page.setViewportSize({ width: 390, height: 844 });
     await shoot('contractor-phone', `${base}/dashboard/contractors/${String(contractor.id)}`);
     await page.setViewportSize({ width: 1280, height: 860 });
@@ -178,7 +186,9 @@ async function main(): Promise<void> {
     await shoot('ledger', `${base}/dashboard/entries?status=all`);
     await shoot('sessions', `${base}/dashboard/sessions`);
     // The contractor portal: Ada accepts her invitation (which signs her in) and reads an agreement.
-    await api('contractors.invite', { id: contractor.id, expectedRevision: contractor.revision });
+    // The role assigned above changed the contractor's revision: invite with the current one.
+    const invited = await api('contractors.get', { id: contractor.id });
+    await api('contractors.invite', { id: contractor.id, expectedRevision: invited.revision });
     const invitation = await api('contractors.invitations.link', { contractorId: contractor.id });
     const template = await api('contractors.templates.createDraft', {
       name: 'Services agreement',

@@ -40,7 +40,7 @@ fieldset{border:1px solid var(--line);border-radius:6px;padding:.4rem .8rem .6re
 label.choice{font-weight:400;display:flex;gap:.5rem;align-items:baseline;margin:.35rem 0}
 .notice{border-left:4px solid var(--ok);background:#eef7f0;padding:.6rem 1rem;margin:0 0 1rem}
 .error{border-left:4px solid var(--bad);background:#fbeeee;padding:.6rem 1rem;margin:0 0 1rem}
-.field-error{color:var(--bad);margin:.2rem 0}
+.field-error{display:block;color:var(--bad);margin:.2rem 0}
 [aria-invalid=true]{border-color:var(--bad);outline:2px solid var(--bad)}
 .secret{font-family:ui-monospace,monospace;background:#fff8dc;border:1px dashed var(--warn);padding:.6rem;word-break:break-all}
 code{font-family:ui-monospace,monospace;font-size:.92em;word-break:break-all}
@@ -144,7 +144,8 @@ document.addEventListener('submit', function (event) {
     status.textContent = done + ' of ' + outcomes.length + ' uploaded' + (duplicates ? ' (' + duplicates + ' already in the inbox)' : '') + '; these were not:';
     var list = document.createElement('ul');
     failed.forEach(function (o) {
-      var reason = new DOMParser().parseFromString(o.page, 'text/html').querySelector('.error p');
+      // The refusal on the page that came back: beside the file input, or above the form.
+      var reason = new DOMParser().parseFromString(o.page, 'text/html').querySelector('[data-refusal] strong, .error p');
       var item = document.createElement('li');
       item.textContent = o.name + ': ' + (reason ? reason.textContent : 'refused');
       list.appendChild(item);

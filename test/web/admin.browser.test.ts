@@ -144,12 +144,12 @@ for (const dialect of DIALECTS) {
         .getByRole('row')
         .filter({ hasText: email });
       await row.getByRole('button', { name: 'Suspend' }).click();
-      await page.getByText('Done: Suspend a member.').waitFor();
+      await page.getByText('Done: the member was suspended.').waitFor();
       assert.match(await row.innerText(), /Suspended/);
       assert.equal((await call(app.baseUrl, 'categories.list', {}, { token: finance.token })).status, 401);
 
       await row.getByRole('button', { name: 'Reinstate' }).click();
-      await page.getByText('Done: Reinstate a suspended member').waitFor();
+      await page.getByText('Done: the member was reinstated').waitFor();
       assert.match(await row.innerText(), /Active/);
       assert.ok(await row.getByRole('button', { name: 'Suspend' }).isVisible());
       // Back in, but the key ended with the suspension stays ended (decision 155).
@@ -164,7 +164,7 @@ for (const dialect of DIALECTS) {
       assert.match(String(reinstated?.credential_id), /^session:/);
 
       await row.getByRole('button', { name: 'Remove' }).click();
-      await page.getByText('Done: Remove a member.').waitFor();
+      await page.getByText('Done: the member was removed.').waitFor();
       assert.match(await row.innerText(), /Removed/);
       assert.equal(await row.getByRole('button').count(), 0, 'removed is final: nothing to press');
       // The admin's own row offers nothing that would lock them out.

@@ -76,7 +76,7 @@ for (const dialect of DIALECTS) {
       await page.goto(`${app.baseUrl}/dashboard/webhooks/${endpoint.id}`);
       await assertAccessible(page, 'endpoint');
       await page.getByRole('button', { name: 'Turn endpoint on' }).click();
-      await page.getByRole('status').getByText('Done: Turn a disabled webhook endpoint back on').waitFor();
+      await page.getByRole('status').getByText('Done: the endpoint was turned back on').waitFor();
       await page.getByRole('button', { name: 'Retry' }).first().click();
       await page.getByRole('status').waitFor();
       await deliverNow(app);

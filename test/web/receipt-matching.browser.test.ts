@@ -87,14 +87,14 @@ for (const dialect of DIALECTS) {
         await page.screenshot({ path: `${process.env.SCREENSHOT_DIR}/receipt-declined.png`, fullPage: true });
       await assertAccessible(page, 'receipt with a declined suggestion');
       await declined.getByRole('button', { name: 'Suggest again' }).click();
-      await page.getByText('Done: Undo a decline').waitFor();
+      await page.getByText('Done: the suggestion is offered again').waitFor();
       assert.equal(await page.getByRole('heading', { name: 'Declined suggestions' }).count(), 0);
       await suggested.getByRole('button', { name: 'Confirm match' }).click();
       const matched = page.locator('section', { has: page.getByRole('heading', { name: 'Matched to' }) });
       await matched.waitFor();
       assert.match(await matched.innerText(), /2026-04-02 · -23\.80 EUR[\s\S]*SQ \*RUBY TEA HOUSE 0412/);
       await matched.getByRole('button', { name: 'Unmatch' }).click();
-      await page.getByText('Done: Detach a receipt from its transaction').waitFor();
+      await page.getByText('Done: the receipt was detached from its transaction').waitFor();
       assert.equal(await page.getByRole('heading', { name: 'Matched to' }).count(), 0);
       const txNow = await call(app.baseUrl, 'transactions.get', { id: tx.id }, { token: finance.token });
       assert.equal((txNow.data as { status: string }).status, 'unmatched');
@@ -138,7 +138,10 @@ for (const dialect of DIALECTS) {
       await page.getByLabel('Reason').fill(reason);
       await page.getByRole('button', { name: 'Confirm consolidation' }).click();
       await page.getByRole('alert').waitFor();
-      assert.match(await page.getByRole('alert').innerText(), /originalsReviewed/);
+      assert.match(
+        await page.getByRole('alert').innerText(),
+        /Tick “I reviewed the originals above” to go on/,
+      );
 
       // Missing CSRF token: refused before the operation runs.
       await page.goto(review);
@@ -180,7 +183,7 @@ for (const dialect of DIALECTS) {
       await page.getByLabel('Reason').fill(reason);
       await page.getByLabel('I reviewed the originals above').check();
       await page.getByRole('button', { name: 'Confirm consolidation' }).click();
-      await page.getByRole('status').getByText('Done: Confirm a receipt consolidation').waitFor();
+      await page.getByRole('status').getByText('Done: the consolidation was recorded').waitFor();
       const rows = await app.services.db.kysely.selectFrom('receipt_consolidations').selectAll().execute();
       assert.equal(rows.length, 1);
       const audit = await auditRows(app, {

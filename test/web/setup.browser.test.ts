@@ -49,13 +49,13 @@ for (const dialect of DIALECTS) {
       await page.getByLabel('Kind').selectOption('credit_card');
       await page.getByLabel('Currency').fill('EUR');
       await page.getByRole('button', { name: 'Add account' }).click();
-      await page.getByText('Done: Create a money account').waitFor();
+      await page.getByText('Done: the account was added').waitFor();
       assert.match(await page.getByRole('table').first().innerText(), /Company card\s+Credit card\s+EUR/);
 
       await page.getByLabel('Last four digits').fill('4242');
       await page.getByLabel('Label (optional)').fill('Travel card');
       await page.getByRole('button', { name: 'Add card' }).click();
-      await page.getByText('Done: Add a payment card').waitFor();
+      await page.getByText('Done: the card was added').waitFor();
       const cards = await page.getByRole('table').nth(1).innerText();
       assert.match(cards, /Travel card •••• 4242/);
       assert.match(cards, /\(me\)/);

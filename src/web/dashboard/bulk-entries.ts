@@ -5,6 +5,7 @@ import { formBody, safeBack } from '../forms.ts';
 import { errorBox, layout } from '../layout.ts';
 import { type Row, rows, str } from './components.ts';
 import { callOperation, checkCsrf, csrfRefused, type Signed, sendHtml, signedIn } from './context.ts';
+import { inWords, refusalTitle } from './wording.ts';
 
 export const BULK_PATH = '/dashboard/entries/bulk';
 export const BULK_ACTIONS = ['review', 'categorise', 'both'] as const;
@@ -40,9 +41,9 @@ export function registerBulkEntries(app: FastifyInstance, services: Services): v
         reply,
         appError.status,
         layout({
-          title: 'That did not work',
+          title: refusalTitle(appError.code, appError.status),
           viewer: signed.viewer,
-          body: errorBox(appError.message, appError.code, request.id),
+          body: errorBox(inWords(appError, signed.viewer), appError.code, request.id),
         }),
       );
     }

@@ -2,6 +2,7 @@ import { newId } from '../../lib/ids.ts';
 import { findOperation } from '../../operations/catalog.ts';
 import { type Html, html } from '../html.ts';
 import type { Signed } from './context.ts';
+import { isRefusedForm, refusedFields } from './refused.ts';
 
 export interface ActionOptions {
   /** Hidden fields (ids, revisions, JSON values). */
@@ -22,6 +23,10 @@ export interface ActionOptions {
  */
 export function actionForm(signed: Signed, operation: string, label: string, options: ActionOptions): Html {
   const hidden = { ...options.hidden, idempotencyKey: `dash-${newId()}` };
+  // The form the member just sent and the operation refused: drawn again as they typed it.
+  const fields = isRefusedForm(signed.refused, operation, options.hidden ?? {})
+    ? refusedFields(signed.refused, signed.viewer, options.fields ?? '')
+    : options.fields;
   const style = options.style && options.style !== 'primary' ? options.style : '';
   return html`<form method="post" action="/dashboard/actions/${operation}"${options.inline ? html` class="inline"` : ''}${
     options.confirm ? html` data-confirm="${options.confirm}"` : ''
@@ -29,9 +34,7 @@ export function actionForm(signed: Signed, operation: string, label: string, opt
     hidden,
   ).map(
     ([name, value]) => html`<input type="hidden" name="${name}" value="${String(value)}">`,
-  )}${options.fields ?? ''}<button type="submit"${
-    style ? html` class="${style}"` : ''
-  }>${label}</button></form>`;
+  )}${fields ?? ''}<button type="submit"${style ? html` class="${style}"` : ''}>${label}</button></form>`;
 }
 
 /** A labelled input with an optional hint tied to it for screen readers. */

@@ -10,6 +10,8 @@ import { memberProfile } from '../../sessions/principals.ts';
 import { readSession, type Session } from '../../sessions/store.ts';
 import { csrfMatches, csrfToken } from '../../sessions/tokens.ts';
 import { errorBox, layout, type Viewer } from '../layout.ts';
+import type { Refused } from './refused.ts';
+import { inWords, refusalTitle } from './wording.ts';
 
 /** A request of a signed-in member: their session, the principal operations see, the header facts. */
 export interface Signed {
@@ -18,6 +20,8 @@ export interface Signed {
   principal: Principal;
   viewer: Viewer;
   requestId: string;
+  /** Set while a page is drawn again after one of its forms was refused (in-place.ts). */
+  refused?: Refused;
 }
 
 export function memberCookieName(services: Services): string {
@@ -140,14 +144,14 @@ export function csrfRefused(
   signed: Signed,
   error: unknown,
 ): FastifyReply {
-  const message = error instanceof Error ? error.message : 'Reload the page and try again.';
+  const message = error instanceof Error ? error.message : '';
   return sendHtml(
     reply,
     403,
     layout({
-      title: 'That did not work',
+      title: refusalTitle('csrf_failed', 403),
       viewer: signed.viewer,
-      body: errorBox(message, 'csrf_failed', request.id),
+      body: errorBox(inWords({ code: 'csrf_failed', message }, signed.viewer), 'csrf_failed', request.id),
     }),
   );
 }

@@ -11,13 +11,13 @@ import { type Html, html } from '../html.ts';
 import { errorBox, layout } from '../layout.ts';
 import { registerBulkEntries } from './bulk-entries.ts';
 import { callOperation, checkCsrf, type Signed, sendHtml, signedIn } from './context.ts';
+import { doneLine } from './done-words.ts';
 import { refusedInPlace } from './in-place.ts';
 import { PAGES } from './pages/index.ts';
-import { refusedCorrectionPage } from './pages/receipts.ts';
-import type { Refused } from './refused.ts';
 import { nextPage, resultPage } from './results.ts';
 import { registerSessionRoutes } from './sessions-routes.ts';
 import { registerSignInRoutes } from './sign-in-routes.ts';
+import { inWords, refusalTitle } from './wording.ts';
 
 const FORM_LIMIT = 64 * 1024;
 
@@ -36,13 +36,11 @@ export interface PageRequest {
   query: Record<string, string>;
 }
 
-/** A page; `refused` is set when it is drawn again for a form the operation refused (in place). */
-export type PageHandler = (
-  services: Services,
-  signed: Signed,
-  request: PageRequest,
-  refused?: Refused,
-) => Promise<PageContent>;
+/**
+ * A page. After a refused form it is drawn again with `signed.refused` set, and the refused form
+ * (`actionForm`) shows what was typed and why (in-place.ts).
+ */
+export type PageHandler = (services: Services, signed: Signed, request: PageRequest) => Promise<PageContent>;
 
 /**
  * The dashboard under /dashboard: server-rendered pages (docs/decisions.md 235) over the same
@@ -73,17 +71,41 @@ export const dashboardRoutes: HttpPlugin = (app, services) => {
 function registerNotFound(app: FastifyInstance, services: Services): void {
   app.get('/dashboard/*', async (request, reply) => {
     const signed = await signedIn(services, request);
-    return sendHtml(
-      reply,
-      404,
-      layout({
-        title: 'Page not found',
-        ...(signed ? { viewer: signed.viewer } : {}),
-        body: html`<p>There is no page at this address. It may have been mistyped, or the link is out of date.</p>
-<p><a href="/dashboard">${signed ? 'Go to Home' : 'Sign in'}</a></p>`,
-      }),
-    );
+    return notFound(reply, signed);
   });
+}
+
+/**
+ * The 404 page: for an address no page has, and for a page whose record does not exist (an
+ * unknown or malformed id, or one of another organization, which reads as unknown).
+ */
+function notFound(reply: FastifyReply, signed: Signed | undefined, requestId?: string): FastifyReply {
+  return sendHtml(
+    reply,
+    404,
+    layout({
+      title: 'Page not found',
+      ...(signed ? { viewer: signed.viewer } : {}),
+      body: html`<p>There is no page at this address. It may have been mistyped, the link is out of date, or what it showed was removed.</p>
+<p><a href="/dashboard">${signed ? 'Go to Home' : 'Sign in'}</a></p>${
+        requestId
+          ? html`<p class="hint">Error code <code>not_found</code> · request id <code>${requestId}</code></p>`
+          : ''
+      }`,
+    }),
+  );
+}
+
+/** A page's read refused because its record is unknown: the path's id is not found or malformed. */
+function isUnknownRecord(error: unknown, params: Readonly<Record<string, string>>): boolean {
+  if (!(error instanceof AppError)) return false;
+  if (error.code === 'not_found') return true;
+  const field = error.field ?? '';
+  return (
+    error.code === 'invalid_input' &&
+    Object.keys(params).length > 0 &&
+    (field === 'id' || field.endsWith('Id'))
+  );
 }
 
 /** Files a page links to (an invoice's PDF), read through the operation's file form. */
@@ -212,16 +234,17 @@ function registerPage(app: FastifyInstance, services: Services, path: string, ha
     async (request, reply) => {
       const signed = await signedIn(services, request);
       if (!signed) return toSignIn(reply);
-      const done = findOperation(String(request.query.done ?? ''));
+      const done = doneLine(String(request.query.done ?? ''));
       try {
         const content = await handler(services, signed, request);
         return sendHtml(
           reply,
           content.status ?? 200,
-          layout({ ...content, viewer: signed.viewer, notice: done ? `Done: ${done.summary}.` : undefined }),
+          layout({ ...content, viewer: signed.viewer, notice: done }),
         );
       } catch (error) {
-        return failure(services, request, reply, signed, error, path);
+        if (isUnknownRecord(error, request.params)) return notFound(reply, signed, request.id);
+        return failure(services, request, reply, signed, error, path, 'open this page');
       }
     },
   );
@@ -310,37 +333,26 @@ function registerActions(app: FastifyInstance, services: Services): void {
         ) {
           return reply.redirect(`${back}&stale=1`, 303);
         }
-        // A refused correction of a receipt comes back as its page: typed values kept, the
-        // message beside the field it names (issue 30). Server errors keep the failure page.
-        const receipt = /^\/dashboard\/receipts\/([0-9a-f-]{36})$/.exec(back);
-        if (operation.name === 'inbox.confirm' && form?.get('_fix') === 'receipt' && receipt) {
-          const { appError, unexpected } = toAppError(error);
-          if (!unexpected && appError.status < 500) {
-            const values = Object.fromEntries(
-              ['merchant', 'date', 'totalMinor', 'currency'].map((name) => [name, form.get(name) ?? '']),
-            );
-            const page = await refusedCorrectionPage(services, signed, receipt[1] as string, {
-              values,
-              error: {
-                code: appError.code,
-                message: appError.message,
-                field: appError.field,
-                requestId: request.id,
-              },
-            });
-            return sendHtml(reply, 400, layout({ ...page, viewer: signed.viewer }));
+        const { appError, unexpected } = toAppError(error);
+        if (!unexpected) {
+          const inPlace = await refusedInPlace(services, signed, operation.name, form, back, appError);
+          if (inPlace) {
+            if (appError.retryAfterSeconds !== undefined)
+              reply.header('Retry-After', String(appError.retryAfterSeconds));
+            return sendHtml(reply, inPlace.status ?? 400, layout({ ...inPlace, viewer: signed.viewer }));
           }
         }
-        const inPlace = await refusedInPlace(services, signed, request.id, operation.name, form, back, error);
-        if (inPlace)
-          return sendHtml(reply, inPlace.status ?? 400, layout({ ...inPlace, viewer: signed.viewer }));
         return failure(services, request, reply, signed, error, back);
       }
     },
   );
 }
 
-/** Any failure becomes a page with the message, the stable code, the request id and a way back. */
+/**
+ * The error page, for a failure with no form to go back to (a server error, a CSRF refusal, a page
+ * or file that cannot be read): what happened in words, the stable code and the request id for
+ * support, and a way back.
+ */
 function failure(
   services: Services,
   request: FastifyRequest,
@@ -348,19 +360,19 @@ function failure(
   signed: Signed,
   error: unknown,
   back: string,
+  doing?: string,
 ): FastifyReply {
   const { appError, unexpected } = toAppError(error);
   if (unexpected) services.logger.error({ err: error, requestId: request.id }, 'dashboard request failed');
-  const field = appError.field ? ` (field ${appError.field})` : '';
   if (appError.retryAfterSeconds !== undefined)
     reply.header('Retry-After', String(appError.retryAfterSeconds));
   return sendHtml(
     reply,
     appError.status,
     layout({
-      title: 'That did not work',
+      title: refusalTitle(appError.code, appError.status),
       viewer: signed.viewer,
-      body: html`${errorBox(`${appError.message}${field}`, appError.code, request.id)}
+      body: html`${errorBox(inWords(appError, { ...signed.viewer, doing }), appError.code, request.id)}
 <p><a href="${back}">Go back</a> · <a href="/dashboard">Home</a></p>`,
     }),
   );

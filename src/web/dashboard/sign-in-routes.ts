@@ -151,7 +151,7 @@ export function registerSignInRoutes(app: FastifyInstance, services: Services): 
 
 function crossSitePage(requestId: string): string {
   return layout({
-    title: 'That did not work',
+    title: 'The form came from another site',
     body: html`${errorBox('The form was sent from another site; open the sign-in page here and try again.', 'csrf_failed', requestId)}
 <p><a href="/dashboard/sign-in">Sign in</a></p>`,
   });

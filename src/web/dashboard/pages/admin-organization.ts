@@ -1,21 +1,11 @@
 import { type Html, html, when } from '../../html.ts';
 import { actionForm, type Row, str } from '../components.ts';
 import { callOperation } from '../context.ts';
-import { generalProblem, kept, problem, refusedFor } from '../refused.ts';
 import type { PageHandler } from '../routes.ts';
 
 const BACK = '/dashboard/admin/organization';
 /** Fields an emptied input clears (null); the others are required or keep their value. */
 const CLEARABLE = 'legalName,address,defaultCurrency,mailScanRetentionDays';
-const FIELDS = [
-  'name',
-  'legalName',
-  'address',
-  'timeZone',
-  'defaultCurrency',
-  'invoiceNumberPrefix',
-  'mailScanRetentionDays',
-];
 
 /** Every zone this server's ICU knows, UTC first; the organization's own always among them. */
 function zones(current: string): string[] {
@@ -29,9 +19,8 @@ function zones(current: string): string[] {
  * number prefix and how long company-mail scans are kept. An emptied optional field is cleared;
  * a refused value comes back beside its input with everything typed kept (decision 442).
  */
-export const organizationPage: PageHandler = async (services, signed, _request, anyRefusal) => {
+export const organizationPage: PageHandler = async (services, signed) => {
   const org = (await callOperation(services, signed, 'admin.organization.get', {})) as Row;
-  const refused = refusedFor(anyRefusal, 'admin.organization.update');
   const zone = str(org.time_zone);
   /** One labelled control with its hint, the refusal's message when it names it, the value kept. */
   const control = (
@@ -41,7 +30,6 @@ export const organizationPage: PageHandler = async (services, signed, _request, 
     input: (id: string, value: string, attributes: Html | string) => Html,
   ) => {
     const id = `f-org-${name}`;
-    const p = problem(refused, name, id, `${id}-hint`);
     const stored = {
       name: org.name,
       legalName: org.legal_name,
@@ -51,26 +39,21 @@ export const organizationPage: PageHandler = async (services, signed, _request, 
       invoiceNumberPrefix: org.invoice_number_prefix,
       mailScanRetentionDays: org.mail_scan_retention_days,
     }[name];
-    return html`<label for="${id}">${label}</label><p class="hint" id="${id}-hint">${hint}</p>${p.message}${input(id, kept(refused, name, str(stored)), p.attributes)}`;
+    return html`<label for="${id}">${label}</label><p class="hint" id="${id}-hint">${hint}</p>${input(id, str(stored), html` aria-describedby="${id}-hint"`)}`;
   };
   const text =
     (name: string, extra: Html | string = '') =>
     (id: string, value: string, attributes: Html | string) =>
       html`<input id="${id}" name="${name}" type="text" value="${value}"${attributes}${extra}>`;
-  const chosenZone = kept(refused, 'timeZone', zone);
+  const chosenZone = zone;
   return {
     title: 'Organization settings',
     current: 'admin',
-    ...(refused ? { status: 400 } : {}),
     body: html`<p><a href="/dashboard/admin">Administration</a></p>
-<section class="card">${generalProblem(refused, FIELDS)}${actionForm(
-      signed,
-      'admin.organization.update',
-      'Save settings',
-      {
-        back: BACK,
-        hidden: { expectedRevision: Number(org.revision), _null: CLEARABLE },
-        fields: html`${control('name', 'Name', 'Shown on these pages, invoices, their PDFs and mail.', text('name', html` required maxlength="200"`))}
+<section class="card">${actionForm(signed, 'admin.organization.update', 'Save settings', {
+      back: BACK,
+      hidden: { expectedRevision: Number(org.revision), _null: CLEARABLE },
+      fields: html`${control('name', 'Name', 'Shown on these pages, invoices, their PDFs and mail.', text('name', html` required maxlength="200"`))}
 ${control('legalName', 'Legal name', 'The registered name, if it differs; leave empty for none.', text('legalName', html` maxlength="300"`))}
 ${control('address', 'Address', 'Printed on invoices; several lines.', (id, value, attributes) => html`<textarea id="${id}" name="address" rows="4" maxlength="1000"${attributes}>${value}</textarea>`)}
 ${control(
@@ -89,8 +72,7 @@ ${control(
   (id, value, attributes) =>
     html`<input id="${id}" name="mailScanRetentionDays" type="number" min="1" max="3650" value="${value}"${attributes}>`,
 )}<p></p>`,
-      },
-    )}
+    })}
 <p class="hint">Last changed ${when(org.updated_at, zone)} (revision ${str(org.revision)}).</p></section>`,
   };
 };

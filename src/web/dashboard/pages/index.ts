@@ -16,15 +16,6 @@ import { receiptPage, receiptsPage } from './receipts.ts';
 import { importPage, transactionsPage } from './transactions.ts';
 import { webhookDeliveryPage, webhookEndpointPage, webhooksPage } from './webhooks.ts';
 
-/**
- * Forms whose refusals come back in place: the operation -> the page (by path) that draws its form
- * again with the typed values and the message beside the field (src/web/dashboard/refused.ts).
- */
-export const IN_PLACE: Record<string, { path: string; page: PageHandler }> = {
-  'categories.save': { path: '/dashboard/entries', page: ledgerPage },
-  'admin.organization.update': { path: '/dashboard/admin/organization', page: organizationPage },
-};
-
 /** Every signed-in page by path; each reads through catalog operations as the member. */
 export const PAGES: Record<string, PageHandler> = {
   '/dashboard': homePage,

@@ -4,7 +4,6 @@ import { pager, table } from '../../layout.ts';
 import { BULK_PATH } from '../bulk-entries.ts';
 import { actionForm, actionOrRole, coded, intParam, type Row, rows, str } from '../components.ts';
 import { callOperation, type Signed } from '../context.ts';
-import { generalProblem, kept, problem, type Refused, refusedFor } from '../refused.ts';
 import type { PageHandler } from '../routes.ts';
 import { bulkOutcome } from './ledger-bulk.ts';
 
@@ -27,7 +26,7 @@ const SOURCES: Readonly<Record<string, string>> = {
  * categorised in one go (decision 441); a category is added from a small form, and an export of
  * a date range is one form away.
  */
-export const ledgerPage: PageHandler = async (services, signed, request, refused) => {
+export const ledgerPage: PageHandler = async (services, signed, request) => {
   const offset = intParam(request.query.offset, 0);
   const filters: Record<string, string> = {};
   const status = str(request.query.status);
@@ -75,7 +74,7 @@ ${shown ? html`<p class="muted" role="status">${shown}</p>` : ''}${entries.lengt
     : 'Nothing to review.',
   'Ledger entries, newest first',
 )}${pager('/dashboard/entries', query, offset, LIMIT, page.nextOffset === null ? 0 : LIMIT)}</section>
-${categorySection(signed, here, refusedFor(refused, 'categories.save'))}
+${categorySection(signed, here)}
 ${exportSection(signed, filters)}`,
   };
 };
@@ -140,36 +139,29 @@ function bulkForm(signed: Signed, here: string, categories: readonly Row[]): Htm
 
 /**
  * Add a category to the chart (`categories.save` without an id); the ledger comes back in place,
- * or, refused (a code already taken), with the typed values and the message beside the field.
+ * or, refused (a code already taken), with the typed values and the message beside the field
+ * (as every refused form: refused.ts).
  */
-function categorySection(signed: Signed, here: string, refused: Refused | undefined): Html {
-  const code = problem(refused, 'code', 'f-cat-code', 'f-cat-code-hint');
-  const name = problem(refused, 'name', 'f-cat-name');
-  const kind = problem(refused, 'kind', 'f-cat-kind');
-  const rate = problem(refused, 'defaultTaxRate', 'f-cat-rate', 'f-cat-rate-hint');
-  const chosenKind = kept(refused, 'kind', 'expense');
+function categorySection(signed: Signed, here: string): Html {
+  const chosenKind = 'expense';
   return html`<section class="card" id="add-category"><h2>Add a category</h2><p class="hint">Categories are never deleted, so entries keep theirs; a new one is offered in every picker above.</p>
-${generalProblem(refused, ['code', 'name', 'kind', 'defaultTaxRate'])}${actionOrRole(
-  signed,
-  'categories.save',
-  'add a category',
-  () =>
-    actionForm(signed, 'categories.save', 'Add category', {
-      back: here,
-      fields: html`<div class="grid"><div><label for="f-cat-code">Code</label><p class="hint" id="f-cat-code-hint">Up to 20 letters, digits, dot, dash or underscore, e.g. 6450.</p>${code.message}<input id="f-cat-code" name="code" type="text" required maxlength="20" pattern="[A-Za-z0-9._\\-]{1,20}" value="${kept(refused, 'code', '')}"${code.attributes}></div>
-<div><label for="f-cat-name">Name</label>${name.message}<input id="f-cat-name" name="name" type="text" required maxlength="100" value="${kept(refused, 'name', '')}"${name.attributes}></div>
-<div><label for="f-cat-kind">Kind</label>${kind.message}<select id="f-cat-kind" name="kind"${kind.attributes}>${[
-        ['expense', 'Expense'],
-        ['income', 'Income'],
-        ['asset', 'Asset'],
-        ['liability', 'Liability'],
-        ['equity', 'Equity'],
-      ].map(
-        ([value, text]) =>
-          html`<option value="${value ?? ''}"${value === chosenKind ? html` selected` : ''}>${text ?? ''}</option>`,
-      )}</select></div>
-<div><label for="f-cat-rate">Default tax rate (%)</label><p class="hint" id="f-cat-rate-hint">Optional, e.g. 19 or 8.875; used when an entry is categorised without a rate of its own.</p>${rate.message}<input id="f-cat-rate" name="defaultTaxRate" type="text" inputmode="decimal" maxlength="8" pattern="(100|[0-9]{1,2})([.][0-9]{1,4})?" value="${kept(refused, 'defaultTaxRate', '')}"${rate.attributes}></div></div>`,
-    }),
+${actionOrRole(signed, 'categories.save', 'add a category', () =>
+  actionForm(signed, 'categories.save', 'Add category', {
+    back: here,
+    fields: html`<div class="grid"><div><label for="f-cat-code">Code</label><p class="hint" id="f-cat-code-hint">Up to 20 letters, digits, dot, dash or underscore, e.g. 6450.</p><input id="f-cat-code" name="code" type="text" required maxlength="20" pattern="[A-Za-z0-9._\\-]{1,20}" aria-describedby="f-cat-code-hint"></div>
+<div><label for="f-cat-name">Name</label><input id="f-cat-name" name="name" type="text" required maxlength="100"></div>
+<div><label for="f-cat-kind">Kind</label><select id="f-cat-kind" name="kind">${[
+      ['expense', 'Expense'],
+      ['income', 'Income'],
+      ['asset', 'Asset'],
+      ['liability', 'Liability'],
+      ['equity', 'Equity'],
+    ].map(
+      ([value, text]) =>
+        html`<option value="${value ?? ''}"${value === chosenKind ? html` selected` : ''}>${text ?? ''}</option>`,
+    )}</select></div>
+<div><label for="f-cat-rate">Default tax rate (%)</label><p class="hint" id="f-cat-rate-hint">Optional, e.g. 19 or 8.875; used when an entry is categorised without a rate of its own.</p><input id="f-cat-rate" name="defaultTaxRate" type="text" inputmode="decimal" maxlength="8" pattern="(100|[0-9]{1,2})([.][0-9]{1,4})?" aria-describedby="f-cat-rate-hint"></div></div>`,
+  }),
 )}</section>`;
 }
 

@@ -1,7 +1,7 @@
 import { iso4217MinorUnit } from '../../../lib/currencies.ts';
 import type { Services } from '../../../services.ts';
 import { type Html, html, money, when } from '../../html.ts';
-import { cursorPager, errorBox, table } from '../../layout.ts';
+import { cursorPager, table } from '../../layout.ts';
 import { actionForm, actionOrRole, badge, coded, intParam, type Row, rows, str } from '../components.ts';
 import { callOperation, type Signed } from '../context.ts';
 import type { PageHandler } from '../routes.ts';
@@ -80,12 +80,6 @@ function stateBadge(state: string): Html {
   return badge(coded(state, STATE_WORDS), tone);
 }
 
-/** A correction that was refused: the values as typed, and the error to show beside its field. */
-export interface RefusedCorrection {
-  values: Record<string, string>;
-  error: { code: string; message: string; field?: string | undefined; requestId: string };
-}
-
 /** One receipt: its original beside the extracted fields, its suggestions, ignore/restore. */
 export const receiptPage: PageHandler = (services, signed, request) =>
   receiptView(services, signed, str(request.params.id), {
@@ -93,22 +87,7 @@ export const receiptPage: PageHandler = (services, signed, request) =>
     duplicate: request.query.duplicate === '1',
   });
 
-/**
- * The receipt page again after `inbox.confirm` refused a correction (routes.ts): status 400,
- * the typed values kept in their inputs and the message next to the field it names.
- */
-export async function refusedCorrectionPage(
-  services: Services,
-  signed: Signed,
-  id: string,
-  refused: RefusedCorrection,
-) {
-  return { ...(await receiptView(services, signed, id, { refused })), status: 400 };
-}
-
 interface ViewOptions {
-  /** A correction inbox.confirm refused, shown in place. */
-  refused?: RefusedCorrection;
   /** The attach-by-hand search. */
   search?: string;
   /** The upload found these bytes already in the inbox (results.ts). */
@@ -116,7 +95,9 @@ interface ViewOptions {
 }
 
 async function receiptView(services: Services, signed: Signed, id: string, options: ViewOptions = {}) {
-  const { refused, search = '', duplicate = false } = options;
+  const { search = '', duplicate = false } = options;
+  // A refused correction comes back in place (refused.ts), whatever the receipt's state now.
+  const refused = signed.refused?.operation === 'inbox.confirm';
   const r = (await callOperation(services, signed, 'inbox.get', { id })) as Row;
   const back = `/dashboard/receipts/${id}`;
   const suggestions = rows(
@@ -168,7 +149,7 @@ async function receiptView(services: Services, signed: Signed, id: string, optio
 <details${r.state === 'needs_review' ? html` open` : ''}><summary>Everything read from it, with how sure</summary>${readValues((r.fields as Row | null) ?? null)}</details>
 ${reasons.length ? html`<p><strong>To review:</strong> ${reasons.map((reason) => REASONS[reason] ?? reason.replace(/_/g, ' ')).join('; ')}</p>` : ''}
 ${failure ? html`<div class="error" role="alert"><p>${str(failure.message)}</p><p class="hint">Error code <code>${str(failure.code)}</code></p></div>` : ''}
-${r.state === 'needs_review' || r.state === 'ready' || refused ? correctionCard(signed, r, back, refused) : ''}
+${r.state === 'needs_review' || r.state === 'ready' || refused ? correctionCard(signed, r, back) : ''}
 ${
   r.state === 'ignored'
     ? actionForm(signed, 'inbox.restore', 'Restore', {
@@ -379,7 +360,7 @@ const CORRECTABLE: ReadonlyArray<{ name: string; label: string; type: string; hi
  * (`_amounts`, decision 387). After a refusal the typed values stay and the message stands next
  * to the field it names (or above the form).
  */
-function correctionCard(signed: Signed, r: Row, back: string, refused?: RefusedCorrection): Html {
+function correctionCard(signed: Signed, r: Row, back: string): Html {
   const currency = str(r.currency);
   const read: Record<string, string> = {
     merchant: str(r.merchant),
@@ -390,23 +371,17 @@ function correctionCard(signed: Signed, r: Row, back: string, refused?: RefusedC
         : '',
     currency,
   };
-  const values = refused ? refused.values : read;
-  const errorField = refused?.error.field;
-  const general =
-    refused && !CORRECTABLE.some((f) => f.name === errorField)
-      ? errorBox(refused.error.message, refused.error.code, refused.error.requestId)
-      : '';
-  const inputs = CORRECTABLE.map((f) => {
-    const invalid = refused !== undefined && f.name === errorField;
-    const described = `f-fix-${f.name}-hint${invalid ? ` f-fix-${f.name}-error` : ''}`;
-    return html`<label for="f-fix-${f.name}">${f.label}</label><p class="hint" id="f-fix-${f.name}-hint">${f.hint}</p>
-${invalid ? html`<p class="field-error" id="f-fix-${f.name}-error"><strong>${refused?.error.message ?? ''}</strong> <span class="hint">(code <code>${refused?.error.code ?? ''}</code>)</span></p>` : ''}
-<input id="f-fix-${f.name}" name="${f.name}" type="${f.type}"${f.mode ? html` inputmode="${f.mode}"` : ''} required value="${values[f.name] ?? ''}" aria-describedby="${described}"${invalid ? html` aria-invalid="true"` : ''}>`;
-  });
+  // After a refusal, actionForm puts back what was typed and the message beside its field.
+  const inputs = CORRECTABLE.map(
+    (
+      f,
+    ) => html`<label for="f-fix-${f.name}">${f.label}</label><p class="hint" id="f-fix-${f.name}-hint">${f.hint}</p>
+<input id="f-fix-${f.name}" name="${f.name}" type="${f.type}"${f.mode ? html` inputmode="${f.mode}"` : ''} required value="${read[f.name] ?? ''}" aria-describedby="f-fix-${f.name}-hint">`,
+  );
   const needsReview = str(r.state) === 'needs_review';
-  return html`<details class="confirm" id="correct"${needsReview || refused ? html` open` : ''}><summary>${needsReview ? 'Confirm or correct these values' : 'Correct these values'}</summary>
+  return html`<details class="confirm" id="correct"${needsReview ? html` open` : ''}><summary>${needsReview ? 'Confirm or correct these values' : 'Correct these values'}</summary>
 <p class="hint">${needsReview ? 'Nothing from this receipt reaches the books until you confirm it.' : 'The receipt entry is updated with these values and matching runs again.'}</p>
-${general}${actionOrRole(signed, 'inbox.confirm', 'confirm a receipt', () =>
+${actionOrRole(signed, 'inbox.confirm', 'confirm a receipt', () =>
   actionForm(
     signed,
     'inbox.confirm',
@@ -416,7 +391,6 @@ ${general}${actionOrRole(signed, 'inbox.confirm', 'confirm a receipt', () =>
       hidden: {
         id: str(r.id),
         expectedRevision: Number(r.revision),
-        _fix: 'receipt',
         _amounts: 'totalMinor:currency',
       },
       fields: html`${inputs}<p></p>`,
