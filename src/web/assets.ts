@@ -153,9 +153,11 @@ document.addEventListener('submit', function (event) {
   }
   send(0);
 });
+// Enhancements of elements, run on the page and again on a part drawn in place (live work).
+function enhance(root) {
 // "Tick every entry on this page" (the ledger's bulk form): shown only with script; it ticks the
 // boxes that belong to the form named by data-tick-all.
-Array.prototype.forEach.call(document.querySelectorAll('[data-tick-all]'), function (box) {
+Array.prototype.forEach.call(root.querySelectorAll('[data-tick-all]'), function (box) {
   box.closest('label').hidden = false;
   box.addEventListener('change', function () {
     var name = box.getAttribute('data-tick-all');
@@ -166,9 +168,14 @@ Array.prototype.forEach.call(document.querySelectorAll('[data-tick-all]'), funct
 });
 // Copy buttons (a secret shown once): the text of the element named by data-copy goes to the
 // clipboard, and the status next to it says whether it did.
-Array.prototype.forEach.call(document.querySelectorAll('button[data-copy]'), function (button) {
+Array.prototype.forEach.call(root.querySelectorAll('button[data-copy]'), function (button) {
   if (navigator.clipboard) button.hidden = false;
 });
+// The original's viewer (pages/receipt-document.ts): zoom in 25% steps inside its scrolling frame
+// and rotate by quarter turns; the tools show only when this runs.
+Array.prototype.forEach.call(root.querySelectorAll('[data-viewer]'), viewer);
+Array.prototype.forEach.call(root.querySelectorAll('[data-live]'), follow);
+}
 document.addEventListener('click', function (event) {
   var button = event.target.closest && event.target.closest('button[data-copy]');
   if (!button) return;
@@ -193,11 +200,9 @@ document.addEventListener('drop', function (event) {
   var status = form.querySelector('[data-upload-status]');
   if (status) status.textContent = 'Ready to upload ' + input.files[0].name;
 });
-// The original's viewer (pages/receipt-document.ts): zoom in 25% steps inside its scrolling frame
-// and rotate by quarter turns; the tools show only when this runs.
-Array.prototype.forEach.call(document.querySelectorAll('[data-viewer]'), function (viewer) {
-  var tools = viewer.querySelector('.viewer-tools');
-  var image = viewer.querySelector('img');
+function viewer(frame) {
+  var tools = frame.querySelector('.viewer-tools');
+  var image = frame.querySelector('img');
   var zoom = 1, turn = 0;
   function draw() {
     image.style.width = (zoom * 100) + '%';
@@ -214,5 +219,70 @@ Array.prototype.forEach.call(document.querySelectorAll('[data-viewer]'), functio
     if (button.hasAttribute('data-rotate')) turn = (turn + 1) % 4;
     draw();
   });
-});
+}
+// Live work (dashboard/live.ts): a region marked data-live polls its small JSON while the work
+// runs, shows its status, bar and the values marked data-live-field, waits longer between polls
+// as time goes on (at most 5 s) and not at all while the tab is hidden, and once the work has
+// ended draws the page again in place. A failed poll stops and points at the refresh link.
+function follow(region) {
+  var source = region.getAttribute('data-live');
+  var status = region.querySelector('[data-live-status]');
+  var bar = region.querySelector('progress');
+  var delay = 1000;
+  function poll() {
+    if (!region.isConnected) return;
+    if (document.hidden) { document.addEventListener('visibilitychange', poll, { once: true }); return; }
+    fetch(source, { headers: { Accept: 'application/json' }, cache: 'no-store', credentials: 'same-origin' })
+      .then(function (response) {
+        if (!response.ok) throw new Error('status ' + response.status);
+        return response.json();
+      })
+      .then(function (state) {
+        show(state);
+        if (state.done) return redraw(status);
+        delay = Math.min(delay * 1.5, 5000);
+        setTimeout(poll, delay);
+      })
+      .catch(function () {
+        status.textContent = 'Could not check how the work stands; refresh the page to see the latest.';
+      });
+  }
+  function show(state) {
+    if (status.textContent !== state.status) status.textContent = state.status;
+    if (state.progress) { bar.max = state.progress.max; bar.value = state.progress.value; }
+    else bar.removeAttribute('value');
+    Object.keys(state.fields || {}).forEach(function (name) {
+      Array.prototype.forEach.call(document.querySelectorAll('[data-live-field="' + name + '"]'), function (el) {
+        el.textContent = state.fields[name];
+      });
+    });
+  }
+  setTimeout(poll, delay);
+}
+// The work has ended: the page is read again and its main part replaced, so everything the work
+// changed shows without a reload; the status, with its last words, stays at the top of it.
+function redraw(status) {
+  return fetch(window.location.href, { cache: 'no-store', credentials: 'same-origin' })
+    .then(function (response) {
+      if (!response.ok || response.redirected) throw new Error('status ' + response.status);
+      return response.text();
+    })
+    .then(function (text) {
+      var next = new DOMParser().parseFromString(text, 'text/html');
+      var fresh = next.querySelector('main');
+      var main = document.querySelector('main');
+      if (!fresh || !main) throw new Error('no main');
+      document.title = next.title;
+      var notice = document.createElement('div');
+      notice.className = 'notice';
+      notice.appendChild(status);
+      main.replaceChildren.apply(main, Array.prototype.map.call(fresh.childNodes, function (node) {
+        return document.importNode(node, true);
+      }));
+      var heading = main.querySelector('h1');
+      main.insertBefore(notice, heading ? heading.nextSibling : main.firstChild);
+      enhance(main);
+    });
+}
+enhance(document);
 `;

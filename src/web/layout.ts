@@ -16,7 +16,10 @@ export interface PageOptions {
   viewer?: Viewer;
   notice?: string | undefined;
   body: Html;
-  /** Reloads the page every n seconds (a job's progress); no script needed. */
+  /**
+   * Reloads the page every n seconds while work runs, for a browser without script only: with
+   * script the page's live region follows the work in place (dashboard/live.ts).
+   */
   refreshSeconds?: number;
 }
 
@@ -50,7 +53,7 @@ export function layout(options: PageOptions): string {
 <html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width,initial-scale=1">
 <meta name="robots" content="noindex">
-${options.refreshSeconds ? html`<meta http-equiv="refresh" content="${options.refreshSeconds}">` : ''}
+${options.refreshSeconds ? html`<noscript><meta http-equiv="refresh" content="${options.refreshSeconds}"></noscript>` : ''}
 <title>${options.title} · Accounting</title>
 <link rel="stylesheet" href="/dashboard/assets/app.css">
 <script src="/dashboard/assets/app.js" defer></script>

@@ -12,6 +12,7 @@ import { errorBox, layout } from '../layout.ts';
 import { registerBulkEntries } from './bulk-entries.ts';
 import { callOperation, checkCsrf, type Signed, sendHtml, signedIn } from './context.ts';
 import { refusedInPlace } from './in-place.ts';
+import { registerLive } from './live.ts';
 import { PAGES } from './pages/index.ts';
 import { refusedCorrectionPage } from './pages/receipts.ts';
 import type { Refused } from './refused.ts';
@@ -61,6 +62,7 @@ export const dashboardRoutes: HttpPlugin = (app, services) => {
   for (const [path, handler] of Object.entries(PAGES)) registerPage(app, services, path, handler);
   registerActions(app, services);
   registerBulkEntries(app, services);
+  registerLive(app, services);
   registerFiles(app, services);
   registerNotFound(app, services);
 };

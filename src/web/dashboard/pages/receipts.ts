@@ -4,6 +4,7 @@ import { type Html, html, money, when } from '../../html.ts';
 import { cursorPager, errorBox, table } from '../../layout.ts';
 import { actionForm, actionOrRole, badge, coded, intParam, type Row, rows, str } from '../components.ts';
 import { callOperation, type Signed } from '../context.ts';
+import { type LiveState, liveRegion } from '../live-region.ts';
 import type { PageHandler } from '../routes.ts';
 import { originalViewer, readValues } from './receipt-document.ts';
 
@@ -11,6 +12,7 @@ import { originalViewer, readValues } from './receipt-document.ts';
 const RECEIPT_TYPES = 'application/pdf,image/jpeg,image/png,image/webp,application/xml,text/xml,.xml';
 const STATES = ['needs_review', 'ready', 'processing', 'failed', 'matched', 'ignored'];
 const STATE_WORDS: Record<string, string> = {
+  new: 'Waiting to be read',
   needs_review: 'Needs review',
   ready: 'Ready',
   processing: 'Being read',
@@ -63,6 +65,32 @@ ${table(
 )}${cursorPager('/dashboard/receipts', state ? { state } : {}, (inbox as Row).nextCursor)}</section>`,
   };
 };
+
+/** States in which a receipt is still being read (the page follows it live). */
+const READING = new Set(['new', 'processing']);
+
+/**
+ * Where a receipt's reading stands, for its page and its live poll (live.ts). Reading has no
+ * measurable steps, so the bar is indeterminate until it ends.
+ */
+export function receiptLive(r: Row): LiveState {
+  const state = str(r.state);
+  const done = !READING.has(state);
+  const status =
+    state === 'new'
+      ? 'Waiting to be read: what is found appears here.'
+      : state === 'processing'
+        ? 'Being read: what is found appears here.'
+        : state === 'failed'
+          ? 'Read: it could not be read.'
+          : `Read: ${(STATE_WORDS[state] ?? state).toLowerCase()}.`;
+  return {
+    done,
+    status,
+    progress: done ? { value: 1, max: 1 } : null,
+    fields: { state: STATE_WORDS[state] ?? state },
+  };
+}
 
 /** After several files: how many arrived and how many were already in the inbox (nothing added). */
 function uploadedNotice(uploaded: number, duplicates: number): Html {
@@ -157,9 +185,14 @@ async function receiptView(services: Services, signed: Signed, id: string, optio
   return {
     title: str(r.merchant) || str(r.file_name),
     current: 'receipts',
+    ...(READING.has(str(r.state)) ? { refreshSeconds: 3 } : {}),
     body: html`${
       duplicate
         ? html`<div class="notice" role="status">This file was already in the inbox (received ${when(r.created_at, signed.viewer.timeZone)}); nothing new was added.</div>`
+        : ''
+    }${
+      READING.has(str(r.state))
+        ? html`<section class="card">${liveRegion(`/dashboard/live/receipts/${id}`, back, receiptLive(r), 'Reading the receipt')}</section>`
         : ''
     }<div class="side-by-side"><section class="card"><h2>Original</h2>${originalViewer(r, `Original of ${str(r.file_name)}`)}</section>
 <section class="card"><h2>Read from it</h2><dl class="facts"><dt>State</dt><dd>${stateBadge(str(r.state))}</dd><dt>Kind</dt><dd>${KINDS[str(r.kind)] ?? (str(r.kind) || '—')}</dd>

@@ -2,6 +2,7 @@ import { type Html, html, money } from '../../html.ts';
 import { pager, table } from '../../layout.ts';
 import { actionForm, coded, intParam, type Row, rows, str } from '../components.ts';
 import { callOperation, type Signed } from '../context.ts';
+import { type LiveState, liveRegion } from '../live-region.ts';
 import type { PageHandler } from '../routes.ts';
 
 const LIMIT = 25;
@@ -131,22 +132,66 @@ ${
 })}</section>`;
 }
 
-/** One import job: its state and counts, reloading itself until it is done. */
-export const importPage: PageHandler = async (services, signed, request) => {
-  const job = (await callOperation(services, signed, 'transactions.imports.get', {
-    id: str(request.params.id),
-  })) as Row;
+/** Words for an import's state (transactions.imports.get). */
+const IMPORT_STATES: Record<string, string> = {
+  queued: 'Waiting to start',
+  running: 'Reading the statement',
+  succeeded: 'Finished',
+  failed: 'Failed',
+};
+const COUNTS = ['read', 'added', 'duplicates', 'rejected', 'pending'] as const;
+
+/**
+ * Where an import stands for its page and its live poll (live.ts): the counts grow while it runs;
+ * the number of lines in the file is known only at the end, so the bar is indeterminate until then.
+ */
+export function importLive(job: Row): LiveState {
   const counts = (job.counts ?? {}) as Record<string, unknown>;
-  const running = job.state === 'queued' || job.state === 'running';
+  const done = job.state !== 'queued' && job.state !== 'running';
+  const fields = Object.fromEntries(COUNTS.map((name) => [name, str(counts[name] ?? 0)]));
+  const tally = `${fields.read} lines read: ${fields.added} added, ${fields.duplicates} duplicates, ${fields.rejected} rejected`;
+  const error = job.error as { message?: string } | null;
+  const status =
+    job.state === 'queued'
+      ? 'Waiting to start: the file is stored and is read shortly.'
+      : job.state === 'running'
+        ? `Reading the statement: ${tally} so far.`
+        : job.state === 'failed'
+          ? `Failed: ${str(error?.message)}`
+          : `Finished: ${tally}.`;
+  return {
+    done,
+    status,
+    progress: done ? { value: 1, max: 1 } : null,
+    fields: { ...fields, state: IMPORT_STATES[str(job.state)] ?? str(job.state) },
+  };
+}
+
+/** One import job: its state and counts, followed live while it runs (live.ts). */
+export const importPage: PageHandler = async (services, signed, request) => {
+  const id = str(request.params.id);
+  const job = (await callOperation(services, signed, 'transactions.imports.get', { id })) as Row;
+  const live = importLive(job);
   const error = job.error as { code?: string; message?: string } | null;
+  const count = (name: (typeof COUNTS)[number]) =>
+    html`<dd data-live-field="${name}">${live.fields[name] ?? ''}</dd>`;
   return {
     title: `Import of ${str(job.file_name)}`,
     current: 'transactions',
-    ...(running ? { refreshSeconds: 2 } : {}),
-    body: html`<section class="card"><p role="status"><strong>${str(job.state)}</strong>${running ? ' — this page refreshes itself.' : ''}</p>
+    ...(live.done ? {} : { refreshSeconds: 2 }),
+    body: html`<section class="card">${
+      live.done
+        ? html`<p role="status"><strong>${live.status}</strong></p>`
+        : liveRegion(
+            `/dashboard/live/imports/${id}`,
+            `/dashboard/transactions/imports/${id}`,
+            live,
+            'Import progress',
+          )
+    }
 ${error ? html`<div class="error" role="alert"><p><strong>${str(error.message)}</strong></p><p class="hint">Error code <code>${str(error.code)}</code></p></div>` : ''}
-<dl class="facts"><dt>Lines read</dt><dd>${str(counts.read)}</dd><dt>Added</dt><dd>${str(counts.added)}</dd><dt>Duplicates</dt><dd>${str(counts.duplicates)}</dd>
-<dt>Rejected</dt><dd>${str(counts.rejected)}</dd><dt>Not booked yet</dt><dd>${str(counts.pending)}</dd></dl>
+<dl class="facts"><dt>State</dt><dd data-live-field="state">${live.fields.state ?? ''}</dd><dt>Lines read</dt>${count('read')}<dt>Added</dt>${count('added')}<dt>Duplicates</dt>${count('duplicates')}
+<dt>Rejected</dt>${count('rejected')}<dt>Not booked yet</dt>${count('pending')}</dl>
 <p><a href="/dashboard/transactions">Back to transactions</a></p></section>
 <section class="card"><h2>Rejected lines</h2>${table(
       ['Line', 'Reason'],

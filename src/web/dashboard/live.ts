@@ -1,0 +1,55 @@
+import type { FastifyInstance } from 'fastify';
+import { toAppError } from '../../operations/error-mapping.ts';
+import type { Services } from '../../services.ts';
+import { callOperation, type Signed, signedIn } from './context.ts';
+import type { LiveState } from './live-region.ts';
+import { exportLive } from './pages/ledger.ts';
+import { receiptLive } from './pages/receipts.ts';
+import { importLive } from './pages/transactions.ts';
+
+type LiveSource = (services: Services, signed: Signed, id: string) => Promise<LiveState>;
+
+/**
+ * The work a page can follow, each read through its catalog operation as the member (so access,
+ * the organization's scope and the role hold as for the page itself). Nothing is kept in this
+ * process: every poll reads the database, so any process of the service can answer it.
+ */
+const SOURCES: Record<string, LiveSource> = {
+  imports: async (services, signed, id) =>
+    importLive(
+      (await callOperation(services, signed, 'transactions.imports.get', { id })) as Record<string, unknown>,
+    ),
+  receipts: async (services, signed, id) =>
+    receiptLive((await callOperation(services, signed, 'inbox.get', { id })) as Record<string, unknown>),
+  exports: async (services, signed, id) =>
+    exportLive(
+      (await callOperation(services, signed, 'entries.exports.get', { id })) as Record<string, unknown>,
+    ),
+};
+
+/**
+ * `GET /dashboard/live/<kind>/<id>`: the small JSON a live page polls (docs/decisions.md 485).
+ * Without a session it answers 401 in JSON (never the sign-in redirect), so the script stops and
+ * points at the page's refresh link.
+ */
+export function registerLive(app: FastifyInstance, services: Services): void {
+  app.get<{ Params: { kind: string; id: string } }>('/dashboard/live/:kind/:id', async (request, reply) => {
+    reply.header('Cache-Control', 'no-store').header('X-Content-Type-Options', 'nosniff');
+    const signed = await signedIn(services, request);
+    if (!signed)
+      return reply.code(401).send({
+        error: { code: 'invalid_credential', message: 'Your session has ended; sign in again.' },
+      });
+    const source = SOURCES[request.params.kind];
+    if (!source) return reply.code(404).send({ error: { code: 'not_found', message: 'No such live work.' } });
+    try {
+      return reply.send(await source(services, signed, request.params.id));
+    } catch (error) {
+      const { appError, unexpected } = toAppError(error);
+      if (unexpected) services.logger.error({ err: error, requestId: request.id }, 'live poll failed');
+      return reply
+        .code(appError.status)
+        .send({ error: { code: appError.code, message: appError.message, requestId: request.id } });
+    }
+  });
+}
