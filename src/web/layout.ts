@@ -74,20 +74,55 @@ export function errorBox(message: string, code: string, requestId: string): Html
 <p class="hint">Error code <code>${code}</code> · request id <code>${requestId}</code> (quote it when asking for help).</p></div>`;
 }
 
+/** A column heading that sorts the list: its words, the link, and whether the list is sorted by it. */
+export interface SortableHeader {
+  label: string;
+  cell: Html;
+  sorted?: 'ascending' | 'descending' | undefined;
+}
+
+/**
+ * A heading link that sorts a list by its column, keeping the list's other parameters (filters,
+ * search) and starting again at the first page: descending first, the other way when already so.
+ * `orders` names the column's two sorts ([descending, ascending]) and how each reads.
+ */
+export function sortHeader(
+  label: string,
+  path: string,
+  params: Record<string, string>,
+  current: string,
+  orders: { desc: [string, string]; asc: [string, string] },
+): SortableHeader {
+  const sorted =
+    current === orders.desc[0] ? 'descending' : current === orders.asc[0] ? 'ascending' : undefined;
+  const [next, words] = sorted === 'descending' ? orders.asc : orders.desc;
+  const query = new URLSearchParams({ ...params, sort: next }).toString();
+  const arrow = sorted === 'descending' ? ' ↓' : sorted === 'ascending' ? ' ↑' : '';
+  return {
+    label,
+    sorted,
+    cell: html`<a href="${path}?${query}">${label}<span aria-hidden="true">${arrow}</span><span class="visually-hidden">, sort ${words}</span></a>`,
+  };
+}
+
 /**
  * A table, or the empty state in its place. `caption` names the table and its scrolling region for
  * assistive technology; it is not drawn, since the section's heading already says it on screen.
  */
 export function table(
-  headers: readonly string[],
+  headers: readonly (string | SortableHeader)[],
   rows: readonly Html[],
   empty: string,
   caption?: string,
 ): Html {
   if (rows.length === 0) return html`<p class="empty">${empty}</p>`;
   // The wrapper scrolls sideways on a narrow screen; focusable, so a keyboard can scroll it too.
-  return html`<div class="table-wrap" tabindex="0" role="region" aria-label="${caption ?? headers.join(', ')}"><table>${caption ? html`<caption class="visually-hidden">${caption}</caption>` : ''}
-<thead><tr>${headers.map((h) => html`<th scope="col">${h}</th>`)}</tr></thead>
+  return html`<div class="table-wrap" tabindex="0" role="region" aria-label="${caption ?? headers.map((h) => (typeof h === 'string' ? h : h.label)).join(', ')}"><table>${caption ? html`<caption class="visually-hidden">${caption}</caption>` : ''}
+<thead><tr>${headers.map((h) =>
+    typeof h === 'string'
+      ? html`<th scope="col">${h}</th>`
+      : html`<th scope="col"${h.sorted ? html` aria-sort="${h.sorted}"` : ''}>${h.cell}</th>`,
+  )}</tr></thead>
 <tbody>${rows}</tbody></table></div>`;
 }
 
