@@ -34,7 +34,7 @@ button.secondary{background:#fff;color:var(--accent)}
 button.danger{background:var(--bad);border-color:var(--bad)}
 form.inline{display:inline}
 label{display:block;font-weight:600;margin:.6rem 0 .2rem}
-input[type=text],input[type=email],input[type=url],input[type=datetime-local],input[type=date],input[type=number],select,textarea{font:inherit;width:100%;max-width:32rem;padding:.4rem;border:1px solid #767d8a;border-radius:4px;background:#fff}
+input[type=text],input[type=search],input[type=email],input[type=url],input[type=datetime-local],input[type=date],input[type=number],select,textarea{font:inherit;width:100%;max-width:32rem;padding:.4rem;border:1px solid #767d8a;border-radius:4px;background:#fff}
 .hint{font-size:.9rem;color:var(--muted);margin:.1rem 0}
 fieldset{border:1px solid var(--line);border-radius:6px;padding:.4rem .8rem .6rem;margin:.6rem 0}legend{font-weight:600;padding:0 .3rem}
 label.choice{font-weight:400;display:flex;gap:.5rem;align-items:baseline;margin:.35rem 0}
@@ -45,6 +45,7 @@ label.choice{font-weight:400;display:flex;gap:.5rem;align-items:baseline;margin:
 .secret{font-family:ui-monospace,monospace;background:#fff8dc;border:1px dashed var(--warn);padding:.6rem;word-break:break-all}
 code{font-family:ui-monospace,monospace;font-size:.92em;word-break:break-all}
 .pager{display:flex;gap:1rem;margin:.8rem 0}
+.live progress,progress[data-upload-progress]{width:100%;max-width:32rem;height:1rem}.live p{margin:.4rem 0}section.card nav a[aria-current=page]{font-weight:700}
 .empty{padding:1rem;color:var(--muted);font-style:italic}
 dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:.2rem 1rem}dl.facts dt{color:var(--muted)}dl.facts dd{margin:0}
 .side-by-side{display:grid;grid-template-columns:1fr 1fr;gap:1rem}

@@ -112,6 +112,31 @@ for (const dialect of DIALECTS) {
       await checkPage(page, 'receipt read in place');
     });
 
+    it('without script the page being read links a refresh and reloads itself until it is read', async () => {
+      const context = await browser.newContext({ javaScriptEnabled: false });
+      const plain = await context.newPage();
+      await signIn(plain, app, smtp, finance);
+      const bytes = ublReceipt({
+        id: `PLAIN-${dialect}`,
+        merchant: 'Paper Shop',
+        date: '2026-01-16',
+        amountMinor: 990n,
+      });
+      const res = await upload(app, finance, bytes, 'paper.xml', 'application/xml');
+      const id = (res.data as { item: { id: string } }).item.id;
+      await plain.goto(`${app.baseUrl}/dashboard/receipts/${id}`);
+      await plain.getByRole('heading', { level: 1, name: 'paper.xml' }).waitFor();
+      assert.equal(
+        await plain.getByRole('link', { name: 'Refresh' }).getAttribute('href'),
+        `/dashboard/receipts/${id}`,
+      );
+      await app.runJobs();
+      // The <noscript> refresh reloads the page (every 3 s) until the read is there.
+      await plain.getByRole('heading', { level: 1, name: 'Paper Shop' }).waitFor();
+      assert.equal(await plain.locator('meta[http-equiv=refresh]').count(), 0, 'no refresh once read');
+      await context.close();
+    });
+
     it('an import shows its progress and ends with its counts without a reload', async () => {
       const account = await call(
         app.baseUrl,
@@ -257,12 +282,12 @@ for (const dialect of DIALECTS) {
       await page.getByRole('link', { name: 'Clear the search' }).click();
       await page.getByRole('columnheader', { name: /Total/ }).getByRole('link').click();
       await page.waitForURL(/sort=amount_desc/);
-      assert.deepEqual(await column(page, 2), ['Bookshop Kiez', 'Hardware Corner', 'Blue Bottle Coffee']);
+      assert.deepEqual(await column(page, 2), ['Bookshop Kiez', 'Hardware Corner', 'Blue Bottle Coffee', 'Paper Shop']);
       await page.getByRole('columnheader', { name: /Date/ }).getByRole('link').click();
       await page.waitForURL(/sort=date_desc/);
       await page.getByRole('columnheader', { name: /Date/ }).getByRole('link').click();
       await page.waitForURL(/sort=date_asc/);
-      assert.deepEqual(await column(page, 2), ['Blue Bottle Coffee', 'Hardware Corner', 'Bookshop Kiez']);
+      assert.deepEqual(await column(page, 2), ['Blue Bottle Coffee', 'Paper Shop', 'Hardware Corner', 'Bookshop Kiez']);
       assert.equal(
         await page.getByRole('columnheader', { name: /Date/ }).getAttribute('aria-sort'),
         'ascending',
