@@ -282,12 +282,22 @@ for (const dialect of DIALECTS) {
       await page.getByRole('link', { name: 'Clear the search' }).click();
       await page.getByRole('columnheader', { name: /Total/ }).getByRole('link').click();
       await page.waitForURL(/sort=amount_desc/);
-      assert.deepEqual(await column(page, 2), ['Bookshop Kiez', 'Hardware Corner', 'Blue Bottle Coffee', 'Paper Shop']);
+      assert.deepEqual(await column(page, 2), [
+        'Bookshop Kiez',
+        'Hardware Corner',
+        'Blue Bottle Coffee',
+        'Paper Shop',
+      ]);
       await page.getByRole('columnheader', { name: /Date/ }).getByRole('link').click();
       await page.waitForURL(/sort=date_desc/);
       await page.getByRole('columnheader', { name: /Date/ }).getByRole('link').click();
       await page.waitForURL(/sort=date_asc/);
-      assert.deepEqual(await column(page, 2), ['Blue Bottle Coffee', 'Paper Shop', 'Hardware Corner', 'Bookshop Kiez']);
+      assert.deepEqual(await column(page, 2), [
+        'Blue Bottle Coffee',
+        'Paper Shop',
+        'Hardware Corner',
+        'Bookshop Kiez',
+      ]);
       assert.equal(
         await page.getByRole('columnheader', { name: /Date/ }).getAttribute('aria-sort'),
         'ascending',
