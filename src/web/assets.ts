@@ -273,6 +273,7 @@ function redraw(status) {
       var fresh = next.querySelector('main');
       var main = document.querySelector('main');
       if (!fresh || !main) throw new Error('no main');
+      var hadFocus = main.contains(document.activeElement);
       document.title = next.title;
       var notice = document.createElement('div');
       notice.className = 'notice';
@@ -282,6 +283,8 @@ function redraw(status) {
       }));
       var heading = main.querySelector('h1');
       main.insertBefore(notice, heading ? heading.nextSibling : main.firstChild);
+      // Focus in the replaced part would fall back to the body: it goes to the top of main instead.
+      if (hadFocus) main.focus();
       enhance(main);
     });
 }
