@@ -82,6 +82,12 @@ for (const dialect of DIALECTS) {
 
       const kind = await client.get(`/dashboard/live/invoices/${id}`);
       assert.equal(kind.status, 404);
+      const list = await client.get(`/dashboard/live/inbox/${id},not-an-id`);
+      assert.equal(list.status, 400, 'a list names receipts by id');
+      const many = await client.get(`/dashboard/live/inbox/${Array(21).fill(id).join(',')}`);
+      assert.equal(many.status, 400, 'at most a page of 20');
+      const mixed = await client.get(`/dashboard/live/inbox/${id},${theirs}`);
+      assert.equal(mixed.status, 404, "another organization's receipt in the list");
       const malformed = await client.get('/dashboard/live/imports/not-an-id');
       assert.equal(malformed.status, 400);
       assert.equal(((await malformed.json()) as { error: { code: string } }).error.code, 'invalid_input');

@@ -315,5 +315,39 @@ for (const dialect of DIALECTS) {
       );
       await checkPage(page, 'inbox sorted');
     });
+
+    it('several receipts uploaded at once are followed on the inbox list until read, without a reload', async () => {
+      await page.goto(`${app.baseUrl}/dashboard/receipts?sort=amount_asc`);
+      await page.getByLabel('Receipts or invoices').setInputFiles(
+        [1, 2].map((n) => ({
+          name: `batch-${n}.xml`,
+          mimeType: 'application/xml',
+          buffer: ublReceipt({
+            id: `BATCH-${n}-${dialect}`,
+            merchant: `Batch Shop ${n}`,
+            date: `2026-03-0${n}`,
+            amountMinor: BigInt(n * 100),
+          }),
+        })),
+      );
+      await page.getByRole('button', { name: 'Upload', exact: true }).click();
+      const status = page.locator('[data-live] [role=status]');
+      await status.waitFor();
+      assert.match(page.url(), /sort=amount_asc/, 'back on the same list');
+      assert.equal(await status.innerText(), '2 of 2 receipts on this page are still being read.');
+      assert.equal(await page.locator('[data-live] progress').getAttribute('max'), '2');
+      await checkPage(page, 'inbox receipts being read');
+      await markWindow(page);
+
+      await app.runJobs();
+      await page
+        .locator('.notice [role=status]', { hasText: 'All 2 receipts on this page are read.' })
+        .waitFor();
+      assert.ok(await sameWindow(page), 'drawn in place, not reloaded');
+      assert.equal(await page.locator('[data-live]').count(), 0);
+      const merchants = await column(page, 2);
+      assert.deepEqual(merchants.slice(0, 2), ['Batch Shop 1', 'Batch Shop 2'], 'read, in the same order');
+      await checkPage(page, 'inbox receipts read in place');
+    });
   });
 }

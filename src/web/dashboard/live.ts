@@ -1,10 +1,13 @@
 import type { FastifyInstance } from 'fastify';
+import { AppError } from '../../contract/errors.ts';
+import { isId } from '../../contract/formats.ts';
 import { toAppError } from '../../operations/error-mapping.ts';
 import type { Services } from '../../services.ts';
+import type { Row } from './components.ts';
 import { callOperation, type Signed, signedIn } from './context.ts';
 import type { LiveState } from './live-region.ts';
 import { exportLive } from './pages/ledger.ts';
-import { receiptLive } from './pages/receipts.ts';
+import { inboxLive, receiptLive } from './pages/receipts.ts';
 import { importLive } from './pages/transactions.ts';
 
 type LiveSource = (services: Services, signed: Signed, id: string) => Promise<LiveState>;
@@ -21,6 +24,17 @@ const SOURCES: Record<string, LiveSource> = {
     ),
   receipts: async (services, signed, id) =>
     receiptLive((await callOperation(services, signed, 'inbox.get', { id })) as Record<string, unknown>),
+  // A list page's receipts being read: their ids, comma separated (at most a page of 20).
+  inbox: async (services, signed, ids) => {
+    const list = ids.split(',');
+    if (list.length > 20 || !list.every((id) => isId(id)))
+      throw new AppError('invalid_input', 'Name at most 20 receipts by id, comma separated.', {
+        field: 'id',
+      });
+    return inboxLive(
+      (await Promise.all(list.map((id) => callOperation(services, signed, 'inbox.get', { id })))) as Row[],
+    );
+  },
   exports: async (services, signed, id) =>
     exportLive(
       (await callOperation(services, signed, 'entries.exports.get', { id })) as Record<string, unknown>,

@@ -74,9 +74,20 @@ export const receiptsPage: PageHandler = async (services, signed, request) => {
     words: [string, string],
   ) => sortHeader(label, PATH, notSort, sort, { desc: [desc, words[0]], asc: [asc, words[1]] });
   const items = rows(inbox);
+  // Receipts on this page still being read are followed live; the page is drawn again once read.
+  const reading = items.filter((r) => READING.has(str(r.state)));
+  const live = reading.length
+    ? liveRegion(
+        `/dashboard/live/inbox/${reading.map((r) => str(r.id)).join(',')}`,
+        href(view),
+        inboxLive(reading),
+        'Receipts read',
+      )
+    : '';
   return {
     title: 'Receipts',
     current: 'receipts',
+    ...(reading.length ? { refreshSeconds: 3 } : {}),
     body: html`${uploaded ? uploadedNotice(uploaded, duplicates) : ''}<section class="card"><h2>Upload receipts</h2>${actionForm(
       signed,
       'receipts.upload',
@@ -102,7 +113,7 @@ export const receiptsPage: PageHandler = async (services, signed, request) => {
       (s) =>
         html`<a href="${href({ ...notState, ...(s ? { state: s } : {}) })}"${s === state ? html` aria-current="page"` : ''}>${s ? STATE_WORDS[s] : 'All'}</a> `,
     )}</p></nav>
-${items.length ? html`<p class="muted" role="status">${items.length === 1 ? '1 receipt' : `${items.length} receipts`} on this page${(inbox as Row).nextCursor ? '; more on the next' : ''}.</p>` : ''}${table(
+${live}${items.length ? html`<p class="muted" role="status">${items.length === 1 ? '1 receipt' : `${items.length} receipts`} on this page${(inbox as Row).nextCursor ? '; more on the next' : ''}.</p>` : ''}${table(
   [
     ordered('Received', 'received_desc', 'received_asc', ['newest received first', 'oldest received first']),
     'Document',
@@ -115,7 +126,7 @@ ${items.length ? html`<p class="muted" role="status">${items.length === 1 ? '1 r
     (
       r,
     ) => html`<tr><td>${when(r.created_at, signed.viewer.timeZone)}</td><td><a href="/dashboard/receipts/${str(r.id)}">${str(r.file_name)}</a></td><td>${str(r.merchant) || '—'}</td>
-<td>${str(r.date) || '—'}</td><td class="num">${money(r.total_minor, r.currency)}</td><td>${stateBadge(str(r.state))}</td></tr>`,
+<td>${str(r.date) || '—'}</td><td class="num">${money(r.total_minor, r.currency)}</td><td${READING.has(str(r.state)) ? html` data-live-field="state-${str(r.id)}"` : ''}>${stateBadge(str(r.state))}</td></tr>`,
   ),
   search
     ? `No receipt matches “${search}”${state ? ` in “${STATE_WORDS[state]}”` : ''}.`
@@ -150,6 +161,27 @@ export function receiptLive(r: Row): LiveState {
     status,
     progress: done ? { value: 1, max: 1 } : null,
     fields: { state: STATE_WORDS[state] ?? state },
+  };
+}
+
+/**
+ * Where the receipts of a list page that were being read stand (live.ts, kind `inbox`): how many
+ * of them are read (a bar that can measure), each one's state in its row.
+ */
+export function inboxLive(receipts: readonly Row[]): LiveState {
+  const reading = receipts.filter((r) => READING.has(str(r.state))).length;
+  const total = receipts.length;
+  const status =
+    reading === 0
+      ? `${total === 1 ? 'The receipt' : `All ${total} receipts`} on this page ${total === 1 ? 'is' : 'are'} read.`
+      : `${reading} of ${total} receipts on this page ${reading === 1 ? 'is' : 'are'} still being read.`;
+  return {
+    done: reading === 0,
+    status,
+    progress: { value: total - reading, max: total },
+    fields: Object.fromEntries(
+      receipts.map((r) => [`state-${str(r.id)}`, STATE_WORDS[str(r.state)] ?? str(r.state)]),
+    ),
   };
 }
 
