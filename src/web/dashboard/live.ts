@@ -7,7 +7,8 @@ import type { Row } from './components.ts';
 import { callOperation, type Signed, signedIn } from './context.ts';
 import type { LiveState } from './live-region.ts';
 import { exportLive } from './pages/ledger.ts';
-import { inboxLive, receiptLive } from './pages/receipts.ts';
+import { receiptLive } from './pages/receipt-states.ts';
+import { inboxLive } from './pages/receipts-inbox.ts';
 import { importLive } from './pages/transactions.ts';
 
 type LiveSource = (services: Services, signed: Signed, id: string) => Promise<LiveState>;
