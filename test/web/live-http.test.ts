@@ -20,7 +20,8 @@ for (const dialect of DIALECTS) {
 
     before(async () => {
       smtp = await startSmtpServer();
-      app = await startTestApp(dialect, { env: { SMTP_URL: smtp.url } });
+      // A limit that barely refills while the file runs, so what a poll takes can be counted.
+      app = await startTestApp(dialect, { env: { SMTP_URL: smtp.url, ACCOUNTING_RATE_LIMIT: '1000/1h' } });
       app.services.config.publicUrl = app.baseUrl;
       finance = await createCaller(app, { role: 'finance' });
       const { email } = await app.services.db.kysely
@@ -91,6 +92,21 @@ for (const dialect of DIALECTS) {
       const malformed = await client.get('/dashboard/live/imports/not-an-id');
       assert.equal(malformed.status, 400);
       assert.equal(((await malformed.json()) as { error: { code: string } }).error.code, 'invalid_input');
+    });
+
+    it("a poll takes one token of the member's rate limit, however many receipts it reads", async () => {
+      const id = await receipt(finance, `RATE-${dialect}`);
+      const session = await app.services.db.kysely
+        .selectFrom('web_sessions')
+        .select('id')
+        .where('principal_id', '=', finance.memberId)
+        .executeTakeFirstOrThrow();
+      const credential = `session:${session.id}`;
+      const before = (await app.services.rateLimiter.take(credential)).remaining;
+      const poll = await client.get(`/dashboard/live/inbox/${Array(20).fill(id).join(',')}`);
+      assert.equal(poll.status, 200);
+      const after = (await app.services.rateLimiter.take(credential)).remaining;
+      assert.equal(before - after, 2, 'the poll and this look, not 20 reads');
     });
   });
 }

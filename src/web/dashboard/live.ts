@@ -58,10 +58,20 @@ export function registerLive(app: FastifyInstance, services: Services): void {
     const source = SOURCES[request.params.kind];
     if (!source) return reply.code(404).send({ error: { code: 'not_found', message: 'No such live work.' } });
     try {
-      return reply.send(await source(services, signed, request.params.id));
+      // One poll is one request of the member's rate limit, however many records it reads (an
+      // inbox page's 20 receipts): the token is taken here and the reads are marked as counted.
+      const rate = await services.rateLimiter.take(signed.principal.credentialId);
+      if (rate.retryAfterSeconds !== undefined)
+        throw new AppError('rate_limited', 'Too many requests; retry later.', {
+          retryAfterSeconds: rate.retryAfterSeconds,
+        });
+      const counted = { ...signed, principal: { ...signed.principal, requestCounted: true } };
+      return reply.send(await source(services, counted, request.params.id));
     } catch (error) {
       const { appError, unexpected } = toAppError(error);
       if (unexpected) services.logger.error({ err: error, requestId: request.id }, 'live poll failed');
+      if (appError.retryAfterSeconds !== undefined)
+        reply.header('Retry-After', String(appError.retryAfterSeconds));
       return reply
         .code(appError.status)
         .send({ error: { code: appError.code, message: appError.message, requestId: request.id } });
