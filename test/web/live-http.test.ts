@@ -70,10 +70,9 @@ for (const dialect of DIALECTS) {
       const id = await receipt(finance, `ANON-${dialect}`);
       const anonymous = await fetch(`${app.baseUrl}/dashboard/live/receipts/${id}`);
       assert.equal(anonymous.status, 401);
-      assert.equal(
-        ((await anonymous.json()) as { error: { code: string } }).error.code,
-        'invalid_credential',
-      );
+      const refusal = (await anonymous.json()) as { error: { code: string; request_id: string } };
+      assert.equal(refusal.error.code, 'invalid_credential');
+      assert.equal(refusal.error.request_id, anonymous.headers.get('x-request-id'), 'the id to quote');
 
       const stranger = await createCaller(app);
       const theirs = await receipt(stranger, `THEIRS-${dialect}`);
@@ -91,7 +90,9 @@ for (const dialect of DIALECTS) {
       assert.equal(mixed.status, 404, "another organization's receipt in the list");
       const malformed = await client.get('/dashboard/live/imports/not-an-id');
       assert.equal(malformed.status, 400);
-      assert.equal(((await malformed.json()) as { error: { code: string } }).error.code, 'invalid_input');
+      const bad = (await malformed.json()) as { error: { code: string; field: string } };
+      assert.equal(bad.error.code, 'invalid_input');
+      assert.equal(bad.error.field, 'id');
     });
 
     it("a poll takes one token of the member's rate limit, however many receipts it reads", async () => {

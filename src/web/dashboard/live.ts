@@ -20,11 +20,9 @@ type LiveSource = (services: Services, signed: Signed, id: string) => Promise<Li
  */
 const SOURCES: Record<string, LiveSource> = {
   imports: async (services, signed, id) =>
-    importLive(
-      (await callOperation(services, signed, 'transactions.imports.get', { id })) as Record<string, unknown>,
-    ),
+    importLive((await callOperation(services, signed, 'transactions.imports.get', { id })) as Row),
   receipts: async (services, signed, id) =>
-    receiptLive((await callOperation(services, signed, 'inbox.get', { id })) as Record<string, unknown>),
+    receiptLive((await callOperation(services, signed, 'inbox.get', { id })) as Row),
   // A list page's receipts being read: their ids, comma separated (at most a page of 20).
   inbox: async (services, signed, ids) => {
     const list = ids.split(',');
@@ -37,9 +35,7 @@ const SOURCES: Record<string, LiveSource> = {
     );
   },
   exports: async (services, signed, id) =>
-    exportLive(
-      (await callOperation(services, signed, 'entries.exports.get', { id })) as Record<string, unknown>,
-    ),
+    exportLive((await callOperation(services, signed, 'entries.exports.get', { id })) as Row),
 };
 
 /**
@@ -53,10 +49,17 @@ export function registerLive(app: FastifyInstance, services: Services): void {
     const signed = await signedIn(services, request);
     if (!signed)
       return reply.code(401).send({
-        error: { code: 'invalid_credential', message: 'Your session has ended; sign in again.' },
+        error: {
+          code: 'invalid_credential',
+          message: 'Your session has ended; sign in again.',
+          request_id: request.id,
+        },
       });
     const source = SOURCES[request.params.kind];
-    if (!source) return reply.code(404).send({ error: { code: 'not_found', message: 'No such live work.' } });
+    if (!source)
+      return reply
+        .code(404)
+        .send({ error: { code: 'not_found', message: 'No such live work.', request_id: request.id } });
     try {
       // One poll is one request of the member's rate limit, however many records it reads (an
       // inbox page's 20 receipts): the token is taken here and the reads are marked as counted.
@@ -72,9 +75,14 @@ export function registerLive(app: FastifyInstance, services: Services): void {
       if (unexpected) services.logger.error({ err: error, requestId: request.id }, 'live poll failed');
       if (appError.retryAfterSeconds !== undefined)
         reply.header('Retry-After', String(appError.retryAfterSeconds));
-      return reply
-        .code(appError.status)
-        .send({ error: { code: appError.code, message: appError.message, requestId: request.id } });
+      return reply.code(appError.status).send({
+        error: {
+          code: appError.code,
+          message: appError.message,
+          ...(appError.field ? { field: appError.field } : {}),
+          request_id: request.id,
+        },
+      });
     }
   });
 }
