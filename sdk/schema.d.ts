@@ -3109,7 +3109,7 @@ export interface paths {
         };
         /**
          * List bank and card transactions, newest booked date first
-         * @description Offset pagination, ordered by booked date (newest first), then id. `from` and `to` are inclusive booked dates; `search` looks in the bank’s description, the cleaned merchant and the counterparty name.
+         * @description Offset pagination, ordered by booked date (newest first), then id, unless `sort` says otherwise. `from` and `to` are inclusive booked dates; `search` looks in the bank’s description, the cleaned merchant and the counterparty name.
          *
          *     **Access:** scopes `accounting:read`; roles admin, finance.
          *
@@ -3119,7 +3119,7 @@ export interface paths {
         put?: never;
         /**
          * List bank and card transactions, newest booked date first
-         * @description Offset pagination, ordered by booked date (newest first), then id. `from` and `to` are inclusive booked dates; `search` looks in the bank’s description, the cleaned merchant and the counterparty name.
+         * @description Offset pagination, ordered by booked date (newest first), then id, unless `sort` says otherwise. `from` and `to` are inclusive booked dates; `search` looks in the bank’s description, the cleaned merchant and the counterparty name.
          *
          *     **Access:** scopes `accounting:read`; roles admin, finance.
          *
@@ -3655,7 +3655,7 @@ export interface paths {
         };
         /**
          * List inbox items (received receipts), newest first
-         * @description Cursor pages as the contract gives them: `limit` and `cursor` in, `items` and `nextCursor` out (null at the end). Items that arrive between pages sort before the cursor, so a walk never skips or repeats one. `state` narrows the list.
+         * @description Cursor pages as the contract gives them: `limit` and `cursor` in, `items` and `nextCursor` out (null at the end). Pages are keyset pages in the order `sort` names (newest arrival first by default), so items that arrive between pages never make a walk skip or repeat one. `state` narrows the list; `search` finds text in the merchant or the file name, or a total typed as printed (`11,90`, `11.90`, `1.234,56`; either sign).
          *
          *     **Access:** scopes `accounting:read`; roles admin, finance.
          *
@@ -3665,7 +3665,7 @@ export interface paths {
         put?: never;
         /**
          * List inbox items (received receipts), newest first
-         * @description Cursor pages as the contract gives them: `limit` and `cursor` in, `items` and `nextCursor` out (null at the end). Items that arrive between pages sort before the cursor, so a walk never skips or repeats one. `state` narrows the list.
+         * @description Cursor pages as the contract gives them: `limit` and `cursor` in, `items` and `nextCursor` out (null at the end). Pages are keyset pages in the order `sort` names (newest arrival first by default), so items that arrive between pages never make a walk skip or repeat one. `state` narrows the list; `search` finds text in the merchant or the file name, or a total typed as printed (`11,90`, `11.90`, `1.234,56`; either sign).
          *
          *     **Access:** scopes `accounting:read`; roles admin, finance.
          *
@@ -7134,7 +7134,7 @@ export interface components {
             updated_at: string;
         };
         TransactionsListResult: {
-            /** @description The page of transactions, newest booked date first, then by id. */
+            /** @description The page of transactions in the order `sort` names (newest booked date first by default). */
             items: components["schemas"]["Transaction"][];
             /** @description The page size used. */
             limit: number;
@@ -7172,6 +7172,8 @@ export interface components {
             status?: "unmatched" | "matched" | "excluded";
             /** @description Text to look for, up to 200 characters. */
             search?: string;
+            /** @description The order: date_desc (newest booked date first, the default), date_asc (oldest first), amount_desc (the signed amount, largest first: money in before money out) or amount_asc (smallest first: the largest charge first). Ties go by booked date, newest first, then id. */
+            sort?: "date_desc" | "date_asc" | "amount_desc" | "amount_asc";
         };
         TransactionsGetRequest: {
             /** @description Transaction id. */
@@ -7829,7 +7831,7 @@ export interface components {
             id: string;
         };
         InboxListResult: {
-            /** @description The page of inbox items, newest first (then by id). */
+            /** @description The page of inbox items in the order `sort` names (newest arrival first by default). */
             items: components["schemas"]["InboxItem"][];
             /** @description Opaque cursor of the next page, or null when no more records remain. */
             nextCursor: string | null;
@@ -7844,6 +7846,10 @@ export interface components {
             cursor?: string;
             /** @description new (queued) -> processing -> ready, needs_review (read, a person should check: see review_reasons) or failed (see failure); matched once attached to a transaction; ignored by a person (inbox.restore brings it back). */
             state?: "new" | "processing" | "ready" | "needs_review" | "failed" | "matched" | "ignored";
+            /** @description Text to find in the merchant or the file name (case-insensitive), or an amount typed as printed that finds the receipts of that total; up to 200 characters. */
+            search?: string;
+            /** @description The order: received_desc (newest arrival first, the default), received_asc, date_desc or date_asc (the document date), amount_desc or amount_asc (the signed total). Items without a date or total (still being read) come last in either direction; ties go by id. A cursor is good only for the order it was issued in. */
+            sort?: "received_desc" | "received_asc" | "date_desc" | "date_asc" | "amount_desc" | "amount_asc";
         };
         InboxGetRequest: {
             /** @description Inbox item id. */
@@ -19575,6 +19581,8 @@ export interface operations {
                 status?: "unmatched" | "matched" | "excluded";
                 /** @description Text to look for, up to 200 characters. */
                 search?: string;
+                /** @description The order: date_desc (newest booked date first, the default), date_asc (oldest first), amount_desc (the signed amount, largest first: money in before money out) or amount_asc (smallest first: the largest charge first). Ties go by booked date, newest first, then id. */
+                sort?: "date_desc" | "date_asc" | "amount_desc" | "amount_asc";
             };
             header?: {
                 /** @description Organization selection; must match the credential’s organization (403 otherwise). */
@@ -21819,6 +21827,10 @@ export interface operations {
                 cursor?: string;
                 /** @description new (queued) -> processing -> ready, needs_review (read, a person should check: see review_reasons) or failed (see failure); matched once attached to a transaction; ignored by a person (inbox.restore brings it back). */
                 state?: "new" | "processing" | "ready" | "needs_review" | "failed" | "matched" | "ignored";
+                /** @description Text to find in the merchant or the file name (case-insensitive), or an amount typed as printed that finds the receipts of that total; up to 200 characters. */
+                search?: string;
+                /** @description The order: received_desc (newest arrival first, the default), received_asc, date_desc or date_asc (the document date), amount_desc or amount_asc (the signed total). Items without a date or total (still being read) come last in either direction; ties go by id. A cursor is good only for the order it was issued in. */
+                sort?: "received_desc" | "received_asc" | "date_desc" | "date_asc" | "amount_desc" | "amount_asc";
             };
             header?: {
                 /** @description Organization selection; must match the credential’s organization (403 otherwise). */

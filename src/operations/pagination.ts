@@ -58,7 +58,7 @@ export function encodeCursor(position: CursorPosition): string {
 /** How timestamps are stored and issued: `Date#toISOString`, from 1970 to the service's last date. */
 const ISSUED_TIMESTAMP = /^(\d{4})-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
-function isIssuedTimestamp(value: unknown): value is string {
+export function isIssuedTimestamp(value: unknown): value is string {
   if (typeof value !== 'string') return false;
   const year = ISSUED_TIMESTAMP.exec(value)?.[1];
   if (year === undefined || Number(year) < 1970 || !isTimestampInRange(value)) return false;

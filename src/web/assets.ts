@@ -21,7 +21,7 @@ h1{font-size:1.6rem;margin:.5rem 0 1rem}h2{font-size:1.2rem;margin:1.5rem 0 .5re
 section.card{background:var(--card);border:1px solid var(--line);border-radius:6px;padding:1rem;margin:0 0 1rem}
 section.card>:first-child{margin-top:0}
 .grid{display:grid;grid-template-columns:repeat(auto-fit,minmax(min(26rem,100%),1fr));gap:1rem}
-.table-wrap{overflow-x:auto}
+.table-wrap{overflow-x:auto;position:relative}
 table{border-collapse:collapse;width:100%;background:var(--card)}
 th,td{text-align:left;padding:.45rem .6rem;border-bottom:1px solid var(--line);vertical-align:top}
 th{font-size:.85rem;color:var(--muted);text-transform:uppercase;letter-spacing:.02em}
@@ -34,7 +34,7 @@ button.secondary{background:#fff;color:var(--accent)}
 button.danger{background:var(--bad);border-color:var(--bad)}
 form.inline{display:inline}
 label{display:block;font-weight:600;margin:.6rem 0 .2rem}
-input[type=text],input[type=email],input[type=url],input[type=datetime-local],input[type=date],input[type=number],select,textarea{font:inherit;width:100%;max-width:32rem;padding:.4rem;border:1px solid #767d8a;border-radius:4px;background:#fff}
+input[type=text],input[type=search],input[type=email],input[type=url],input[type=datetime-local],input[type=date],input[type=number],select,textarea{font:inherit;width:100%;max-width:32rem;padding:.4rem;border:1px solid #767d8a;border-radius:4px;background:#fff}
 .hint{font-size:.9rem;color:var(--muted);margin:.1rem 0}
 fieldset{border:1px solid var(--line);border-radius:6px;padding:.4rem .8rem .6rem;margin:.6rem 0}legend{font-weight:600;padding:0 .3rem}
 label.choice{font-weight:400;display:flex;gap:.5rem;align-items:baseline;margin:.35rem 0}
@@ -45,6 +45,7 @@ label.choice{font-weight:400;display:flex;gap:.5rem;align-items:baseline;margin:
 .secret{font-family:ui-monospace,monospace;background:#fff8dc;border:1px dashed var(--warn);padding:.6rem;word-break:break-all}
 code{font-family:ui-monospace,monospace;font-size:.92em;word-break:break-all}
 .pager{display:flex;gap:1rem;margin:.8rem 0}
+.live progress,progress[data-upload-progress]{width:100%;max-width:32rem;height:1rem}.live p{margin:.4rem 0}section.card nav a[aria-current=page]{font-weight:700}
 .empty{padding:1rem;color:var(--muted);font-style:italic}
 dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:.2rem 1rem}dl.facts dt{color:var(--muted)}dl.facts dd{margin:0}
 .side-by-side{display:grid;grid-template-columns:1fr 1fr;gap:1rem}
@@ -154,9 +155,11 @@ document.addEventListener('submit', function (event) {
   }
   send(0);
 });
+// Enhancements of elements, run on the page and again on a part drawn in place (live work).
+function enhance(root) {
 // "Tick every entry on this page" (the ledger's bulk form): shown only with script; it ticks the
 // boxes that belong to the form named by data-tick-all.
-Array.prototype.forEach.call(document.querySelectorAll('[data-tick-all]'), function (box) {
+Array.prototype.forEach.call(root.querySelectorAll('[data-tick-all]'), function (box) {
   box.closest('label').hidden = false;
   box.addEventListener('change', function () {
     var name = box.getAttribute('data-tick-all');
@@ -167,9 +170,14 @@ Array.prototype.forEach.call(document.querySelectorAll('[data-tick-all]'), funct
 });
 // Copy buttons (a secret shown once): the text of the element named by data-copy goes to the
 // clipboard, and the status next to it says whether it did.
-Array.prototype.forEach.call(document.querySelectorAll('button[data-copy]'), function (button) {
+Array.prototype.forEach.call(root.querySelectorAll('button[data-copy]'), function (button) {
   if (navigator.clipboard) button.hidden = false;
 });
+// The original's viewer (pages/receipt-document.ts): zoom in 25% steps inside its scrolling frame
+// and rotate by quarter turns; the tools show only when this runs.
+Array.prototype.forEach.call(root.querySelectorAll('[data-viewer]'), viewer);
+Array.prototype.forEach.call(root.querySelectorAll('[data-live]'), follow);
+}
 document.addEventListener('click', function (event) {
   var button = event.target.closest && event.target.closest('button[data-copy]');
   if (!button) return;
@@ -194,11 +202,9 @@ document.addEventListener('drop', function (event) {
   var status = form.querySelector('[data-upload-status]');
   if (status) status.textContent = 'Ready to upload ' + input.files[0].name;
 });
-// The original's viewer (pages/receipt-document.ts): zoom in 25% steps inside its scrolling frame
-// and rotate by quarter turns; the tools show only when this runs.
-Array.prototype.forEach.call(document.querySelectorAll('[data-viewer]'), function (viewer) {
-  var tools = viewer.querySelector('.viewer-tools');
-  var image = viewer.querySelector('img');
+function viewer(frame) {
+  var tools = frame.querySelector('.viewer-tools');
+  var image = frame.querySelector('img');
   var zoom = 1, turn = 0;
   function draw() {
     image.style.width = (zoom * 100) + '%';
@@ -215,5 +221,73 @@ Array.prototype.forEach.call(document.querySelectorAll('[data-viewer]'), functio
     if (button.hasAttribute('data-rotate')) turn = (turn + 1) % 4;
     draw();
   });
-});
+}
+// Live work (dashboard/live.ts): a region marked data-live polls its small JSON while the work
+// runs, shows its status, bar and the values marked data-live-field, waits longer between polls
+// as time goes on (at most 5 s) and not at all while the tab is hidden, and once the work has
+// ended draws the page again in place. A failed poll stops and points at the refresh link.
+function follow(region) {
+  var source = region.getAttribute('data-live');
+  var status = region.querySelector('[data-live-status]');
+  var bar = region.querySelector('progress');
+  var delay = 1000;
+  function poll() {
+    if (!region.isConnected) return;
+    if (document.hidden) { document.addEventListener('visibilitychange', poll, { once: true }); return; }
+    fetch(source, { headers: { Accept: 'application/json' }, cache: 'no-store', credentials: 'same-origin' })
+      .then(function (response) {
+        if (!response.ok) throw new Error('status ' + response.status);
+        return response.json();
+      })
+      .then(function (state) {
+        show(state);
+        if (state.done) return redraw(status);
+        delay = Math.min(delay * 1.5, 5000);
+        setTimeout(poll, delay);
+      })
+      .catch(function () {
+        status.textContent = 'Could not check how the work stands; refresh the page to see the latest.';
+      });
+  }
+  function show(state) {
+    if (status.textContent !== state.status) status.textContent = state.status;
+    if (state.progress) { bar.max = state.progress.max; bar.value = state.progress.value; }
+    else bar.removeAttribute('value');
+    Object.keys(state.fields || {}).forEach(function (name) {
+      Array.prototype.forEach.call(document.querySelectorAll('[data-live-field="' + name + '"]'), function (el) {
+        el.textContent = state.fields[name];
+      });
+    });
+  }
+  setTimeout(poll, delay);
+}
+// The work has ended: the page is read again and its main part replaced, so everything the work
+// changed shows without a reload; the status, with its last words, stays at the top of it.
+function redraw(status) {
+  return fetch(window.location.href, { cache: 'no-store', credentials: 'same-origin' })
+    .then(function (response) {
+      if (!response.ok || response.redirected) throw new Error('status ' + response.status);
+      return response.text();
+    })
+    .then(function (text) {
+      var next = new DOMParser().parseFromString(text, 'text/html');
+      var fresh = next.querySelector('main');
+      var main = document.querySelector('main');
+      if (!fresh || !main) throw new Error('no main');
+      var hadFocus = main.contains(document.activeElement);
+      document.title = next.title;
+      var notice = document.createElement('div');
+      notice.className = 'notice';
+      notice.appendChild(status);
+      main.replaceChildren.apply(main, Array.prototype.map.call(fresh.childNodes, function (node) {
+        return document.importNode(node, true);
+      }));
+      var heading = main.querySelector('h1');
+      main.insertBefore(notice, heading ? heading.nextSibling : main.firstChild);
+      // Focus in the replaced part would fall back to the body: it goes to the top of main instead.
+      if (hadFocus) main.focus();
+      enhance(main);
+    });
+}
+enhance(document);
 `;

@@ -16,7 +16,10 @@ export interface PageOptions {
   viewer?: Viewer;
   notice?: string | undefined;
   body: Html;
-  /** Reloads the page every n seconds (a job's progress); no script needed. */
+  /**
+   * Reloads the page every n seconds while work runs, for a browser without script only: with
+   * script the page's live region follows the work in place (dashboard/live.ts).
+   */
   refreshSeconds?: number;
 }
 
@@ -50,7 +53,7 @@ export function layout(options: PageOptions): string {
 <html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width,initial-scale=1">
 <meta name="robots" content="noindex">
-${options.refreshSeconds ? html`<meta http-equiv="refresh" content="${options.refreshSeconds}">` : ''}
+${options.refreshSeconds ? html`<noscript><meta http-equiv="refresh" content="${options.refreshSeconds}"></noscript>` : ''}
 <title>${options.title} · Accounting</title>
 <link rel="stylesheet" href="/dashboard/assets/app.css">
 <script src="/dashboard/assets/app.js" defer></script>
@@ -71,20 +74,55 @@ export function errorBox(message: string, code: string, requestId: string): Html
 <p class="hint">Error code <code>${code}</code> · request id <code>${requestId}</code> (quote it when asking for help).</p></div>`;
 }
 
+/** A column heading that sorts the list: its words, the link, and whether the list is sorted by it. */
+export interface SortableHeader {
+  label: string;
+  cell: Html;
+  sorted?: 'ascending' | 'descending' | undefined;
+}
+
+/**
+ * A heading link that sorts a list by its column, keeping the list's other parameters (filters,
+ * search) and starting again at the first page: descending first, the other way when already so.
+ * `orders` names the column's two sorts ([descending, ascending]) and how each reads.
+ */
+export function sortHeader(
+  label: string,
+  path: string,
+  params: Record<string, string>,
+  current: string,
+  orders: { desc: [string, string]; asc: [string, string] },
+): SortableHeader {
+  const sorted =
+    current === orders.desc[0] ? 'descending' : current === orders.asc[0] ? 'ascending' : undefined;
+  const [next, words] = sorted === 'descending' ? orders.asc : orders.desc;
+  const query = new URLSearchParams({ ...params, sort: next }).toString();
+  const arrow = sorted === 'descending' ? ' ↓' : sorted === 'ascending' ? ' ↑' : '';
+  return {
+    label,
+    sorted,
+    cell: html`<a href="${path}?${query}">${label}<span aria-hidden="true">${arrow}</span><span class="visually-hidden">, sort ${words}</span></a>`,
+  };
+}
+
 /**
  * A table, or the empty state in its place. `caption` names the table and its scrolling region for
  * assistive technology; it is not drawn, since the section's heading already says it on screen.
  */
 export function table(
-  headers: readonly string[],
+  headers: readonly (string | SortableHeader)[],
   rows: readonly Html[],
   empty: string,
   caption?: string,
 ): Html {
   if (rows.length === 0) return html`<p class="empty">${empty}</p>`;
   // The wrapper scrolls sideways on a narrow screen; focusable, so a keyboard can scroll it too.
-  return html`<div class="table-wrap" tabindex="0" role="region" aria-label="${caption ?? headers.join(', ')}"><table>${caption ? html`<caption class="visually-hidden">${caption}</caption>` : ''}
-<thead><tr>${headers.map((h) => html`<th scope="col">${h}</th>`)}</tr></thead>
+  return html`<div class="table-wrap" tabindex="0" role="region" aria-label="${caption ?? headers.map((h) => (typeof h === 'string' ? h : h.label)).join(', ')}"><table>${caption ? html`<caption class="visually-hidden">${caption}</caption>` : ''}
+<thead><tr>${headers.map((h) =>
+    typeof h === 'string'
+      ? html`<th scope="col">${h}</th>`
+      : html`<th scope="col"${h.sorted ? html` aria-sort="${h.sorted}"` : ''}>${h.cell}</th>`,
+  )}</tr></thead>
 <tbody>${rows}</tbody></table></div>`;
 }
 

@@ -134,7 +134,7 @@ for (const dialect of DIALECTS) {
       await page.getByRole('heading', { name: 'Import of statement.csv' }).waitFor();
       await app.runJobs();
       await page.reload();
-      await page.getByText('succeeded').first().waitFor();
+      await page.getByText('Finished').first().waitFor();
       assert.match(await page.locator('dl.facts').innerText(), /Added\s+2/);
       await assertAccessible(page, 'import');
       await page.goto(`${app.baseUrl}/dashboard/transactions`);

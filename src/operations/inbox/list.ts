@@ -2,29 +2,53 @@ import { Type } from 'typebox';
 import { Limit } from '../../contract/formats.ts';
 import { defineOperation } from '../define.ts';
 import { Cursor, CursorPage, cursorPage, decodeCursor } from '../pagination.ts';
-import { InboxItem, InboxStateSchema } from './schema.ts';
-import { toInboxItem } from './store.ts';
+import { InboxItem, InboxSort, InboxStateSchema } from './schema.ts';
+import { decodeSortedCursor, encodeSortedCursor, orderInbox, searchInbox, toInboxItem } from './store.ts';
 
 export const listInbox = defineOperation({
   name: 'inbox.list',
   summary: 'List inbox items (received receipts), newest first',
   description:
-    'Cursor pages as the contract gives them: `limit` and `cursor` in, `items` and `nextCursor` out (null at the end). Items that arrive between pages sort before the cursor, so a walk never skips or repeats one. `state` narrows the list.',
+    'Cursor pages as the contract gives them: `limit` and `cursor` in, `items` and `nextCursor` out (null at the end). Pages are keyset pages in the order `sort` names (newest arrival first by default), so items that arrive between pages never make a walk skip or repeat one. `state` narrows the list; `search` finds text in the merchant or the file name, or a total typed as printed (`11,90`, `11.90`, `1.234,56`; either sign).',
   access: { scopes: ['accounting:read'], roles: ['admin', 'finance'] },
   input: Type.Object(
     {
       limit: Type.Optional(Limit),
       cursor: Type.Optional(Cursor),
       state: Type.Optional(InboxStateSchema),
+      search: Type.Optional(
+        Type.String({
+          minLength: 1,
+          maxLength: 200,
+          description:
+            'Text to find in the merchant or the file name (case-insensitive), or an amount typed as printed that finds the receipts of that total; up to 200 characters.',
+        }),
+      ),
+      sort: Type.Optional(InboxSort),
     },
     { additionalProperties: false },
   ),
-  output: CursorPage(InboxItem, 'The page of inbox items, newest first (then by id).'),
+  output: CursorPage(
+    InboxItem,
+    'The page of inbox items in the order `sort` names (newest arrival first by default).',
+  ),
   example: { limit: 30 },
   async run({ ctx, input }) {
     const limit = input.limit ?? 30;
     let query = ctx.db.selectFrom('receipts').selectAll().where('organization_id', '=', ctx.organizationId);
     if (input.state) query = query.where('state', '=', input.state);
+    if (input.search) query = searchInbox(query, input.search);
+    const sort = input.sort ?? 'received_desc';
+    if (sort !== 'received_desc') {
+      // Other orders carry their sort value in the cursor (decision 486).
+      const after = input.cursor === undefined ? undefined : decodeSortedCursor(input.cursor, sort);
+      const rows = await orderInbox(query, sort, after)
+        .limit(limit + 1)
+        .execute();
+      const items = rows.slice(0, limit).map(toInboxItem);
+      const last = items.at(-1);
+      return { items, nextCursor: rows.length > limit && last ? encodeSortedCursor(last, sort) : null };
+    }
     if (input.cursor !== undefined) {
       const { createdAt, id } = decodeCursor(input.cursor);
       // A row comparison, so the (organization_id, created_at, id) index seeks to the position.

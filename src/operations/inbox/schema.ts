@@ -92,3 +92,21 @@ export const InboxAddress = Type.Object(
   { title: 'InboxAddress', additionalProperties: false },
 );
 export type InboxAddress = Static<typeof InboxAddress>;
+
+/** The orders inbox.list offers. */
+export const INBOX_SORTS = [
+  'received_desc',
+  'received_asc',
+  'date_desc',
+  'date_asc',
+  'amount_desc',
+  'amount_asc',
+] as const;
+export type InboxSort = (typeof INBOX_SORTS)[number];
+export const InboxSort = Type.Union(
+  INBOX_SORTS.map((s) => Type.Literal(s)),
+  {
+    description:
+      'The order: received_desc (newest arrival first, the default), received_asc, date_desc or date_asc (the document date), amount_desc or amount_asc (the signed total). Items without a date or total (still being read) come last in either direction; ties go by id. A cursor is good only for the order it was issued in.',
+  },
+);

@@ -5,14 +5,14 @@ import { DateString, Id, Limit, Offset } from '../../contract/formats.ts';
 import { refuseReversedDates } from '../date-range.ts';
 import { defineOperation } from '../define.ts';
 import { OffsetPage, offsetPage } from '../pagination.ts';
-import { Transaction } from './schema.ts';
-import { toTransaction } from './store.ts';
+import { Transaction, TransactionSort } from './schema.ts';
+import { orderTransactions, toTransaction } from './store.ts';
 
 export const listTransactions = defineOperation({
   name: 'transactions.list',
   summary: 'List bank and card transactions, newest booked date first',
   description:
-    'Offset pagination, ordered by booked date (newest first), then id. `from` and `to` are inclusive booked dates; `search` looks in the bank’s description, the cleaned merchant and the counterparty name.',
+    'Offset pagination, ordered by booked date (newest first), then id, unless `sort` says otherwise. `from` and `to` are inclusive booked dates; `search` looks in the bank’s description, the cleaned merchant and the counterparty name.',
   access: { scopes: ['accounting:read'], roles: ['admin', 'finance'] },
   input: Type.Object(
     {
@@ -30,10 +30,14 @@ export const listTransactions = defineOperation({
       search: Type.Optional(
         Type.String({ minLength: 1, maxLength: 200, description: 'Text to look for, up to 200 characters.' }),
       ),
+      sort: Type.Optional(TransactionSort),
     },
     { additionalProperties: false },
   ),
-  output: OffsetPage(Transaction, 'The page of transactions, newest booked date first, then by id.'),
+  output: OffsetPage(
+    Transaction,
+    'The page of transactions in the order `sort` names (newest booked date first by default).',
+  ),
   example: { limit: 30, from: '2026-01-01', to: '2026-01-31' },
   async run({ ctx, input }) {
     refuseReversedDates(input.from, input.to);
@@ -54,9 +58,7 @@ export const listTransactions = defineOperation({
         sql<boolean>`(lower(t.description) like ${pattern} escape '\\' or lower(t.merchant) like ${pattern} escape '\\' or lower(coalesce(t.counterparty_name, '')) like ${pattern} escape '\\')`,
       );
     }
-    const rows = await query
-      .orderBy('t.booked_date', 'desc')
-      .orderBy('t.id', 'desc')
+    const rows = await orderTransactions(query, input.sort ?? 'date_desc')
       .limit(limit + 1)
       .offset(offset)
       .execute();

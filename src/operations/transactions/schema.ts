@@ -141,3 +141,14 @@ export const JobHandle = Type.Object(
   },
   { title: 'JobHandle', additionalProperties: false },
 );
+
+/** The orders transactions.list offers (the dashboard's sortable columns). */
+export const TRANSACTION_SORTS = ['date_desc', 'date_asc', 'amount_desc', 'amount_asc'] as const;
+export type TransactionSort = (typeof TRANSACTION_SORTS)[number];
+export const TransactionSort = Type.Union(
+  TRANSACTION_SORTS.map((s) => Type.Literal(s)),
+  {
+    description:
+      'The order: date_desc (newest booked date first, the default), date_asc (oldest first), amount_desc (the signed amount, largest first: money in before money out) or amount_asc (smallest first: the largest charge first). Ties go by booked date, newest first, then id.',
+  },
+);

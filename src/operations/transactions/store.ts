@@ -1,10 +1,10 @@
-import type { Kysely, Selectable } from 'kysely';
+import type { Kysely, Selectable, SelectQueryBuilder } from 'kysely';
 import type { ImportCounts, RejectedLine } from '../../books/jobs-queue.ts';
 import { notFound } from '../../contract/errors.ts';
 import type { Database } from '../../db/schema.ts';
 import type { BankTransactionsTable, BooksJobsTable } from '../../db/tables/books.ts';
 import { asInt, asIso, asIsoOrNull, asJson, asMinor } from '../../db/values.ts';
-import type { StatementImport, Transaction } from './schema.ts';
+import type { StatementImport, Transaction, TransactionSort } from './schema.ts';
 
 export type TransactionRow = Selectable<BankTransactionsTable>;
 
@@ -112,4 +112,24 @@ export function transactionEventData(transaction: Transaction): Record<string, u
     merchant: transaction.merchant,
     status: transaction.status,
   };
+}
+
+/**
+ * A transactions query in the order `sort` names; every order ends in the id, so offset pages are
+ * stable. Dates go id-wise in their own direction; amounts break ties newest booked date first.
+ */
+export function orderTransactions<O>(
+  query: SelectQueryBuilder<Database & { t: BankTransactionsTable }, 't', O>,
+  sort: TransactionSort,
+): SelectQueryBuilder<Database & { t: BankTransactionsTable }, 't', O> {
+  switch (sort) {
+    case 'date_desc':
+      return query.orderBy('t.booked_date', 'desc').orderBy('t.id', 'desc');
+    case 'date_asc':
+      return query.orderBy('t.booked_date', 'asc').orderBy('t.id', 'asc');
+    case 'amount_desc':
+      return query.orderBy('t.amount_minor', 'desc').orderBy('t.booked_date', 'desc').orderBy('t.id', 'desc');
+    case 'amount_asc':
+      return query.orderBy('t.amount_minor', 'asc').orderBy('t.booked_date', 'desc').orderBy('t.id', 'desc');
+  }
 }

@@ -13,6 +13,7 @@ import { registerBulkEntries } from './bulk-entries.ts';
 import { callOperation, checkCsrf, type Signed, sendHtml, signedIn } from './context.ts';
 import { doneLine } from './done-words.ts';
 import { refusedInPlace } from './in-place.ts';
+import { registerLive } from './live.ts';
 import { PAGES } from './pages/index.ts';
 import { nextPage, resultPage } from './results.ts';
 import { registerSessionRoutes } from './sessions-routes.ts';
@@ -59,6 +60,7 @@ export const dashboardRoutes: HttpPlugin = (app, services) => {
   for (const [path, handler] of Object.entries(PAGES)) registerPage(app, services, path, handler);
   registerActions(app, services);
   registerBulkEntries(app, services);
+  registerLive(app, services);
   registerFiles(app, services);
   registerNotFound(app, services);
 };

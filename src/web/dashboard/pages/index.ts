@@ -12,7 +12,8 @@ import { contractorsPage } from './contractors.ts';
 import { homePage } from './home.ts';
 import { invoicePage, invoicesPage } from './invoices.ts';
 import { exportPage, ledgerPage } from './ledger.ts';
-import { receiptPage, receiptsPage } from './receipts.ts';
+import { receiptPage } from './receipts.ts';
+import { receiptsPage } from './receipts-inbox.ts';
 import { importPage, transactionsPage } from './transactions.ts';
 import { webhookDeliveryPage, webhookEndpointPage, webhooksPage } from './webhooks.ts';
 

@@ -4,6 +4,7 @@ import { pager, table } from '../../layout.ts';
 import { BULK_PATH } from '../bulk-entries.ts';
 import { actionForm, actionOrRole, coded, intParam, type Row, rows, str } from '../components.ts';
 import { callOperation, type Signed } from '../context.ts';
+import { type LiveState, liveRegion } from '../live-region.ts';
 import type { PageHandler } from '../routes.ts';
 import { bulkOutcome } from './ledger-bulk.ts';
 
@@ -176,19 +177,48 @@ ${actionOrRole(signed, 'entries.export', 'export the ledger', () =>
 )}</section>`;
 }
 
-/** One export: its state, reloading itself until it is done, then the file. */
+/** Where an export stands, for its page and its live poll (live.ts); the rows are counted at the end. */
+export function exportLive(job: Row): LiveState {
+  const done = job.state !== 'queued' && job.state !== 'running';
+  const error = job.error as { message?: string } | null;
+  const status =
+    job.state === 'queued'
+      ? 'Waiting to start.'
+      : job.state === 'running'
+        ? 'Writing the CSV.'
+        : job.state === 'failed'
+          ? `Failed: ${str(error?.message)}`
+          : `Finished: ${str(job.entries)} entries in ${str(job.rows)} rows.`;
+  return {
+    done,
+    status,
+    progress: done ? { value: 1, max: 1 } : null,
+    fields: { entries: str(job.entries), rows: str(job.rows) },
+  };
+}
+
+/** One export job: its state and counts, followed live while it runs, then Download. */
 export const exportPage: PageHandler = async (services, signed, request) => {
   const id = str(request.params.id);
   const job = (await callOperation(services, signed, 'entries.exports.get', { id })) as Row;
-  const running = job.state === 'queued' || job.state === 'running';
+  const live = exportLive(job);
   const error = job.error as { code?: string; message?: string } | null;
   return {
     title: `Export of ${str(job.from)} to ${str(job.to)}`,
     current: 'ledger',
-    ...(running ? { refreshSeconds: 2 } : {}),
-    body: html`<section class="card"><p role="status"><strong>${coded(str(job.state))}</strong>${running ? ' — this page refreshes itself.' : ''}</p>
+    ...(live.done ? {} : { refreshSeconds: 2 }),
+    body: html`<section class="card">${
+      live.done
+        ? html`<p role="status"><strong>${coded(str(job.state))}</strong></p>`
+        : liveRegion(
+            `/dashboard/live/exports/${id}`,
+            `/dashboard/entries/exports/${id}`,
+            live,
+            'Export progress',
+          )
+    }
 ${error ? html`<div class="error" role="alert"><p><strong>${str(error.message)}</strong></p><p class="hint">Error code <code>${str(error.code)}</code></p></div>` : ''}
-<dl class="facts"><dt>Entries</dt><dd>${str(job.entries)}</dd><dt>Rows</dt><dd>${str(job.rows)}</dd><dt>Requested</dt><dd>${when(job.created_at, signed.viewer.timeZone)}</dd></dl>
+<dl class="facts"><dt>Entries</dt><dd data-live-field="entries">${str(job.entries)}</dd><dt>Rows</dt><dd data-live-field="rows">${str(job.rows)}</dd><dt>Requested</dt><dd>${when(job.created_at, signed.viewer.timeZone)}</dd></dl>
 ${job.downloadable === true ? html`<p><a class="button" href="/dashboard/entries/exports/${id}/csv" download>Download ${str(job.file_name)}</a></p>` : ''}
 <p><a href="/dashboard/entries">Back to the ledger</a></p></section>`,
   };

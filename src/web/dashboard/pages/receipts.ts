@@ -1,84 +1,13 @@
 import { iso4217MinorUnit } from '../../../lib/currencies.ts';
 import type { Services } from '../../../services.ts';
 import { type Html, html, money, when } from '../../html.ts';
-import { cursorPager, table } from '../../layout.ts';
-import { actionForm, actionOrRole, badge, coded, intParam, type Row, rows, str } from '../components.ts';
+import { table } from '../../layout.ts';
+import { actionForm, actionOrRole, type Row, rows, str } from '../components.ts';
 import { callOperation, type Signed } from '../context.ts';
+import { liveRegion } from '../live-region.ts';
 import type { PageHandler } from '../routes.ts';
 import { originalViewer, readValues } from './receipt-document.ts';
-
-/** What the file pickers offer (the service reads the type from the bytes whatever is chosen). */
-const RECEIPT_TYPES = 'application/pdf,image/jpeg,image/png,image/webp,application/xml,text/xml,.xml';
-const STATES = ['needs_review', 'ready', 'processing', 'failed', 'matched', 'ignored'];
-const STATE_WORDS: Record<string, string> = {
-  needs_review: 'Needs review',
-  ready: 'Ready',
-  processing: 'Being read',
-  failed: 'Could not be read',
-  matched: 'Matched',
-  ignored: 'Ignored',
-};
-
-/** The receipts inbox with upload (drag and drop, progress) and a state filter. */
-export const receiptsPage: PageHandler = async (services, signed, request) => {
-  const state = STATES.includes(str(request.query.state)) ? str(request.query.state) : '';
-  const cursor = typeof request.query.cursor === 'string' ? request.query.cursor : undefined;
-  const inbox = await callOperation(services, signed, 'inbox.list', {
-    limit: 20,
-    ...(state ? { state } : {}),
-    ...(cursor ? { cursor } : {}),
-  });
-  const uploaded = intParam(request.query.uploaded, 0, 1000);
-  const duplicates = intParam(request.query.duplicates, 0, uploaded);
-  return {
-    title: 'Receipts',
-    current: 'receipts',
-    body: html`${uploaded ? uploadedNotice(uploaded, duplicates) : ''}<section class="card"><h2>Upload receipts</h2>${actionForm(
-      signed,
-      'receipts.upload',
-      'Upload',
-      {
-        back: '/dashboard/receipts',
-        hidden: { fileName: '', mediaType: '', contentBase64: '' },
-        fields: html`<label for="f-receipt">Receipts or invoices</label><p class="hint" id="f-receipt-hint">PDF, JPEG, PNG, WebP or an e-invoice (UBL, CII), up to 10 MiB each. Drop them on this box or choose several at once.</p>
-<input id="f-receipt" type="file" multiple accept="${RECEIPT_TYPES}" data-base64-into="contentBase64" aria-describedby="f-receipt-hint">
-<label for="f-camera" class="camera">Or take a photo</label><input id="f-camera" type="file" accept="image/*" capture="environment" data-base64-into="contentBase64">
-<p><progress data-upload-progress max="100" value="0" hidden></progress> <span data-upload-status role="status"></span></p>
-<noscript><p class="hint">Uploading needs JavaScript; or mail receipts to the inbox address.</p></noscript>`,
-      },
-    )}</section>
-<section class="card"><h2>Inbox</h2><p>${['', ...STATES].map(
-      (s) =>
-        html`<a href="/dashboard/receipts${s ? `?state=${s}` : ''}"${s === state ? html` aria-current="page"` : ''}>${s ? STATE_WORDS[s] : 'All'}</a> `,
-    )}</p>
-${table(
-  ['Received', 'Document', 'Merchant', 'Date', 'Total', 'State'],
-  rows(inbox).map(
-    (
-      r,
-    ) => html`<tr><td>${when(r.created_at, signed.viewer.timeZone)}</td><td><a href="/dashboard/receipts/${str(r.id)}">${str(r.file_name)}</a></td><td>${str(r.merchant) || '—'}</td>
-<td>${str(r.date) || '—'}</td><td class="num">${money(r.total_minor, r.currency)}</td><td>${stateBadge(str(r.state))}</td></tr>`,
-  ),
-  state ? `No receipts in “${STATE_WORDS[state]}”.` : 'The inbox is empty. Upload a receipt above.',
-)}${cursorPager('/dashboard/receipts', state ? { state } : {}, (inbox as Row).nextCursor)}</section>`,
-  };
-};
-
-/** After several files: how many arrived and how many were already in the inbox (nothing added). */
-function uploadedNotice(uploaded: number, duplicates: number): Html {
-  const files = (n: number) => (n === 1 ? '1 file' : `${n} files`);
-  const fresh = uploaded - duplicates;
-  const already = duplicates
-    ? ` ${files(duplicates)} ${duplicates === 1 ? 'was' : 'were'} already in the inbox, so nothing was added for ${duplicates === 1 ? 'it' : 'them'}.`
-    : '';
-  return html`<div class="notice" role="status">${files(fresh)} added to the inbox; ${fresh === 1 ? 'it is' : 'they are'} being read.${already}</div>`;
-}
-
-function stateBadge(state: string): Html {
-  const tone =
-    state === 'failed' ? 'bad' : state === 'needs_review' ? 'warn' : state === 'matched' ? 'ok' : '';
-  return badge(coded(state, STATE_WORDS), tone);
-}
+import { READING, receiptLive, stateBadge } from './receipt-states.ts';
 
 /** One receipt: its original beside the extracted fields, its suggestions, ignore/restore. */
 export const receiptPage: PageHandler = (services, signed, request) =>
@@ -138,9 +67,14 @@ async function receiptView(services: Services, signed: Signed, id: string, optio
   return {
     title: str(r.merchant) || str(r.file_name),
     current: 'receipts',
+    ...(READING.has(str(r.state)) ? { refreshSeconds: 3 } : {}),
     body: html`${
       duplicate
         ? html`<div class="notice" role="status">This file was already in the inbox (received ${when(r.created_at, signed.viewer.timeZone)}); nothing new was added.</div>`
+        : ''
+    }${
+      READING.has(str(r.state))
+        ? html`<section class="card">${liveRegion(`/dashboard/live/receipts/${id}`, back, receiptLive(r), 'Reading the receipt')}</section>`
         : ''
     }<div class="side-by-side"><section class="card"><h2>Original</h2>${originalViewer(r, `Original of ${str(r.file_name)}`)}</section>
 <section class="card"><h2>Read from it</h2><dl class="facts"><dt>State</dt><dd>${stateBadge(str(r.state))}</dd><dt>Kind</dt><dd>${KINDS[str(r.kind)] ?? (str(r.kind) || '—')}</dd>
