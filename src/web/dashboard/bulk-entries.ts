@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { toAppError } from '../../operations/error-mapping.ts';
+import type { OperationInput } from '../../operations/catalog.ts';
 import type { Services } from '../../services.ts';
 import { formBody, safeBack } from '../forms.ts';
 import { errorBox, layout } from '../layout.ts';
@@ -135,7 +136,7 @@ async function oneLine(
   id: string,
   categoryId: string,
   category: Row | undefined,
-): Promise<Array<Record<string, string>>> {
+): Promise<NonNullable<OperationInput<'entries.update'>['allocations']>> {
   const entry = (await callOperation(services, signed, 'entries.get', { id })) as Row;
   const lines = rows(entry, 'allocations');
   if (lines.length > 1) throw new SplitEntry('split');

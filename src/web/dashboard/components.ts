@@ -71,6 +71,16 @@ export function intParam(value: unknown, fallback: number, max = Number.MAX_SAFE
   return Math.min(n, max);
 }
 
+/**
+ * A value from the page's address when it is one of `values` (a list's filter), typed as one of
+ * them so the operation's input type takes it; anything else is no filter.
+ */
+export function oneOf<const T extends readonly string[]>(values: T, value: unknown): T[number] | undefined {
+  return typeof value === 'string' && (values as readonly string[]).includes(value)
+    ? (value as T[number])
+    : undefined;
+}
+
 /** Field access on operation output, which pages treat as plain records. */
 export type Row = Record<string, unknown>;
 export const rows = (data: unknown, key = 'items'): Row[] =>

@@ -1,7 +1,12 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ACCOUNTING_SCOPES, isRole } from '../../contract/access.ts';
 import { AppError } from '../../contract/errors.ts';
-import { findOperation } from '../../operations/catalog.ts';
+import {
+  findOperation,
+  type OperationInput,
+  type OperationName,
+  type OperationOutput,
+} from '../../operations/catalog.ts';
 import type { Principal } from '../../operations/context.ts';
 import { invoke } from '../../operations/execute.ts';
 import type { Services } from '../../services.ts';
@@ -98,7 +103,21 @@ export function checkCsrf(request: FastifyRequest, token: string, submitted: unk
  * (access, rate limit, validation, idempotency, one transaction, audit), as the signed-in member,
  * recorded with transport `dashboard` and credential `session:<id>`.
  */
-export async function callOperation(
+export async function callOperation<N extends OperationName>(
+  services: Services,
+  signed: Signed,
+  name: N,
+  input: OperationInput<N>,
+): Promise<OperationOutput<N>> {
+  // Every operation's input is an object; the named call checks it against the schema.
+  return (await callOperationNamed(services, signed, name, input as Record<string, unknown>)) as OperationOutput<N>;
+}
+
+/**
+ * `callOperation` for a name known only at run time (the action handler's `/dashboard/actions/<op>`,
+ * a form's operation): the input is checked by the operation's schema, the output is unknown.
+ */
+export async function callOperationNamed(
   services: Services,
   signed: Signed,
   name: string,

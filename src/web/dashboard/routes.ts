@@ -10,7 +10,7 @@ import { formBody, formToInput, safeBack } from '../forms.ts';
 import { type Html, html } from '../html.ts';
 import { errorBox, layout } from '../layout.ts';
 import { registerBulkEntries } from './bulk-entries.ts';
-import { callOperation, checkCsrf, type Signed, sendHtml, signedIn } from './context.ts';
+import { callOperation, callOperationNamed, checkCsrf, type Signed, sendHtml, signedIn } from './context.ts';
 import { doneLine } from './done-words.ts';
 import { refusedInPlace } from './in-place.ts';
 import { registerLive } from './live.ts';
@@ -212,7 +212,7 @@ function fileDownload(
     if (!signed) return toSignIn(reply);
     const operation = findOperation(operationName);
     try {
-      const data = await callOperation(services, signed, operationName, inputOf(request));
+      const data = await callOperationNamed(services, signed, operationName, inputOf(request));
       const file = operation?.file?.from(data);
       if (!file) throw new Error(`${operationName} has no file form`);
       return reply
@@ -313,7 +313,7 @@ function registerActions(app: FastifyInstance, services: Services): void {
       try {
         if (!form) throw tooLargeForm(operation.name);
         checkCsrf(request, signed.token, form.get('_csrf'));
-        const data = await callOperation(
+        const data = await callOperationNamed(
           services,
           signed,
           operation.name,

@@ -1,11 +1,11 @@
 import { type Html, html, when } from '../../html.ts';
 import { pager, table } from '../../layout.ts';
-import { actionForm, badge, coded, field, intParam, type Row, rows, str } from '../components.ts';
+import { actionForm, badge, coded, field, intParam, oneOf, type Row, rows, str } from '../components.ts';
 import { callOperation, type Signed } from '../context.ts';
 import type { PageHandler } from '../routes.ts';
 
 const BACK = '/dashboard/admin';
-const OUTBOX = ['pending', 'sent', 'kept', 'failed'];
+const OUTBOX = ['pending', 'sent', 'kept', 'failed'] as const;
 
 /**
  * Administration: members (add, change role, suspend, reinstate, remove), API keys (creator and
@@ -16,7 +16,7 @@ export const adminPage: PageHandler = async (services, signed, request) => {
   const members = rows(await callOperation(services, signed, 'admin.members.list', { limit: 100 }));
   const keys = rows(await callOperation(services, signed, 'admin.apiKeys.list', { limit: 100 }));
   const offset = intParam(request.query.offset, 0);
-  const status = OUTBOX.includes(str(request.query.status)) ? str(request.query.status) : '';
+  const status = oneOf(OUTBOX, request.query.status);
   const outbox = rows(
     await callOperation(services, signed, 'admin.mailOutbox.list', {
       limit: 20,

@@ -3,7 +3,7 @@ import { readerStatus } from '../../../receipts/extraction/readers.ts';
 import { type Html, html, money, when } from '../../html.ts';
 import { table } from '../../layout.ts';
 import { coded, type Row, rows, str } from '../components.ts';
-import { callOperation } from '../context.ts';
+import { callOperation, callOperationNamed } from '../context.ts';
 import type { PageHandler } from '../routes.ts';
 import { DISABLED_REASONS } from './webhooks.ts';
 
@@ -98,7 +98,7 @@ async function gettingStarted(services: Parameters<PageHandler>[0], signed: Para
   const any = async (operation: string): Promise<boolean | undefined> => {
     if (!findOperation(operation)) return undefined;
     try {
-      return rows(await callOperation(services, signed, operation, { limit: 1 })).length > 0;
+      return rows(await callOperationNamed(services, signed, operation, { limit: 1 })).length > 0;
     } catch {
       return undefined;
     }

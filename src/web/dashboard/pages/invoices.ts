@@ -1,12 +1,12 @@
 import { iso4217MinorUnit } from '../../../lib/currencies.ts';
 import { html, money, when } from '../../html.ts';
 import { pager, table } from '../../layout.ts';
-import { actionForm, badge, coded, field, intParam, type Row, rows, str } from '../components.ts';
+import { actionForm, badge, coded, field, intParam, oneOf, type Row, rows, str } from '../components.ts';
 import { callOperation } from '../context.ts';
 import type { PageHandler } from '../routes.ts';
 
 const LIMIT = 20;
-const STATUSES = ['draft', 'scheduled', 'sent', 'paid', 'void', 'overdue'];
+const STATUSES = ['draft', 'sent', 'paid', 'void', 'overdue'] as const;
 const STATUS_WORDS: Record<string, string> = {
   draft: 'Draft',
   scheduled: 'Scheduled',
@@ -25,7 +25,7 @@ const STATUS_WORDS: Record<string, string> = {
 /** Invoices with a status filter, and the recurring schedules and payment plans. */
 export const invoicesPage: PageHandler = async (services, signed, request) => {
   const offset = intParam(request.query.offset, 0);
-  const status = STATUSES.includes(str(request.query.status)) ? str(request.query.status) : '';
+  const status = oneOf(STATUSES, request.query.status);
   const invoices = rows(
     await callOperation(services, signed, 'invoices.list', {
       limit: LIMIT,

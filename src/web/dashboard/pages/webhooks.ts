@@ -1,6 +1,6 @@
 import { html, wallClockValue, when } from '../../html.ts';
 import { cursorPager, pager, table } from '../../layout.ts';
-import { actionForm, badge, coded, field, intParam, type Row, rows, str } from '../components.ts';
+import { actionForm, badge, coded, field, intParam, oneOf, type Row, rows, str } from '../components.ts';
 import { callOperation } from '../context.ts';
 import type { PageHandler } from '../routes.ts';
 
@@ -66,9 +66,7 @@ export const webhookEndpointPage: PageHandler = async (services, signed, request
   const e = (await callOperation(services, signed, 'webhooks.endpoints.get', { id })) as Row;
   const back = `/dashboard/webhooks/${id}`;
   const cursor = typeof request.query.cursor === 'string' ? request.query.cursor : undefined;
-  const status = ['pending', 'succeeded', 'failed', 'cancelled'].includes(str(request.query.status))
-    ? str(request.query.status)
-    : undefined;
+  const status = oneOf(['pending', 'succeeded', 'failed', 'cancelled'] as const, request.query.status);
   const log = await callOperation(services, signed, 'webhooks.deliveries.list', {
     endpointId: id,
     limit: LIMIT,
