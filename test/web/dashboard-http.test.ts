@@ -67,6 +67,23 @@ for (const dialect of DIALECTS) {
       );
     });
 
+    it('a picker offers every choice, not the first page of 100 (the ledger categories)', async () => {
+      // 120 more categories than the organization had: the last ones sort after the first 100.
+      for (let i = 0; i < 120; i += 1) {
+        const saved = await call(
+          app.baseUrl,
+          'categories.save',
+          { code: `Z${String(i).padStart(3, '0')}`, name: `Picker ${i}`, kind: 'expense' },
+          { token: admin.token },
+        );
+        assert.equal(saved.status, 200, JSON.stringify(saved.body));
+      }
+      const page = await (await client.get('/dashboard/entries')).text();
+      const bulk = /<select id="bulk-category"[^>]*>([\s\S]*?)<\/select>/.exec(page)?.[1] ?? '';
+      assert.match(bulk, /Picker 0\b/);
+      assert.match(bulk, /Picker 119\b/);
+    });
+
     it('an unknown address is an HTML 404 page, in the shell for a member, with a way back', async () => {
       const stranger = await new PageClient(app).get('/dashboard/no/such/page');
       assert.equal(stranger.status, 404);

@@ -1,11 +1,19 @@
 import type { FastifyInstance } from 'fastify';
-import { toAppError } from '../../operations/error-mapping.ts';
 import type { OperationInput } from '../../operations/catalog.ts';
+import { toAppError } from '../../operations/error-mapping.ts';
 import type { Services } from '../../services.ts';
 import { formBody, safeBack } from '../forms.ts';
 import { errorBox, layout } from '../layout.ts';
 import { type Row, rows, str } from './components.ts';
-import { callOperation, checkCsrf, csrfRefused, type Signed, sendHtml, signedIn } from './context.ts';
+import {
+  callOperation,
+  checkCsrf,
+  csrfRefused,
+  everyItem,
+  type Signed,
+  sendHtml,
+  signedIn,
+} from './context.ts';
 import { inWords, refusalTitle } from './wording.ts';
 
 export const BULK_PATH = '/dashboard/entries/bulk';
@@ -115,8 +123,7 @@ async function runBulk(
 }
 
 async function findCategory(services: Services, signed: Signed, id: string): Promise<Row | undefined> {
-  const page = await callOperation(services, signed, 'categories.list', { limit: 100 });
-  return rows(page).find((c) => c.id === id);
+  return (await everyItem(services, signed, 'categories.list', {})).find((c) => c.id === id);
 }
 
 /** Page-only refusal: categorising a split entry would replace its lines with one. */

@@ -110,7 +110,39 @@ export async function callOperation<N extends OperationName>(
   input: OperationInput<N>,
 ): Promise<OperationOutput<N>> {
   // Every operation's input is an object; the named call checks it against the schema.
-  return (await callOperationNamed(services, signed, name, input as Record<string, unknown>)) as OperationOutput<N>;
+  return (await callOperationNamed(
+    services,
+    signed,
+    name,
+    input as Record<string, unknown>,
+  )) as OperationOutput<N>;
+}
+
+/** Most items a picker or a page's full list reads (`everyItem`): beyond it a page must search. */
+export const EVERY_ITEM_CAP = 1000;
+
+/**
+ * Every item of an offset-paged list, a page of 100 at a time, up to `EVERY_ITEM_CAP`: the choices
+ * of a picker (categories, accounts, cards, job roles, templates, members) must not stop at the
+ * first page, as they did at 100.
+ */
+export async function everyItem<N extends OperationName>(
+  services: Services,
+  signed: Signed,
+  name: N,
+  input: Omit<OperationInput<N>, 'limit' | 'offset'>,
+): Promise<Array<Record<string, unknown>>> {
+  const items: Array<Record<string, unknown>> = [];
+  let offset: number | null = 0;
+  while (offset !== null && items.length < EVERY_ITEM_CAP) {
+    const page = (await callOperationNamed(services, signed, name, { ...input, limit: 100, offset })) as {
+      items?: Array<Record<string, unknown>>;
+      nextOffset?: number | null;
+    };
+    items.push(...(page.items ?? []));
+    offset = page.nextOffset ?? null;
+  }
+  return items.slice(0, EVERY_ITEM_CAP);
 }
 
 /**

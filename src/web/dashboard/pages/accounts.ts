@@ -1,7 +1,7 @@
 import { type Html, html, money } from '../../html.ts';
 import { table } from '../../layout.ts';
 import { actionForm, field, type Row, rows, str } from '../components.ts';
-import { callOperation, type Signed } from '../context.ts';
+import { callOperation, everyItem, type Signed } from '../context.ts';
 import type { PageHandler } from '../routes.ts';
 
 const BACK = '/dashboard/accounts';
@@ -22,8 +22,8 @@ const kindLabel = (kind: unknown): string => ACCOUNT_KINDS.find(([k]) => k === k
  * catalog: accounts.list/create, cards.list/create, and admin.members.list for the holder choice.
  */
 export const accountsPage: PageHandler = async (services, signed) => {
-  const accounts = rows(await callOperation(services, signed, 'accounts.list', { limit: 100 }));
-  const cards = rows(await callOperation(services, signed, 'cards.list', { limit: 100 }));
+  const accounts = await everyItem(services, signed, 'accounts.list', {});
+  const cards = await everyItem(services, signed, 'cards.list', {});
   const holders = await holderChoices(services, signed);
   const holderName = (id: unknown): string => holders.find(([m]) => m === id)?.[1] ?? 'another member';
   return {
@@ -97,9 +97,7 @@ async function holderChoices(
 ): Promise<ReadonlyArray<readonly [string, string]>> {
   const me: readonly [string, string] = [signed.principal.memberId, `${signed.viewer.name} (me)`];
   if (signed.principal.role !== 'admin') return [me];
-  const members = rows(
-    await callOperation(services, signed, 'admin.members.list', { limit: 100, status: 'active' }),
-  );
+  const members = await everyItem(services, signed, 'admin.members.list', { status: 'active' });
   return [
     me,
     ...members

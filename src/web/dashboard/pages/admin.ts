@@ -1,7 +1,7 @@
 import { type Html, html, when } from '../../html.ts';
 import { pager, table } from '../../layout.ts';
 import { actionForm, badge, coded, field, intParam, oneOf, type Row, rows, str } from '../components.ts';
-import { callOperation, type Signed } from '../context.ts';
+import { callOperation, everyItem, type Signed } from '../context.ts';
 import type { PageHandler } from '../routes.ts';
 
 const BACK = '/dashboard/admin';
@@ -13,8 +13,8 @@ const OUTBOX = ['pending', 'sent', 'kept', 'failed'] as const;
  * to the audit log and the organization's settings.
  */
 export const adminPage: PageHandler = async (services, signed, request) => {
-  const members = rows(await callOperation(services, signed, 'admin.members.list', { limit: 100 }));
-  const keys = rows(await callOperation(services, signed, 'admin.apiKeys.list', { limit: 100 }));
+  const members = await everyItem(services, signed, 'admin.members.list', {});
+  const keys = await everyItem(services, signed, 'admin.apiKeys.list', {});
   const offset = intParam(request.query.offset, 0);
   const status = oneOf(OUTBOX, request.query.status);
   const outbox = rows(

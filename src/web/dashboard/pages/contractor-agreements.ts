@@ -1,7 +1,7 @@
 import { type Html, html, when } from '../../html.ts';
 import { pager } from '../../layout.ts';
 import { actionForm, actionOrRole, coded, field, intParam, type Row, rows, str } from '../components.ts';
-import { callOperation } from '../context.ts';
+import { callOperation, everyItem } from '../context.ts';
 import { AGREEMENT_WORDS, type ContractorView, otherOffsets } from './contractor-area.ts';
 
 const LIMIT = 20;
@@ -22,7 +22,7 @@ export async function agreementsSection(view: ContractorView): Promise<Html> {
       offset,
     }),
   );
-  const templates = rows(await callOperation(services, signed, 'contractors.templates.list', { limit: 100 }));
+  const templates = await everyItem(services, signed, 'contractors.templates.list', {});
   const zone = signed.viewer.timeZone;
   const state = (a: Row): Html =>
     a.status === 'signed'

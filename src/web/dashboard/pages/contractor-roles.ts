@@ -1,7 +1,7 @@
 import { type Html, html } from '../../html.ts';
 import { pager, table } from '../../layout.ts';
 import { actionForm, actionOrRole, coded, field, intParam, type Row, rows, str } from '../components.ts';
-import { callOperation, type Signed } from '../context.ts';
+import { callOperation, everyItem, type Signed } from '../context.ts';
 import type { PageHandler } from '../routes.ts';
 import { areaNav, CADENCE_WORDS, otherOffsets, rate, rateValue } from './contractor-area.ts';
 
@@ -18,9 +18,7 @@ export const contractorRolesPage: PageHandler = async (services, signed, request
     await callOperation(services, signed, 'contractorOps.roles.list', { limit: LIMIT, offset: rolesOffset }),
   );
   // The choices to assign: every active role, whichever page of the list is shown.
-  const active = rows(
-    await callOperation(services, signed, 'contractorOps.roles.list', { active: true, limit: 100 }),
-  );
+  const active = await everyItem(services, signed, 'contractorOps.roles.list', { active: true });
   const offset = intParam(request.query.offset, 0);
   const directory = rows(
     await callOperation(services, signed, 'contractorOps.directory.list', { limit: LIMIT, offset }),

@@ -1,7 +1,7 @@
 import { type Html, html, when } from '../../html.ts';
 import { table } from '../../layout.ts';
 import { actionForm, actionOrRole, coded, field, type Row, rows, str } from '../components.ts';
-import { callOperation, type Signed } from '../context.ts';
+import { callOperation, everyItem, type Signed } from '../context.ts';
 import type { PageHandler } from '../routes.ts';
 import { agreementsSection } from './contractor-agreements.ts';
 import { CADENCE_WORDS, rate } from './contractor-area.ts';
@@ -24,7 +24,7 @@ const INVITATION_WORDS: Record<string, string> = {
 export const contractorPage: PageHandler = async (services, signed, request) => {
   const id = str(request.params.id);
   const c = (await callOperation(services, signed, 'contractors.get', { id })) as Row;
-  const roles = rows(await callOperation(services, signed, 'contractorOps.roles.list', { limit: 100 }));
+  const roles = await everyItem(services, signed, 'contractorOps.roles.list', {});
   const role = roles.find((r) => r.id === c.job_role_id);
   const back = `/dashboard/contractors/${id}`;
   const view = { services, signed, query: request.query, contractor: c, role, back };

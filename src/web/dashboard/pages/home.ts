@@ -3,7 +3,7 @@ import { readerStatus } from '../../../receipts/extraction/readers.ts';
 import { type Html, html, money, when } from '../../html.ts';
 import { table } from '../../layout.ts';
 import { coded, type Row, rows, str } from '../components.ts';
-import { callOperation, callOperationNamed } from '../context.ts';
+import { callOperation, callOperationNamed, everyItem } from '../context.ts';
 import type { PageHandler } from '../routes.ts';
 import { DISABLED_REASONS } from './webhooks.ts';
 
@@ -54,7 +54,7 @@ export const homePage: PageHandler = async (services, signed) => {
   parts.push(await hoursToApprove(services, signed));
 
   if (signed.principal.role === 'admin') {
-    const endpoints = rows(await callOperation(services, signed, 'webhooks.endpoints.list', { limit: 100 }));
+    const endpoints = await everyItem(services, signed, 'webhooks.endpoints.list', {});
     const troubled = endpoints.filter((e) => e.active !== true || Number(e.failure_count) > 0);
     parts.push(
       html`<section class="card"><h2>Failing or turned-off webhook endpoints</h2>${table(

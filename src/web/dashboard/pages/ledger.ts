@@ -3,7 +3,7 @@ import { type Html, html, money, when } from '../../html.ts';
 import { pager, table } from '../../layout.ts';
 import { BULK_PATH } from '../bulk-entries.ts';
 import { actionForm, actionOrRole, coded, intParam, type Row, rows, str } from '../components.ts';
-import { callOperation, type Signed } from '../context.ts';
+import { callOperation, everyItem, type Signed } from '../context.ts';
 import { type LiveState, liveRegion } from '../live-region.ts';
 import type { PageHandler } from '../routes.ts';
 import { bulkOutcome } from './ledger-bulk.ts';
@@ -44,7 +44,7 @@ export const ledgerPage: PageHandler = async (services, signed, request) => {
     ...filters,
   })) as Row;
   const entries = rows(page);
-  const categories = rows(await callOperation(services, signed, 'categories.list', { limit: 100 }));
+  const categories = await everyItem(services, signed, 'categories.list', {});
   const query = { ...filters, ...(status === 'all' ? { status: 'all' } : {}) };
   const here = `/dashboard/entries?${new URLSearchParams({ ...query, ...(offset ? { offset: String(offset) } : {}) }).toString()}`;
   const shown = entries.length

@@ -3,7 +3,7 @@ import type { Services } from '../../../services.ts';
 import { type Html, html, money, when } from '../../html.ts';
 import { table } from '../../layout.ts';
 import { actionForm, actionOrRole, type Row, rows, str } from '../components.ts';
-import { callOperation, type Signed } from '../context.ts';
+import { callOperation, everyItem, type Signed } from '../context.ts';
 import { liveRegion } from '../live-region.ts';
 import type { PageHandler } from '../routes.ts';
 import { originalViewer, readValues } from './receipt-document.ts';
@@ -44,8 +44,8 @@ async function receiptView(services: Services, signed: Signed, id: string, optio
   const failure = r.failure as { code?: string; message?: string } | null;
   // What each suggestion and the match point at, as a person recognises a charge: date, amount,
   // account and card, the bank's text (transactions.get; one read per row, at most 20).
-  const accounts = rows(await callOperation(services, signed, 'accounts.list', { limit: 100 }));
-  const cards = rows(await callOperation(services, signed, 'cards.list', { limit: 100 }));
+  const accounts = await everyItem(services, signed, 'accounts.list', {});
+  const cards = await everyItem(services, signed, 'cards.list', {});
   const charge = async (transactionId: unknown): Promise<Row | undefined> =>
     typeof transactionId === 'string' && transactionId
       ? ((await callOperation(services, signed, 'transactions.get', { id: transactionId })) as Row)

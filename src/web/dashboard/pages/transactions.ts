@@ -1,7 +1,7 @@
 import { type Html, html, money } from '../../html.ts';
 import { pager, sortHeader, table } from '../../layout.ts';
 import { actionForm, coded, intParam, type Row, rows, str } from '../components.ts';
-import { callOperation, type Signed } from '../context.ts';
+import { callOperation, everyItem, type Signed } from '../context.ts';
 import { type LiveState, liveRegion } from '../live-region.ts';
 import type { PageHandler } from '../routes.ts';
 
@@ -11,8 +11,8 @@ const DATE = /^\d{4}-\d{2}-\d{2}$/;
 /** Bank and card transactions with date and text filters, and the ledger entries to review. */
 export const transactionsPage: PageHandler = async (services, signed, request) => {
   const offset = intParam(request.query.offset, 0);
-  const accounts = rows(await callOperation(services, signed, 'accounts.list', { limit: 100 }));
-  const cards = rows(await callOperation(services, signed, 'cards.list', { limit: 100 }));
+  const accounts = await everyItem(services, signed, 'accounts.list', {});
+  const cards = await everyItem(services, signed, 'cards.list', {});
   const filters: Record<string, string> = {};
   for (const key of ['from', 'to'] as const)
     if (DATE.test(str(request.query[key]))) filters[key] = str(request.query[key]);
