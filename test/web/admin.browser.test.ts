@@ -186,10 +186,13 @@ for (const dialect of DIALECTS) {
       await page.getByLabel('Role', { exact: true }).selectOption('admin');
       await page.getByRole('button', { name: 'Add member' }).click();
       await page.getByText('Done: ').waitFor();
+      const rowsFor = page.getByRole('row').filter({ hasText: 'new.person@example.com' });
       assert.match(
-        await page.getByRole('row').filter({ hasText: 'new.person@example.com' }).innerText(),
+        await rowsFor.filter({ hasText: 'New Person' }).innerText(),
         /New Person[\s\S]*Admin[\s\S]*Active/,
       );
+      // The new member is told where to sign in (decision 460): the outbox lists that mail.
+      assert.match(await rowsFor.filter({ hasText: 'member.added' }).innerText(), /You were added/);
 
       await page.locator('#f-key-name').fill('bookkeeping export');
       await page.getByLabel('accounting:write').check();
