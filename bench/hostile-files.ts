@@ -150,7 +150,8 @@ function childrenRss(): number {
 const mb = (bytes: number) => `${(bytes / MiB).toFixed(0)} MiB`;
 const rows: string[] = [];
 
-// Warm both sandboxes (their first child's start is not what is measured).
+// Warm both doors and both sandboxes: their first child's start, and each operation's first call in
+// the process (its modules loaded, its validator compiled), are not what is measured.
 await post('transactions.imports.create', {
   accountId: account.id,
   fileName: 'warm.csv',
@@ -158,6 +159,12 @@ await post('transactions.imports.create', {
   contentBase64: Buffer.from('Date,Description,Amount\n2026-01-01,A,-1.00\n').toString('base64'),
 });
 await app.runJobs(booksJobs);
+await post('receipts.upload', {
+  fileName: 'warm.xml',
+  mediaType: 'application/xml',
+  contentBase64: ublNotes(2048).toString('base64'),
+});
+await app.runJobs(receiptsJobs);
 
 /**
  * Uploads from a separate process (curl), so the RSS and event-loop figures are the service's

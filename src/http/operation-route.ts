@@ -150,7 +150,13 @@ export function registerOperationRoutes(app: FastifyInstance, services: Services
       const limited = limitedPayload(payload, limit, () => bodyTooLarge(limit, operation.name));
       // A file field is decoded as it arrives; only the rest of the JSON is kept (decision 457).
       if (operation.uploadField === undefined || readsQuery(request)) return limited;
-      return streamField(limited, operation.uploadField, (upload) => UPLOADS.set(request, upload));
+      const declared = Number(header(request, 'content-length'));
+      return streamField(
+        limited,
+        operation.uploadField,
+        (upload) => UPLOADS.set(request, upload),
+        Number.isSafeInteger(declared) && declared > 0 && declared <= limit ? declared : undefined,
+      );
     },
     handler: async (request, reply) => {
       const operation = lookup(request);

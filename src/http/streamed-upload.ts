@@ -35,11 +35,24 @@ function isJsonSpace(byte: number): boolean {
 class Base64Sink {
   private readonly pending = Buffer.allocUnsafe(GROUP);
   private pendingLength = 0;
-  private readonly parts: Buffer[] = [];
+  /**
+   * The decoded file, written in place: sized from the body's declared length when there is one
+   * (a file field is at most 3/4 of it), so a 20 MiB upload is never a list of parts and their
+   * concatenation at once (two copies); grown by doubling otherwise. Untouched pages of a large
+   * allocation cost no memory.
+   */
+  private out: Buffer;
+  private length = 0;
   private readonly hash: Hash = createHash('sha256');
   private characters = 0;
   private padding = 0;
   invalid = false;
+
+  constructor(declaredBodyBytes: number | undefined) {
+    this.out = Buffer.allocUnsafe(
+      declaredBodyBytes === undefined ? GROUP : Math.ceil((declaredBodyBytes * 3) / 4) + 3,
+    );
+  }
 
   push(byte: number): void {
     this.characters += 1;
@@ -59,7 +72,14 @@ class Base64Sink {
   private flush(): void {
     const group = this.pending.subarray(0, this.pendingLength);
     this.hash.update(group);
-    this.parts.push(Buffer.from(group.toString('latin1'), 'base64'));
+    const text = group.toString('latin1');
+    const needed = this.length + Math.ceil((text.length * 3) / 4);
+    if (needed > this.out.length) {
+      const grown = Buffer.allocUnsafe(Math.max(needed, this.out.length * 2));
+      this.out.copy(grown, 0, 0, this.length);
+      this.out = grown;
+    }
+    this.length += this.out.write(text, this.length, 'base64');
     this.pendingLength = 0;
   }
 
@@ -71,7 +91,7 @@ class Base64Sink {
     if (this.pendingLength > 0 && !this.invalid) this.flush();
     const wellFormed = !this.invalid && this.characters % 4 === 0 && this.padding <= 2;
     return {
-      bytes: wellFormed ? Buffer.concat(this.parts) : undefined,
+      bytes: wellFormed ? this.out.subarray(0, this.length) : undefined,
       // Text that is not base64 fails the operation (which releases its idempotency key): its
       // digest only has to match no other request's, so it is a fresh one, never the prefix's.
       textSha256: wellFormed ? this.hash.digest('hex') : `invalid:${randomUUID()}`,
@@ -92,6 +112,8 @@ export function streamField(
   payload: NodeJS.ReadableStream,
   field: string,
   onUpload: (upload: StreamedUpload) => void,
+  /** The body's Content-Length, already checked against its limit, when the client sent one. */
+  declaredBodyBytes?: number,
 ): NodeJS.ReadableStream {
   const target = Buffer.from(field, 'latin1');
   let mode: Mode = 'value';
@@ -207,7 +229,7 @@ export function streamField(
           if (valueKeyMatches && !streamed && byte === QUOTE) {
             // The field's opening quote goes on; its text is decoded instead of passed.
             this.push(chunk.subarray(passFrom, i + 1));
-            sink = new Base64Sink();
+            sink = new Base64Sink(declaredBodyBytes);
             mode = 'field';
             continue;
           }
