@@ -1,6 +1,7 @@
+import { INBOX_SORTS } from '../../../operations/inbox/schema.ts';
 import { type Html, html, money, when } from '../../html.ts';
 import { cursorPager, sortHeader, table } from '../../layout.ts';
-import { actionForm, intParam, type Row, rows, str } from '../components.ts';
+import { actionForm, intParam, oneOf, type Row, rows, str } from '../components.ts';
 import { callOperation } from '../context.ts';
 import { type LiveState, liveRegion } from '../live-region.ts';
 import type { PageHandler } from '../routes.ts';
@@ -9,14 +10,8 @@ import { READING, STATE_WORDS, STATES, stateBadge } from './receipt-states.ts';
 /** What the file pickers offer (the service reads the type from the bytes whatever is chosen). */
 const RECEIPT_TYPES = 'application/pdf,image/jpeg,image/png,image/webp,application/xml,text/xml,.xml';
 const PATH = '/dashboard/receipts';
-const SORTS = [
-  'received_desc',
-  'received_asc',
-  'date_desc',
-  'date_asc',
-  'amount_desc',
-  'amount_asc',
-] as const;
+/** The orders inbox.list offers, as its schema lists them. */
+const SORTS = INBOX_SORTS;
 const SORT_LABELS: Record<(typeof SORTS)[number], string> = {
   received_desc: 'Newest received first',
   received_asc: 'Oldest received first',
@@ -35,7 +30,7 @@ export const receiptsPage: PageHandler = async (services, signed, request) => {
   const cursor = typeof request.query.cursor === 'string' ? request.query.cursor : undefined;
   const search = str(request.query.search).trim().slice(0, 200);
   const requested = str(request.query.sort);
-  const sort = (SORTS as readonly string[]).includes(requested) ? requested : 'received_desc';
+  const sort = oneOf(SORTS, requested) ?? 'received_desc';
   // What the list is looking at, besides its page: every link and form of the page keeps it.
   const view: Record<string, string> = {
     ...(state ? { state } : {}),
@@ -120,7 +115,7 @@ ${live}${items.length ? html`<p class="muted" role="status">${items.length === 1
     : state
       ? `No receipts in “${STATE_WORDS[state]}”.`
       : 'The inbox is empty. Upload a receipt above.',
-  `Receipts, ${SORT_LABELS[sort as (typeof SORTS)[number]].toLowerCase()}`,
+  `Receipts, ${SORT_LABELS[sort].toLowerCase()}`,
 )}${cursorPager(PATH, view, (inbox as Row).nextCursor)}</section>`,
   };
 };
