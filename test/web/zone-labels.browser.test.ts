@@ -151,7 +151,9 @@ for (const dialect of DIALECTS) {
       const values = await page
         .getByLabel('Status')
         .locator('option')
-        .evaluateAll((nodes) => nodes.map((node) => (node as HTMLOptionElement).value).filter(Boolean));
+        .evaluateAll((nodes) =>
+          nodes.map((node) => (node as unknown as { value: string }).value).filter(Boolean),
+        );
       for (const value of values) {
         const answer = await page.goto(`${app.baseUrl}/dashboard/invoices?status=${value}`);
         assert.equal(answer?.status(), 200, value);
