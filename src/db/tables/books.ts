@@ -1,5 +1,5 @@
 import type { ColumnType } from 'kysely';
-import type { Blob, Bool, Json, Minor, Timestamp } from './types.ts';
+import type { Bool, Json, Minor, Timestamp } from './types.ts';
 
 /** Civil date `YYYY-MM-DD` (PostgreSQL `date` is parsed back to this string). */
 type CivilDate = string;

@@ -72,8 +72,9 @@ export function encodeFrame(message: unknown): Buffer[] {
   serializer.writeValue(message);
   const body = serializer.releaseBuffer();
   const lengths = Buffer.alloc(4 * (serializer.beside.length + 1));
-  serializer.beside.forEach((bytes, index) => lengths.writeUInt32BE(bytes.length, 4 * (index + 1)));
   lengths.writeUInt32BE(serializer.beside.length, 0);
+  for (const [index, bytes] of serializer.beside.entries())
+    lengths.writeUInt32BE(bytes.length, 4 * (index + 1));
   const total = 4 + body.length + lengths.length + serializer.beside.reduce((sum, b) => sum + b.length, 0);
   const head = Buffer.alloc(8);
   head.writeUInt32BE(total, 0);

@@ -1,7 +1,7 @@
 import { type Html, html, money } from '../../html.ts';
 import { table } from '../../layout.ts';
-import { actionForm, field, type Row, rows, str } from '../components.ts';
-import { callOperation, everyItem, type Signed } from '../context.ts';
+import { actionForm, field, type Row, str } from '../components.ts';
+import { everyItem, type Signed } from '../context.ts';
 import type { PageHandler } from '../routes.ts';
 
 const BACK = '/dashboard/accounts';
