@@ -3655,7 +3655,7 @@ export interface paths {
         };
         /**
          * List inbox items (received receipts), newest first
-         * @description Cursor pages as the contract gives them: `limit` and `cursor` in, `items` and `nextCursor` out (null at the end). Pages are keyset pages in the order `sort` names (newest arrival first by default), so items that arrive between pages never make a walk skip or repeat one. `state` narrows the list; `search` finds text in the merchant or the file name, or a total typed as printed (`11,90`, `11.90`, `1.234,56`; either sign).
+         * @description Cursor pages (`limit` and `cursor` in; `items` and `nextCursor` out, null at the end), keyset in the order `sort` names, so items arriving between pages are never skipped or repeated. `state` narrows; `search` matches the merchant, the file name or a total as printed (`11,90`, `1.234,56`).
          *
          *     **Access:** scopes `accounting:read`; roles admin, finance.
          *
@@ -3665,7 +3665,7 @@ export interface paths {
         put?: never;
         /**
          * List inbox items (received receipts), newest first
-         * @description Cursor pages as the contract gives them: `limit` and `cursor` in, `items` and `nextCursor` out (null at the end). Pages are keyset pages in the order `sort` names (newest arrival first by default), so items that arrive between pages never make a walk skip or repeat one. `state` narrows the list; `search` finds text in the merchant or the file name, or a total typed as printed (`11,90`, `11.90`, `1.234,56`; either sign).
+         * @description Cursor pages (`limit` and `cursor` in; `items` and `nextCursor` out, null at the end), keyset in the order `sort` names, so items arriving between pages are never skipped or repeated. `state` narrows; `search` matches the merchant, the file name or a total as printed (`11,90`, `1.234,56`).
          *
          *     **Access:** scopes `accounting:read`; roles admin, finance.
          *
@@ -7172,7 +7172,7 @@ export interface components {
             status?: "unmatched" | "matched" | "excluded";
             /** @description Text to look for, up to 200 characters. */
             search?: string;
-            /** @description The order: date_desc (newest booked date first, the default), date_asc (oldest first), amount_desc (the signed amount, largest first: money in before money out) or amount_asc (smallest first: the largest charge first). Ties go by booked date, newest first, then id. */
+            /** @description Default date_desc. With amount_desc money in comes first, with amount_asc the largest charge. Ties by date, newest first, then id. */
             sort?: "date_desc" | "date_asc" | "amount_desc" | "amount_asc";
         };
         TransactionsGetRequest: {
@@ -7742,7 +7742,7 @@ export interface components {
         InboxItem: {
             /** @description Inbox item (receipt) id. */
             id: string;
-            /** @description new (queued) -> processing -> ready, needs_review (read, a person should check: see review_reasons) or failed (see failure); matched once attached to a transaction; ignored by a person (inbox.restore brings it back). */
+            /** @description Where the item stands. The flow: new (queued) -> processing -> ready, needs_review (read, a person should check: see review_reasons) or failed (see failure); matched once attached to a transaction; ignored by a person (inbox.restore brings it back). */
             state: "new" | "processing" | "ready" | "needs_review" | "failed" | "matched" | "ignored";
             /** @description upload (receipts.upload), email (sent to the inbox address) or mail_forward (company mail). */
             source: "upload" | "email" | "mail_forward";
@@ -7844,11 +7844,11 @@ export interface components {
             limit?: number;
             /** @description Opaque cursor from a previous page's nextCursor. */
             cursor?: string;
-            /** @description new (queued) -> processing -> ready, needs_review (read, a person should check: see review_reasons) or failed (see failure); matched once attached to a transaction; ignored by a person (inbox.restore brings it back). */
+            /** @description Where the item stands. The flow: new (queued) -> processing -> ready, needs_review (read, a person should check: see review_reasons) or failed (see failure); matched once attached to a transaction; ignored by a person (inbox.restore brings it back). */
             state?: "new" | "processing" | "ready" | "needs_review" | "failed" | "matched" | "ignored";
-            /** @description Text to find in the merchant or the file name (case-insensitive), or an amount typed as printed that finds the receipts of that total; up to 200 characters. */
+            /** @description Merchant, file name or a total as printed (any case). */
             search?: string;
-            /** @description The order: received_desc (newest arrival first, the default), received_asc, date_desc or date_asc (the document date), amount_desc or amount_asc (the signed total). Items without a date or total (still being read) come last in either direction; ties go by id. A cursor is good only for the order it was issued in. */
+            /** @description Default received_desc. The date is the document date, the amount the signed total. Items still being read come last; ties by id. A cursor keeps the order it was issued in. */
             sort?: "received_desc" | "received_asc" | "date_desc" | "date_asc" | "amount_desc" | "amount_asc";
         };
         InboxGetRequest: {
@@ -19581,7 +19581,7 @@ export interface operations {
                 status?: "unmatched" | "matched" | "excluded";
                 /** @description Text to look for, up to 200 characters. */
                 search?: string;
-                /** @description The order: date_desc (newest booked date first, the default), date_asc (oldest first), amount_desc (the signed amount, largest first: money in before money out) or amount_asc (smallest first: the largest charge first). Ties go by booked date, newest first, then id. */
+                /** @description Default date_desc. With amount_desc money in comes first, with amount_asc the largest charge. Ties by date, newest first, then id. */
                 sort?: "date_desc" | "date_asc" | "amount_desc" | "amount_asc";
             };
             header?: {
@@ -21825,11 +21825,11 @@ export interface operations {
                 limit?: number;
                 /** @description Opaque cursor from a previous page's nextCursor. */
                 cursor?: string;
-                /** @description new (queued) -> processing -> ready, needs_review (read, a person should check: see review_reasons) or failed (see failure); matched once attached to a transaction; ignored by a person (inbox.restore brings it back). */
+                /** @description Where the item stands. The flow: new (queued) -> processing -> ready, needs_review (read, a person should check: see review_reasons) or failed (see failure); matched once attached to a transaction; ignored by a person (inbox.restore brings it back). */
                 state?: "new" | "processing" | "ready" | "needs_review" | "failed" | "matched" | "ignored";
-                /** @description Text to find in the merchant or the file name (case-insensitive), or an amount typed as printed that finds the receipts of that total; up to 200 characters. */
+                /** @description Merchant, file name or a total as printed (any case). */
                 search?: string;
-                /** @description The order: received_desc (newest arrival first, the default), received_asc, date_desc or date_asc (the document date), amount_desc or amount_asc (the signed total). Items without a date or total (still being read) come last in either direction; ties go by id. A cursor is good only for the order it was issued in. */
+                /** @description Default received_desc. The date is the document date, the amount the signed total. Items still being read come last; ties by id. A cursor keeps the order it was issued in. */
                 sort?: "received_desc" | "received_asc" | "date_desc" | "date_asc" | "amount_desc" | "amount_asc";
             };
             header?: {

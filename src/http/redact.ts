@@ -8,8 +8,8 @@ import type { FastifyRequest } from 'fastify';
  */
 export const SECRET_PARAMS: ReadonlySet<string> = new Set(['token', '*']);
 
-/** Path parameters that are not secrets (record ids, operation and file names). */
-export const PUBLIC_PARAMS: ReadonlySet<string> = new Set(['id', 'operation', 'file']);
+/** Path parameters that are not secrets (record ids, operation and file names, the kind of live work). */
+export const PUBLIC_PARAMS: ReadonlySet<string> = new Set(['id', 'operation', 'file', 'kind']);
 
 export const REDACTED = '<token>';
 

@@ -146,7 +146,8 @@ for (const dialect of DIALECTS) {
         });
         assert.equal(answer.status, 413, answer.body);
         assert.match(answer.headers['content-type'] ?? '', /^text\/html/);
-        assert.match(answer.body, /at most 65536 bytes \(64 KiB\)/);
+        // Worded for people (decision 481): the limit in KiB, not the operation's byte count.
+        assert.match(answer.body, /too large for this form \(at most 64 KiB\)/);
         assert.match(answer.body, /payload_too_large/);
       }
     });

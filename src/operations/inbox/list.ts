@@ -9,7 +9,7 @@ export const listInbox = defineOperation({
   name: 'inbox.list',
   summary: 'List inbox items (received receipts), newest first',
   description:
-    'Cursor pages as the contract gives them: `limit` and `cursor` in, `items` and `nextCursor` out (null at the end). Pages are keyset pages in the order `sort` names (newest arrival first by default), so items that arrive between pages never make a walk skip or repeat one. `state` narrows the list; `search` finds text in the merchant or the file name, or a total typed as printed (`11,90`, `11.90`, `1.234,56`; either sign).',
+    'Cursor pages (`limit` and `cursor` in; `items` and `nextCursor` out, null at the end), keyset in the order `sort` names, so items arriving between pages are never skipped or repeated. `state` narrows; `search` matches the merchant, the file name or a total as printed (`11,90`, `1.234,56`).',
   access: { scopes: ['accounting:read'], roles: ['admin', 'finance'] },
   input: Type.Object(
     {
@@ -20,8 +20,7 @@ export const listInbox = defineOperation({
         Type.String({
           minLength: 1,
           maxLength: 200,
-          description:
-            'Text to find in the merchant or the file name (case-insensitive), or an amount typed as printed that finds the receipts of that total; up to 200 characters.',
+          description: 'Merchant, file name or a total as printed (any case).',
         }),
       ),
       sort: Type.Optional(InboxSort),

@@ -17,7 +17,7 @@ export type InboxState = (typeof INBOX_STATES)[number];
 
 export const InboxStateSchema = literalUnion(INBOX_STATES, {
   description:
-    'new (queued) -> processing -> ready, needs_review (read, a person should check: see review_reasons) or failed (see failure); matched once attached to a transaction; ignored by a person (inbox.restore brings it back).',
+    'Where the item stands. The flow: new (queued) -> processing -> ready, needs_review (read, a person should check: see review_reasons) or failed (see failure); matched once attached to a transaction; ignored by a person (inbox.restore brings it back).',
 });
 
 /** An inbox item: one received receipt file, its extraction and where it stands. */
@@ -103,10 +103,7 @@ export const INBOX_SORTS = [
   'amount_asc',
 ] as const;
 export type InboxSort = (typeof INBOX_SORTS)[number];
-export const InboxSort = Type.Union(
-  INBOX_SORTS.map((s) => Type.Literal(s)),
-  {
-    description:
-      'The order: received_desc (newest arrival first, the default), received_asc, date_desc or date_asc (the document date), amount_desc or amount_asc (the signed total). Items without a date or total (still being read) come last in either direction; ties go by id. A cursor is good only for the order it was issued in.',
-  },
-);
+export const InboxSort = literalUnion(INBOX_SORTS, {
+  description:
+    'Default received_desc. The date is the document date, the amount the signed total. Items still being read come last; ties by id. A cursor keeps the order it was issued in.',
+});

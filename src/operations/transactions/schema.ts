@@ -1,6 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { NullableDate, NullableString, RevisionField } from '../../books/wire.ts';
-import { Id, Timestamp } from '../../contract/formats.ts';
+import { Id, literalUnion, Timestamp } from '../../contract/formats.ts';
 
 const NullableId = (description: string) => Type.Union([Id(description), Type.Null()], { description });
 
@@ -145,10 +145,7 @@ export const JobHandle = Type.Object(
 /** The orders transactions.list offers (the dashboard's sortable columns). */
 export const TRANSACTION_SORTS = ['date_desc', 'date_asc', 'amount_desc', 'amount_asc'] as const;
 export type TransactionSort = (typeof TRANSACTION_SORTS)[number];
-export const TransactionSort = Type.Union(
-  TRANSACTION_SORTS.map((s) => Type.Literal(s)),
-  {
-    description:
-      'The order: date_desc (newest booked date first, the default), date_asc (oldest first), amount_desc (the signed amount, largest first: money in before money out) or amount_asc (smallest first: the largest charge first). Ties go by booked date, newest first, then id.',
-  },
-);
+export const TransactionSort = literalUnion(TRANSACTION_SORTS, {
+  description:
+    'Default date_desc. With amount_desc money in comes first, with amount_asc the largest charge. Ties by date, newest first, then id.',
+});
