@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { sql } from 'kysely';
 import { asJson } from '../db/values.ts';
+import { yieldToOthers } from '../lib/yield.ts';
 import type { UnitRuntime } from '../unit/unit-of-work.ts';
 import { withUnit } from '../unit/with-unit.ts';
 import { Deduper } from './dedupe.ts';
@@ -43,12 +44,6 @@ export const SQLITE_DEDUPE_BATCH = 500;
 /** Parsed lines between two yields to the event loop when no batch is written (rejected, pending lines). */
 const YIELD_EVERY_LINES = 200;
 
-/**
- * Lets the event loop run the requests waiting on it. The import's awaits alone resolve as
- * microtasks (better-sqlite3 answers synchronously, the parser yields lines from memory), so
- * without this a whole import ran before any other request was read (issue 29: 13 s waits).
- */
-const yieldToOthers = () => new Promise<void>((resolve) => setImmediate(resolve));
 /** A job whose worker died this many times is failed instead of tried again (a poison file). */
 export const MAX_ATTEMPTS = 3;
 /**

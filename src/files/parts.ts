@@ -1,6 +1,7 @@
 import type { Hash } from 'node:crypto';
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../db/schema.ts';
+import { yieldToOthers } from '../lib/yield.ts';
 
 /**
  * A file's bytes as rows of `file_parts` (decision 458). Big blobs stall the event loop: SQLite
@@ -11,9 +12,6 @@ import type { Database } from '../db/schema.ts';
 
 /** Bytes per stored part, and per read query. */
 export const PART_BYTES = 1024 * 1024;
-
-/** Lets timers and I/O callbacks run: a synchronous driver's promises resolve without it. */
-const yieldToOthers = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** Writes `bytes` as the parts of `fileId`, in the caller's transaction. An empty file has none. */
 export async function writeFileParts(

@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import { asInt } from '../db/values.ts';
 import { newId } from '../lib/ids.ts';
+import { yieldToOthers } from '../lib/yield.ts';
 import { PART_BYTES, readFileParts, writeFileParts } from './parts.ts';
 
 /**
@@ -41,7 +42,7 @@ export const sha256Of = (bytes: Buffer): string => createHash('sha256').update(b
 export async function sha256InSlices(bytes: Buffer): Promise<string> {
   const hash = createHash('sha256');
   for (let offset = 0; offset < bytes.length; offset += PART_BYTES) {
-    if (offset > 0) await new Promise<void>((resolve) => setImmediate(resolve));
+    if (offset > 0) await yieldToOthers();
     hash.update(bytes.subarray(offset, offset + PART_BYTES));
   }
   return hash.digest('hex');

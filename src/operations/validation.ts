@@ -3,6 +3,7 @@ import { default as addFormatsModule } from 'ajv-formats';
 import type { TSchema } from 'typebox';
 import { AppError } from '../contract/errors.ts';
 import { isDateInRange, isTimestampInRange, UUID_PATTERN } from '../contract/formats.ts';
+import { yieldToOthers } from '../lib/yield.ts';
 import { MAX_REPORTED, problems } from './validation-report.ts';
 
 // ajv-formats ships CommonJS; under NodeNext its default import is the module object.
@@ -71,7 +72,7 @@ function compiled(schema: TSchema, all = false): ValidateFunction {
 export async function warmValidators(schemas: readonly TSchema[]): Promise<number> {
   let count = 0;
   for (const schema of schemas) {
-    await new Promise<void>((resolve) => setImmediate(resolve));
+    await yieldToOthers();
     if (cache.has(schema)) continue;
     compiled(schema);
     count += 1;
